@@ -1,0 +1,385 @@
+//! The [`Game`] trait every boardlab game implements, and its error types.
+
+use crate::options::{OptionError, OptionSpec, Options};
+use crate::player::{Colour, Outcome, Seat};
+use rand::Rng;
+use serde::Serialize;
+use std::fmt::Debug;
+use std::hash::Hash;
+use thiserror::Error;
+
+/// Static facts about a game, for interfaces and for algorithms that must know what kind of
+/// game they face (minimax needs two players, zero sum, perfect information).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameInfo {
+    /// Name used on command lines, in records and in the API: `sight-reduction`.
+    pub name: &'static str,
+    /// Display title: `Sight Reduction`.
+    pub title: &'static str,
+    /// One sentence about the game.
+    pub summary: &'static str,
+    /// The colour of the first seat and of the second seat at the start (a swap or a colour
+    /// choice may change that later: ask [`Game::colour_of`]).
+    pub colours: [Colour; 2],
+    /// Every option with allowed values, default and description.
+    pub options: &'static [OptionSpec],
+    /// Two players, one wins exactly when the other loses (draws allowed), perfect information.
+    /// Solitaire modes are the exception and say so with [`Game::is_solitaire`].
+    pub two_player_zero_sum: bool,
+    /// Whether the game can end in a draw under some options.
+    pub draws_possible: bool,
+    /// A short example of a move and of each kind of move text, for help messages.
+    pub move_examples: &'static str,
+    /// Moves written as several words, as `"swap:2"` (the word `swap` and 2 more words), so
+    /// that a space-separated move list can be split (see [`split_moves`]).
+    pub multi_word_moves: &'static [&'static str],
+    /// Whether the game defines a position text ([`Game::from_position`]).
+    pub has_position_text: bool,
+}
+
+impl GameInfo {
+    /// The default options.
+    #[must_use]
+    pub fn default_options(&'static self) -> Options {
+        Options::defaults(self.name, self.options)
+    }
+
+    /// Parses options as `key=value,…`.
+    ///
+    /// # Errors
+    /// An unknown option or value, naming what is accepted.
+    pub fn parse_options(&'static self, text: &str) -> Result<Options, OptionError> {
+        Options::parse(self.name, self.options, text)
+    }
+
+    /// Options from `(key, value)` pairs.
+    ///
+    /// # Errors
+    /// An unknown option or value, naming what is accepted.
+    pub fn options_from_pairs<K: AsRef<str>, V: AsRef<str>>(
+        &'static self,
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Options, OptionError> {
+        Options::from_pairs(self.name, self.options, pairs)
+    }
+}
+
+/// Move text that is not a move of this game at all (syntax). See also [`IllegalMove`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("malformed move '{text}': {reason}; moves look like {examples}")]
+pub struct ParseMoveError {
+    pub text: String,
+    pub reason: String,
+    pub examples: &'static str,
+}
+
+impl ParseMoveError {
+    /// A parse error for `G`'s move syntax.
+    #[must_use]
+    pub fn new<G: Game>(text: &str, reason: impl Into<String>) -> Self {
+        ParseMoveError {
+            text: text.to_string(),
+            reason: reason.into(),
+            examples: G::info().move_examples,
+        }
+    }
+}
+
+/// A well-formed move that the rules do not allow in this position. The position is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("illegal move '{text}': {reason}")]
+pub struct IllegalMove {
+    pub text: String,
+    pub reason: String,
+}
+
+/// Either kind of bad move text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+}
+
+/// A position text that does not describe a valid position. Lists every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("invalid position '{text}': {}", problems.join("; "))]
+pub struct PositionError {
+    pub text: String,
+    pub problems: Vec<String>,
+}
+
+impl PositionError {
+    /// An error with one problem.
+    #[must_use]
+    pub fn new(text: &str, problem: impl Into<String>) -> Self {
+        PositionError {
+            text: text.to_string(),
+            problems: vec![problem.into()],
+        }
+    }
+}
+
+/// Why a game could not be created.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NewGameError {
+    #[error(transparent)]
+    Options(#[from] OptionError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// One game: a position plus everything the rules need to continue from it (history for
+/// repetition, supplies, anchor…). Cloning is cheap enough for search.
+///
+/// # Move order
+/// [`Game::legal_moves`] lists moves in a fixed order that each game documents; seeded runs
+/// (random playouts, bots with a seed) are therefore reproducible.
+///
+/// # Required and provided methods
+/// Games implement the rules and notation; [`Game::play`], [`Game::is_legal`],
+/// [`Game::play_text`], [`Game::random_move`] and [`Game::playout`] are provided and may be
+/// overridden for speed.
+pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
+    /// One whole turn. Two moves are equal exactly when their canonical notations are.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// Static facts and the option schema.
+    fn info() -> &'static GameInfo;
+
+    /// A new game from its options and a seed (used only by random set-ups; the same seed
+    /// always gives the same game).
+    ///
+    /// # Errors
+    /// A combination of option values the game cannot play.
+    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError>;
+
+    /// The game starting from a position text (where the game defines one).
+    ///
+    /// # Errors
+    /// Every problem found in the text, or options that do not go with it.
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError>;
+
+    /// The position text of the current position; `from_position` reads it back.
+    fn position_text(&self) -> String;
+
+    /// The options the game was created with.
+    fn options(&self) -> &Options;
+
+    /// The seat whose turn it is. In a finished game, the seat that would move next.
+    fn to_move(&self) -> Seat;
+
+    /// The colour `seat` plays, or `None` while colours are not yet assigned (a colour choice
+    /// during set-up).
+    fn colour_of(&self, seat: Seat) -> Option<Colour>;
+
+    /// The colour that moves now. Differs from `colour_of(to_move())` only in solitaire modes,
+    /// where one person moves for both colours.
+    fn colour_to_move(&self) -> Option<Colour> {
+        self.colour_of(self.to_move())
+    }
+
+    /// Whether one person plays both sides (a puzzle): then outcomes are [`Outcome::Puzzle`].
+    fn is_solitaire(&self) -> bool {
+        false
+    }
+
+    /// Clears `moves` and fills it with every legal move, in the game's documented order.
+    /// A finished game has none.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays `mv` without checking it.
+    ///
+    /// For search code that only plays moves from [`Game::legal_moves`]. An illegal move may
+    /// leave the game in a state the rules cannot reach; it never causes undefined behaviour.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// The result once the game is over, else `None`.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Reads move text (case-insensitive). Checks syntax only: a legal-looking but illegal
+    /// move parses; [`Game::play`] rejects it.
+    ///
+    /// # Errors
+    /// Text that is not a move of this game in any position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseMoveError>;
+
+    /// The canonical (lower-case) notation of `mv`.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// A 64-bit hash of the position (Zobrist, kept up to date by `play`).
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch; tests check both agree.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// A text diagram of the board with coordinates.
+    fn diagram(&self) -> String;
+
+    /// Number of moves played since the start of the game or position.
+    fn ply(&self) -> u32;
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
+
+    /// Why `mv` is illegal here, for error messages. Games may override for better messages.
+    fn why_illegal(&self, mv: Self::Move) -> String {
+        let _ = mv;
+        if let Some(outcome) = self.outcome() {
+            return format!("the game is over ({outcome})");
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let shown: Vec<String> = moves.iter().take(12).map(|m| self.format_move(*m)).collect();
+        let more = if moves.len() > shown.len() {
+            format!(", … ({} in all)", moves.len())
+        } else {
+            String::new()
+        };
+        format!(
+            "not a legal move in this position; legal moves: {}{more}",
+            shown.join(", ")
+        )
+    }
+
+    /// Plays `mv` if it is legal.
+    ///
+    /// # Errors
+    /// An illegal move, leaving the game unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMove> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(IllegalMove {
+                text: self.format_move(mv),
+                reason: self.why_illegal(mv),
+            })
+        }
+    }
+
+    /// Parses and plays move text; returns the move played.
+    ///
+    /// # Errors
+    /// Malformed or illegal text, leaving the game unchanged.
+    fn play_text(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// A uniformly random legal move (`None` when the game is over). `buf` is scratch space.
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        buf: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+
+    /// Plays uniformly random moves to the end; returns the number of moves played.
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut buf = Vec::new();
+        let mut n = 0;
+        while let Some(mv) = self.random_move(rng, &mut buf) {
+            self.play_unchecked(mv);
+            n += 1;
+        }
+        n
+    }
+}
+
+/// Creates a game from options text and an optional position, then plays `moves` (separated
+/// by white space, or by `;` where moves themselves contain spaces). The common front end of
+/// the CLI and the server.
+///
+/// # Errors
+/// Bad options, position or move text, naming the first bad move and its number.
+pub fn setup<G: Game>(
+    options: &Options,
+    seed: u64,
+    position: Option<&str>,
+    moves: &[String],
+) -> Result<G, SetupError> {
+    let mut game = match position {
+        Some(p) => G::from_position(options, p)?,
+        None => G::new(options, seed)?,
+    };
+    for (i, m) in moves.iter().enumerate() {
+        game.play_text(m).map_err(|error| SetupError::Move {
+            number: i + 1,
+            error,
+        })?;
+    }
+    Ok(game)
+}
+
+/// Why [`setup`] failed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Game(#[from] NewGameError),
+    #[error("move {number}: {error}")]
+    Move { number: usize, error: MoveError },
+}
+
+/// Splits a move list as typed by a user: `;` separates moves when present (moves may then
+/// contain spaces, as `swap a1 c3`), otherwise white space does, except that a game's
+/// multi-word moves ([`GameInfo::multi_word_moves`]) are kept together.
+#[must_use]
+pub fn split_moves(text: &str, multi_word: &[&str]) -> Vec<String> {
+    if text.contains(';') {
+        return text
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let take = multi_word
+            .iter()
+            .find_map(|spec| {
+                let (head, n) = spec.split_once(':')?;
+                let n: usize = n.parse().ok()?;
+                w.eq_ignore_ascii_case(head).then_some(n)
+            })
+            .unwrap_or(0);
+        let end = (i + 1 + take).min(words.len());
+        out.push(words[i..end].join(" "));
+        i = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_moves;
+
+    #[test]
+    fn split_moves_keeps_multi_word_moves() {
+        let kw = ["swap:2", "color:1", "first:1"];
+        assert_eq!(
+            split_moves("swap a1 c3 done color white first black b2 c3+c4", &kw),
+            ["swap a1 c3", "done", "color white", "first black", "b2", "c3+c4"]
+        );
+        assert_eq!(split_moves("swap a1 c3; done", &[]), ["swap a1 c3", "done"]);
+        assert_eq!(split_moves("  ", &kw), Vec::<String>::new());
+    }
+}

@@ -1,0 +1,41 @@
+//! The game API shared by every boardlab game.
+//!
+//! - [`Game`]: one game's rules behind one trait (legal moves in a fixed order, checked and
+//!   unchecked play, outcome, notation, position text, Zobrist hash).
+//! - [`Options`]/[`OptionSpec`]: each game's options as a schema, parsed with clear errors.
+//! - [`Seat`], [`Colour`], [`Outcome`], [`Wdl`]: who plays and how it ended, always from a named
+//!   point of view.
+//! - [`GameRecord`]: a whole game in JSON or a PGN-like text form, replayed through the rules.
+//! - [`perft`](perft::perft) and, with the `testkit` feature, the conformance suite that every
+//!   game's tests run.
+
+pub mod coord;
+pub mod game;
+pub mod options;
+pub mod perft;
+pub mod player;
+pub mod record;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+pub mod zobrist;
+
+pub use game::{
+    setup, split_moves, Game, GameInfo, IllegalMove, MoveError, NewGameError, ParseMoveError,
+    PositionError, SetupError,
+};
+pub use options::{OptionError, OptionSpec, OptionValues, Options};
+pub use player::{Colour, Outcome, Seat, Wdl};
+pub use record::{GameRecord, RecordError, SeatNames};
+
+/// The random number generator for seeded set-ups and playouts: reproducible across platforms
+/// and versions for a given seed.
+pub type Rng = rand_chacha::ChaCha8Rng;
+
+/// A generator seeded from `seed`.
+#[must_use]
+pub fn rng(seed: u64) -> Rng {
+    use rand::SeedableRng;
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+}
+
+pub use rand;

@@ -1,0 +1,222 @@
+//! Seats, colours and outcomes.
+//!
+//! A *seat* is a player's chair: `first` or `second`, fixed for the whole game. A *colour*
+//! belongs to the game's pieces. Most games give the first seat the first colour for the whole
+//! game, but a swap (pie rule) or a colour choice can change which seat plays which colour, so
+//! results always name both.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the two chairs at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    First,
+    Second,
+}
+
+impl Seat {
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The other seat.
+    #[must_use]
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// 0 for the first seat, 1 for the second.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::First => "first",
+            Seat::Second => "second",
+        }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Seat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "first" | "1" => Ok(Seat::First),
+            "second" | "2" => Ok(Seat::Second),
+            _ => Err(format!("unknown seat '{s}'; accepted: first, second")),
+        }
+    }
+}
+
+/// The piece colours of all boardlab games (each game uses two of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    White,
+    Black,
+    Yellow,
+    Red,
+}
+
+impl Colour {
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+            Colour::Yellow => "yellow",
+            Colour::Red => "red",
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Colour {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "white" => Ok(Colour::White),
+            "black" => Ok(Colour::Black),
+            "yellow" => Ok(Colour::Yellow),
+            "red" => Ok(Colour::Red),
+            _ => Err(format!(
+                "unknown colour '{s}'; accepted: white, black, yellow, red"
+            )),
+        }
+    }
+}
+
+/// How a finished game ended. Absolute: it names the winner, never a sign relative to
+/// "the player to move". Use [`Outcome::for_seat`] for a point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum Outcome {
+    /// A player won. `reason` is a short phrase such as "no legal move" or "trap".
+    Win {
+        seat: Seat,
+        colour: Colour,
+        reason: &'static str,
+    },
+    /// Nobody won. `reason` such as "third repetition" or "stalemate".
+    Draw { reason: &'static str },
+    /// A one-person puzzle ended. `score` is the puzzle's own measure (lower is better);
+    /// `solved` says whether its goal was reached.
+    Puzzle {
+        score: u32,
+        solved: bool,
+        reason: &'static str,
+    },
+}
+
+/// A result from one seat's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Wdl {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Wdl {
+    /// 1 for a win, ½ for a draw, 0 for a loss.
+    #[must_use]
+    pub fn score(self) -> f64 {
+        match self {
+            Wdl::Win => 1.0,
+            Wdl::Draw => 0.5,
+            Wdl::Loss => 0.0,
+        }
+    }
+
+    /// The same result seen by the opponent.
+    #[must_use]
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
+}
+
+impl Outcome {
+    /// The result seen by `seat`. A puzzle counts as a win when solved, else a loss.
+    #[must_use]
+    pub fn for_seat(&self, seat: Seat) -> Wdl {
+        match *self {
+            Outcome::Win { seat: w, .. } if w == seat => Wdl::Win,
+            Outcome::Win { .. } => Wdl::Loss,
+            Outcome::Draw { .. } => Wdl::Draw,
+            Outcome::Puzzle { solved: true, .. } => Wdl::Win,
+            Outcome::Puzzle { solved: false, .. } => Wdl::Loss,
+        }
+    }
+
+    /// The winning seat, if any.
+    #[must_use]
+    pub fn winner(&self) -> Option<Seat> {
+        match *self {
+            Outcome::Win { seat, .. } => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// The short reason phrase.
+    #[must_use]
+    pub fn reason(&self) -> &'static str {
+        match *self {
+            Outcome::Win { reason, .. }
+            | Outcome::Draw { reason }
+            | Outcome::Puzzle { reason, .. } => reason,
+        }
+    }
+
+    /// The compact result tag used by game records: the winning colour (`white`), `draw`,
+    /// `solved` or `score N`.
+    #[must_use]
+    pub fn tag(&self) -> String {
+        match *self {
+            Outcome::Win { colour, .. } => colour.name().to_string(),
+            Outcome::Draw { .. } => "draw".to_string(),
+            Outcome::Puzzle { solved: true, .. } => "solved".to_string(),
+            Outcome::Puzzle { score, .. } => format!("score {score}"),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Outcome::Win {
+                seat,
+                colour,
+                reason,
+            } => write!(f, "{colour} ({seat} seat) wins: {reason}"),
+            Outcome::Draw { reason } => write!(f, "draw: {reason}"),
+            Outcome::Puzzle {
+                score,
+                solved: true,
+                reason,
+            } => write!(f, "puzzle solved with {score} pieces left: {reason}"),
+            Outcome::Puzzle { score, reason, .. } => {
+                write!(f, "puzzle not solved, {score} pieces left: {reason}")
+            }
+        }
+    }
+}

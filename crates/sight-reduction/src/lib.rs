@@ -1,0 +1,1001 @@
+//! Sight Reduction: players remove their own pieces from a 4×8 board; a piece may go when it
+//! sees a friendly piece. The player to move with no legal removal loses.
+//!
+//! Rules: `docs/rules/sight-reduction.md`. The board is a 32-bit set (see [`bits`]); move
+//! generation and playouts allocate nothing.
+//!
+//! # Move order
+//! [`Game::legal_moves`] lists, by phase:
+//! - removal: single removals by square (a1, b1, c1, d1, a2, …), then pairs by their first
+//!   square, then their second;
+//! - fair arrangement: swaps by first square then second, then `done`;
+//! - colour choice: `color white`, `color black`; first-player choice: `first white`,
+//!   `first black`;
+//! - deterministic placement: target squares in square order.
+
+pub mod bits;
+
+use bits::{nth_bit, sees_any, Dir, ALL_DIRS, ORTHOGONAL};
+use boardlab_core::{
+    coord, Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
+    ParseMoveError, PositionError, Seat,
+};
+use boardlab_core::rand::Rng;
+use std::fmt::Write as _;
+
+/// Squares a1…d8 as indices 0…31.
+pub type Square = u8;
+
+/// A piece colour: 0 White, 1 Black.
+pub type Side = usize;
+pub const WHITE: Side = 0;
+pub const BLACK: Side = 1;
+
+fn colour(side: Side) -> Colour {
+    if side == WHITE {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
+fn side_of(c: Colour) -> Side {
+    if c == Colour::Black {
+        BLACK
+    } else {
+        WHITE
+    }
+}
+
+/// One whole turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// Remove one own piece: `b2`.
+    Remove(Square),
+    /// Remove two own pieces that see each other, lower square first: `b2+b5`.
+    Pair(Square, Square),
+    /// Fair set-up: exchange a White and a Black piece, lower square first: `swap a1 c3`.
+    Swap(Square, Square),
+    /// Fair set-up: end the arrangement.
+    Done,
+    /// Fair set-up: the colour the second seat takes.
+    ChooseColour(Colour),
+    /// Fair set-up: the colour that removes first.
+    ChooseFirst(Colour),
+    /// Deterministic set-up: place an own piece: `@b2`.
+    Place(Square),
+}
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Fair set-up: the arranger (first seat) may swap; `swaps` made so far.
+    Arrange { swaps: u8 },
+    /// Fair set-up: the second seat picks its colour.
+    ChooseColour,
+    /// Fair set-up: the arranger picks the colour that removes first.
+    ChooseFirst,
+    /// Deterministic set-up: placing pieces.
+    Place,
+    /// The removal phase (the game proper).
+    Remove,
+}
+
+/// How the board is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetupKind {
+    Random,
+    Fair,
+    Deterministic,
+}
+
+/// The options as typed values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub setup: SetupKind,
+    pub pair: bool,
+    pub sight_any: bool,
+    pub enemy_sight: bool,
+    pub first: Side,
+    pub solitaire: bool,
+    /// Solitaire goal squares of the last White and last Black piece.
+    pub keep: Option<(Square, Square)>,
+}
+
+impl Config {
+    /// Reads the typed configuration from checked options.
+    ///
+    /// # Errors
+    /// A malformed `keep` value or an impossible combination.
+    pub fn from_options(o: &Options) -> Result<Config, NewGameError> {
+        let setup = match o.get("setup") {
+            "fair" => SetupKind::Fair,
+            "deterministic" => SetupKind::Deterministic,
+            _ => SetupKind::Random,
+        };
+        let solitaire = o.get("mode") == "solitaire";
+        let keep = match o.get("keep") {
+            "" | "none" => None,
+            text => {
+                let parts: Vec<&str> = text.split([',', ' ']).filter(|s| !s.is_empty()).collect();
+                let sqs: Vec<Option<Square>> = parts.iter().map(|p| parse_square(p)).collect();
+                match sqs.as_slice() {
+                    [Some(w), Some(b)] if w != b => Some((*w, *b)),
+                    _ => {
+                        return Err(o
+                            .invalid(format!(
+                                "keep='{text}' must be two different squares: the last White \
+                                 piece's and the last Black piece's, e.g. keep=b2,c7"
+                            ))
+                            .into())
+                    }
+                }
+            }
+        };
+        if keep.is_some() && !solitaire {
+            return Err(o.invalid("keep= applies only with mode=solitaire").into());
+        }
+        if solitaire && setup == SetupKind::Fair {
+            return Err(o
+                .invalid("setup=fair is a set-up between two players; with mode=solitaire use setup=random or setup=deterministic")
+                .into());
+        }
+        Ok(Config {
+            setup,
+            pair: o.get("removal") == "pair",
+            sight_any: o.get("sight") == "any",
+            enemy_sight: o.get_bool("enemy-sight"),
+            first: if o.get("first") == "black" { BLACK } else { WHITE },
+            solitaire,
+            keep,
+        })
+    }
+
+    fn friend_dirs(&self) -> &'static [Dir] {
+        if self.sight_any {
+            &ALL_DIRS
+        } else {
+            &ORTHOGONAL
+        }
+    }
+}
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "setup",
+        values: OptionValues::Choice {
+            choices: &["random", "fair", "deterministic"],
+        },
+        default: "random",
+        description: "random board from the seed; fair: random board, then up to two swaps, colour choice and first-player choice; deterministic: players place their pieces",
+    },
+    OptionSpec {
+        name: "removal",
+        values: OptionValues::Choice {
+            choices: &["single", "pair"],
+        },
+        default: "single",
+        description: "single: remove one piece a turn; pair: also two own pieces that see each other",
+    },
+    OptionSpec {
+        name: "sight",
+        values: OptionValues::Choice {
+            choices: &["orthogonal", "any"],
+        },
+        default: "orthogonal",
+        description: "directions in which a piece sees a friendly piece: orthogonal, or any of the 8",
+    },
+    OptionSpec {
+        name: "enemy-sight",
+        values: OptionValues::Bool,
+        default: "false",
+        description: "a removed piece must also see an enemy piece (any of the 8 directions)",
+    },
+    OptionSpec {
+        name: "first",
+        values: OptionValues::Choice {
+            choices: &["white", "black"],
+        },
+        default: "white",
+        description: "the colour that moves first (the first seat plays it)",
+    },
+    OptionSpec {
+        name: "mode",
+        values: OptionValues::Choice {
+            choices: &["match", "solitaire"],
+        },
+        default: "match",
+        description: "match: two players; solitaire: one person removes for both colours",
+    },
+    OptionSpec {
+        name: "keep",
+        values: OptionValues::Text {
+            accepted: "two squares, the last White piece's then the last Black piece's, e.g. b2,c7 (solitaire only)",
+        },
+        default: "",
+        description: "solitaire goal: the squares where the last White and last Black piece must stand",
+    },
+];
+
+static INFO: GameInfo = GameInfo {
+    name: "sight-reduction",
+    title: "Sight Reduction",
+    summary: "Remove your own pieces while they can see a friend; the player left without a removal loses.",
+    colours: [Colour::White, Colour::Black],
+    options: OPTIONS,
+    two_player_zero_sum: true,
+    draws_possible: false,
+    move_examples: "b2 (remove), b2+b5 (pair), swap a1 c3, done, color white, first black, @b2 (place)",
+    multi_word_moves: &["swap:2", "color:1", "colour:1", "first:1"],
+    has_position_text: true,
+};
+
+mod keys {
+    use boardlab_core::zobrist::keys;
+    pub const PIECE: [u64; 64] = keys::<64>(0x5157_4854_5245_4455);
+    pub const MISC: [u64; 16] = keys::<16>(0x5352_5048_4153_4531);
+    pub const BLACK_TO_MOVE: u64 = MISC[0];
+    pub const SECOND_IS_WHITE: u64 = MISC[1];
+    pub const PHASE: [u64; 7] = [MISC[2], MISC[3], MISC[4], MISC[5], MISC[6], MISC[7], MISC[8]];
+}
+
+/// A Sight Reduction game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SightReduction {
+    options: Options,
+    cfg: Config,
+    /// Pieces by colour.
+    board: [u32; 2],
+    phase: Phase,
+    /// The colour to move (placement and removal).
+    side: Side,
+    /// The colour the first seat plays, once known.
+    first_seat: Option<Side>,
+    ply: u32,
+    hash: u64,
+}
+
+/// Parses a square name `a1`…`d8`.
+#[must_use]
+pub fn parse_square(text: &str) -> Option<Square> {
+    coord::parse_square(text.trim(), 4, 8).map(|(f, r)| r * 4 + f)
+}
+
+/// The name of a square.
+#[must_use]
+pub fn square_name(sq: Square) -> String {
+    coord::square_name(sq % 4, sq / 4)
+}
+
+impl SightReduction {
+    /// The typed options.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// Pieces of `side` as a bit set.
+    #[must_use]
+    pub fn pieces(&self, side: Side) -> u32 {
+        self.board[side]
+    }
+
+    /// The phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The colour to move in the placement and removal phases.
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn empty(&self) -> u32 {
+        !(self.board[0] | self.board[1])
+    }
+
+    /// The pieces `side` may remove one at a time (the removal rule applied to each piece).
+    #[inline]
+    #[must_use]
+    pub fn removable(&self, side: Side) -> u32 {
+        let own = self.board[side];
+        let empty = self.empty();
+        let mut r = own & sees_any(own, empty, self.cfg.friend_dirs());
+        if self.cfg.enemy_sight && r != 0 {
+            r &= sees_any(self.board[side ^ 1], empty, &ALL_DIRS);
+        }
+        r
+    }
+
+    /// Pairs of own pieces that see each other (each also seeing an enemy with
+    /// `enemy-sight`), lower square first, in order.
+    fn pairs(&self, side: Side, removable: u32, out: &mut Vec<Move>) {
+        let occ = self.board[0] | self.board[1];
+        let own = self.board[side];
+        // With enemy-sight both must see an enemy: exactly the removable pieces, since a
+        // piece seen by a friend also sees that friend.
+        let mut ps = removable;
+        while ps != 0 {
+            let p = ps.trailing_zeros() as u8;
+            ps &= ps - 1;
+            let mut partners = 0u32;
+            for &d in self.cfg.friend_dirs() {
+                if let Some(q) = bits::first_hit(p, occ, d) {
+                    if q > p && own >> q & 1 == 1 && removable >> q & 1 == 1 {
+                        partners |= 1 << q;
+                    }
+                }
+            }
+            while partners != 0 {
+                let q = partners.trailing_zeros() as u8;
+                partners &= partners - 1;
+                out.push(Move::Pair(p, q));
+            }
+        }
+    }
+
+    /// Empty squares where the side to move may place (deterministic set-up).
+    fn placement_targets(&self) -> u32 {
+        let empty = self.empty();
+        if self.board[self.side] == 0 {
+            return empty;
+        }
+        let near = bits::neighbours(self.board[self.side ^ 1]) & empty;
+        if near != 0 {
+            near
+        } else {
+            empty
+        }
+    }
+
+    fn seat_of_side(&self, side: Side) -> Seat {
+        match self.first_seat {
+            Some(s) if s != side => Seat::Second,
+            _ => Seat::First,
+        }
+    }
+
+    /// A uniformly random full board (16 White, 16 Black).
+    pub fn random_board<R: Rng + ?Sized>(rng: &mut R) -> [u32; 2] {
+        // Draw 16 of the 32 squares for White by a partial Fisher–Yates shuffle.
+        let mut squares: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let mut white = 0u32;
+        for i in 0..16 {
+            let j = rng.random_range(i..32);
+            squares.swap(i, j);
+            white |= 1 << squares[i];
+        }
+        [white, !white]
+    }
+
+    /// Replaces the board by a random full board, keeping options and phase rules (for
+    /// benchmarks and studies that need many random set-ups).
+    pub fn reset_random<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        self.board = Self::random_board(rng);
+        self.phase = Phase::Remove;
+        self.side = self.cfg.first;
+        self.first_seat = Some(self.cfg.first);
+        self.ply = 0;
+        self.hash = self.hash_from_scratch();
+    }
+
+    fn blank(options: &Options) -> Result<SightReduction, NewGameError> {
+        let cfg = Config::from_options(options)?;
+        Ok(SightReduction {
+            options: options.clone(),
+            cfg,
+            board: [0, 0],
+            phase: Phase::Remove,
+            side: cfg.first,
+            first_seat: Some(cfg.first),
+            ply: 0,
+            hash: 0,
+        })
+    }
+
+    fn toggle_side(&mut self) {
+        self.side ^= 1;
+        self.hash ^= keys::BLACK_TO_MOVE;
+    }
+
+    fn remove(&mut self, sq: Square) {
+        let side = self.side;
+        self.board[side] &= !(1 << sq);
+        self.hash ^= keys::PIECE[side * 32 + sq as usize];
+    }
+
+    fn puzzle_outcome(&self) -> Outcome {
+        let left = self.board[0].count_ones() + self.board[1].count_ones();
+        let solved = if self.cfg.pair {
+            left == 0
+        } else {
+            self.board[0].count_ones() == 1
+                && self.board[1].count_ones() == 1
+                && self
+                    .cfg
+                    .keep
+                    .is_none_or(|(w, b)| self.board[0] == 1 << w && self.board[1] == 1 << b)
+        };
+        Outcome::Puzzle {
+            score: left,
+            solved,
+            reason: "no legal removal",
+        }
+    }
+
+    fn fmt_board(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8).rev() {
+            if rank != 7 {
+                s.push('/');
+            }
+            let mut run = 0;
+            for file in 0..4 {
+                let sq = rank * 4 + file;
+                let c = if self.board[WHITE] >> sq & 1 == 1 {
+                    'W'
+                } else if self.board[BLACK] >> sq & 1 == 1 {
+                    'B'
+                } else {
+                    run += 1;
+                    continue;
+                };
+                if run > 0 {
+                    let _ = write!(s, "{run}");
+                    run = 0;
+                }
+                s.push(c);
+            }
+            if run > 0 {
+                let _ = write!(s, "{run}");
+            }
+        }
+        s
+    }
+}
+
+fn parse_board(text: &str, problems: &mut Vec<String>) -> [u32; 2] {
+    let mut board = [0u32; 2];
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        problems.push(format!(
+            "the board has {} ranks separated by '/'; it needs 8 (rank 8 first)",
+            ranks.len()
+        ));
+        return board;
+    }
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for ch in rank_text.chars() {
+            match ch.to_ascii_uppercase() {
+                'W' | 'B' if file < 4 => {
+                    let side = if ch.eq_ignore_ascii_case(&'w') {
+                        WHITE
+                    } else {
+                        BLACK
+                    };
+                    board[side] |= 1 << (rank * 4 + file);
+                    file += 1;
+                }
+                'W' | 'B' => file += 1,
+                d @ '1'..='4' => file += d as u8 - b'0',
+                other => {
+                    problems.push(format!(
+                        "rank {}: '{other}' is not W, B or a digit 1-4",
+                        rank + 1
+                    ));
+                    file = 4;
+                    break;
+                }
+            }
+        }
+        if file != 4 {
+            problems.push(format!(
+                "rank {} ('{rank_text}') covers {file} squares; each rank needs exactly 4",
+                rank + 1
+            ));
+        }
+    }
+    board
+}
+
+fn parse_colour_word(word: &str) -> Option<Colour> {
+    match word.to_ascii_lowercase().as_str() {
+        "white" | "w" => Some(Colour::White),
+        "black" | "b" => Some(Colour::Black),
+        _ => None,
+    }
+}
+
+impl Game for SightReduction {
+    type Move = Move;
+
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError> {
+        let mut g = Self::blank(options)?;
+        match g.cfg.setup {
+            SetupKind::Deterministic => {
+                g.phase = Phase::Place;
+            }
+            SetupKind::Random => {
+                g.board = Self::random_board(&mut boardlab_core::rng(seed));
+            }
+            SetupKind::Fair => {
+                g.board = Self::random_board(&mut boardlab_core::rng(seed));
+                g.phase = Phase::Arrange { swaps: 0 };
+                g.first_seat = None;
+            }
+        }
+        g.hash = g.hash_from_scratch();
+        Ok(g)
+    }
+
+    /// Reads `BOARD SIDE [PHASE…]`. The board and side are RULINGS.md's removal-phase
+    /// notation; set-up phases add words (see `docs/notation.md`): `place`,
+    /// `arrange N` (side `-`), `color` (side `-`), `first C` (side `-`, C = the second seat's
+    /// colour), and `second` when the side to move belongs to the second seat. With
+    /// `setup=fair`, a full board with no phase word starts the arrangement; such a board
+    /// in the removal phase is written with the word `remove`.
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let mut g = Self::blank(options)?;
+        let mut problems = Vec::new();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() < 2 {
+            return Err(PositionError::new(
+                text,
+                "expected the board, a space and the colour to move (w or b), e.g. \
+                 WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW w",
+            )
+            .into());
+        }
+        g.board = parse_board(words[0], &mut problems);
+        let side = match words[1].to_ascii_lowercase().as_str() {
+            "w" => Some(WHITE),
+            "b" => Some(BLACK),
+            "-" => None,
+            other => {
+                problems.push(format!(
+                    "'{other}' is not a colour to move; accepted: w, b (or - during the fair set-up)"
+                ));
+                None
+            }
+        };
+        let rest: Vec<String> = words[2..].iter().map(|w| w.to_ascii_lowercase()).collect();
+        let mut second = false;
+        let mut phase_words: Vec<&str> = Vec::new();
+        for w in &rest {
+            if w == "second" {
+                second = true;
+            } else {
+                phase_words.push(w);
+            }
+        }
+        let full = g.board[0] | g.board[1] == u32::MAX;
+        let count_ok = g.board[0].count_ones() == 16 && g.board[1].count_ones() == 16;
+        match phase_words.as_slice() {
+            [] | ["remove"] => {
+                if phase_words.is_empty() && g.cfg.setup == SetupKind::Fair && full {
+                    g.phase = Phase::Arrange { swaps: 0 };
+                    g.first_seat = None;
+                } else {
+                    g.phase = Phase::Remove;
+                }
+            }
+            ["place"] => g.phase = Phase::Place,
+            ["arrange", n] => match n.parse::<u8>() {
+                Ok(n @ 0..=2) => {
+                    g.phase = Phase::Arrange { swaps: n };
+                    g.first_seat = None;
+                }
+                _ => problems.push(format!("'arrange {n}': the number of swaps made is 0, 1 or 2")),
+            },
+            ["color"] => {
+                g.phase = Phase::ChooseColour;
+                g.first_seat = None;
+            }
+            ["first", c] => match parse_colour_word(c) {
+                Some(c) => {
+                    g.phase = Phase::ChooseFirst;
+                    g.first_seat = Some(side_of(c) ^ 1);
+                }
+                None => problems.push(format!("'first {c}': give the second seat's colour, w or b")),
+            },
+            other => problems.push(format!(
+                "unknown phase words '{}'; accepted: remove, place, arrange N, color, first w|b, second",
+                other.join(" ")
+            )),
+        }
+        match g.phase {
+            Phase::Arrange { .. } | Phase::ChooseColour | Phase::ChooseFirst => {
+                if g.cfg.setup != SetupKind::Fair {
+                    problems.push("fair set-up phases need setup=fair".into());
+                }
+                if !(full && count_ok) {
+                    problems.push("the fair set-up needs a full board of 16 White and 16 Black".into());
+                }
+                if side.is_some() && !phase_words.is_empty() {
+                    problems.push("during the fair set-up the colour to move is written '-'".into());
+                }
+                if second {
+                    problems.push("'second' applies only to the placement and removal phases".into());
+                }
+            }
+            Phase::Place | Phase::Remove => match side {
+                Some(s) => {
+                    g.side = s;
+                    g.first_seat = Some(if second { s ^ 1 } else { s });
+                    if g.phase == Phase::Place {
+                        if g.cfg.setup != SetupKind::Deterministic {
+                            problems.push("the placement phase needs setup=deterministic".into());
+                        }
+                        let (w, b) = (g.board[0].count_ones(), g.board[1].count_ones());
+                        if w > 16 || b > 16 {
+                            problems.push("each colour has only 16 pieces".into());
+                        }
+                        let placed = w + b;
+                        // Placements alternate, the `first` colour first.
+                        let expected = if placed % 2 == 0 { g.cfg.first } else { g.cfg.first ^ 1 };
+                        if full {
+                            problems.push("a full board has no placements left: drop the word 'place'".into());
+                        } else if s != expected || w.abs_diff(b) > 1 {
+                            problems.push(format!(
+                                "after {placed} placements with first={} it is {}'s turn to place",
+                                colour(g.cfg.first),
+                                colour(expected)
+                            ));
+                        }
+                    }
+                    if g.cfg.solitaire && second {
+                        problems.push("solitaire has only the first seat".into());
+                    }
+                }
+                None => problems.push("give the colour to move: w or b".into()),
+            },
+        }
+        if !problems.is_empty() {
+            return Err(PositionError {
+                text: text.to_string(),
+                problems,
+            }
+            .into());
+        }
+        g.hash = g.hash_from_scratch();
+        Ok(g)
+    }
+
+    fn position_text(&self) -> String {
+        let board = self.fmt_board();
+        match self.phase {
+            Phase::Arrange { swaps } => format!("{board} - arrange {swaps}"),
+            Phase::ChooseColour => format!("{board} - color"),
+            Phase::ChooseFirst => {
+                let second = self.first_seat.map_or(WHITE, |f| f ^ 1);
+                format!("{board} - first {}", if second == WHITE { "w" } else { "b" })
+            }
+            Phase::Place | Phase::Remove => {
+                let mut s = format!("{board} {}", if self.side == WHITE { "w" } else { "b" });
+                if self.phase == Phase::Place {
+                    s.push_str(" place");
+                } else if self.cfg.setup == SetupKind::Fair && (self.board[0] | self.board[1]) == u32::MAX {
+                    s.push_str(" remove");
+                }
+                if !self.cfg.solitaire && self.first_seat.is_some_and(|f| f != self.side) {
+                    s.push_str(" second");
+                }
+                s
+            }
+        }
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn to_move(&self) -> Seat {
+        match self.phase {
+            Phase::Arrange { .. } | Phase::ChooseFirst => Seat::First,
+            Phase::ChooseColour => Seat::Second,
+            Phase::Place | Phase::Remove => {
+                if self.cfg.solitaire {
+                    Seat::First
+                } else {
+                    self.seat_of_side(self.side)
+                }
+            }
+        }
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        if self.cfg.solitaire {
+            return (seat == Seat::First).then(|| colour(self.side));
+        }
+        let first = self.first_seat?;
+        Some(colour(if seat == Seat::First { first } else { first ^ 1 }))
+    }
+
+    fn colour_to_move(&self) -> Option<Colour> {
+        match self.phase {
+            Phase::Place | Phase::Remove => Some(colour(self.side)),
+            _ => None,
+        }
+    }
+
+    fn is_solitaire(&self) -> bool {
+        self.cfg.solitaire
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        match self.phase {
+            Phase::Remove => {
+                let r = self.removable(self.side);
+                let mut x = r;
+                while x != 0 {
+                    moves.push(Move::Remove(x.trailing_zeros() as u8));
+                    x &= x - 1;
+                }
+                if self.cfg.pair && r != 0 {
+                    self.pairs(self.side, r, moves);
+                }
+            }
+            Phase::Arrange { swaps } => {
+                if swaps < 2 {
+                    for a in 0..32u8 {
+                        for b in a + 1..32u8 {
+                            let wa = self.board[WHITE] >> a & 1;
+                            let wb = self.board[WHITE] >> b & 1;
+                            if wa != wb {
+                                moves.push(Move::Swap(a, b));
+                            }
+                        }
+                    }
+                }
+                moves.push(Move::Done);
+            }
+            Phase::ChooseColour => {
+                moves.push(Move::ChooseColour(Colour::White));
+                moves.push(Move::ChooseColour(Colour::Black));
+            }
+            Phase::ChooseFirst => {
+                moves.push(Move::ChooseFirst(Colour::White));
+                moves.push(Move::ChooseFirst(Colour::Black));
+            }
+            Phase::Place => {
+                let mut x = self.placement_targets();
+                while x != 0 {
+                    moves.push(Move::Place(x.trailing_zeros() as u8));
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        self.ply += 1;
+        match mv {
+            Move::Remove(sq) => {
+                self.remove(sq);
+                self.toggle_side();
+            }
+            Move::Pair(a, b) => {
+                self.remove(a);
+                self.remove(b);
+                self.toggle_side();
+            }
+            Move::Swap(a, b) => {
+                let mask = (1u32 << a) | (1u32 << b);
+                self.board[WHITE] ^= mask;
+                self.board[BLACK] ^= mask;
+                if let Phase::Arrange { swaps } = self.phase {
+                    self.phase = Phase::Arrange { swaps: swaps + 1 };
+                }
+                self.hash = self.hash_from_scratch();
+            }
+            Move::Done => {
+                self.phase = Phase::ChooseColour;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::ChooseColour(c) => {
+                self.first_seat = Some(side_of(c) ^ 1);
+                self.phase = Phase::ChooseFirst;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::ChooseFirst(c) => {
+                self.side = side_of(c);
+                self.phase = Phase::Remove;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::Place(sq) => {
+                self.board[self.side] |= 1 << sq;
+                self.hash ^= keys::PIECE[self.side * 32 + sq as usize];
+                self.toggle_side();
+                if self.board[0] | self.board[1] == u32::MAX {
+                    self.phase = Phase::Remove;
+                    self.hash = self.hash_from_scratch();
+                }
+            }
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Remove || self.removable(self.side) != 0 {
+            return None;
+        }
+        if self.cfg.solitaire {
+            return Some(self.puzzle_outcome());
+        }
+        let winner = self.side ^ 1;
+        Some(Outcome::Win {
+            seat: self.seat_of_side(winner),
+            colour: colour(winner),
+            reason: "the opponent has no legal removal",
+        })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        let t = text.trim();
+        let err = |reason: &str| ParseMoveError::new::<Self>(t, reason);
+        let sq = |s: &str| {
+            parse_square(s).ok_or_else(|| err(&format!("'{s}' is not a square a1…d8")))
+        };
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let lower = t.to_ascii_lowercase();
+        match words.as_slice() {
+            [] => Err(err("empty move")),
+            [w, a, b] if w.eq_ignore_ascii_case("swap") => {
+                let (a, b) = (sq(a)?, sq(b)?);
+                if a == b {
+                    return Err(err("a swap needs two different squares"));
+                }
+                Ok(Move::Swap(a.min(b), a.max(b)))
+            }
+            [w, ..] if w.eq_ignore_ascii_case("swap") => {
+                Err(err("a swap is written 'swap X Y' with two squares"))
+            }
+            [w] if w.eq_ignore_ascii_case("done") => Ok(Move::Done),
+            [w, c] if w.eq_ignore_ascii_case("color") || w.eq_ignore_ascii_case("colour") => {
+                parse_colour_word(c)
+                    .map(Move::ChooseColour)
+                    .ok_or_else(|| err("the colour is white or black"))
+            }
+            [w, c] if w.eq_ignore_ascii_case("first") => parse_colour_word(c)
+                .map(Move::ChooseFirst)
+                .ok_or_else(|| err("the colour is white or black")),
+            [_] if lower.starts_with('@') => Ok(Move::Place(sq(&t[1..])?)),
+            [_] if t.contains('+') => {
+                let (a, b) = t.split_once('+').unwrap_or((t, ""));
+                let (a, b) = (sq(a)?, sq(b)?);
+                if a == b {
+                    return Err(err("a pair needs two different squares"));
+                }
+                Ok(Move::Pair(a.min(b), a.max(b)))
+            }
+            [s] => Ok(Move::Remove(sq(s)?)),
+            _ => Err(err("unrecognised move")),
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv {
+            Move::Remove(s) => square_name(s),
+            Move::Pair(a, b) => format!("{}+{}", square_name(a), square_name(b)),
+            Move::Swap(a, b) => format!("swap {} {}", square_name(a), square_name(b)),
+            Move::Done => "done".into(),
+            Move::ChooseColour(c) => format!("color {c}"),
+            Move::ChooseFirst(c) => format!("first {c}"),
+            Move::Place(s) => format!("@{}", square_name(s)),
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for side in [WHITE, BLACK] {
+            let mut x = self.board[side];
+            while x != 0 {
+                h ^= keys::PIECE[side * 32 + x.trailing_zeros() as usize];
+                x &= x - 1;
+            }
+        }
+        if self.side == BLACK {
+            h ^= keys::BLACK_TO_MOVE;
+        }
+        if self.first_seat == Some(BLACK) {
+            h ^= keys::SECOND_IS_WHITE;
+        }
+        h ^= match self.phase {
+            Phase::Remove => 0,
+            Phase::Place => keys::PHASE[0],
+            Phase::Arrange { swaps } => keys::PHASE[1 + swaps as usize],
+            Phase::ChooseColour => keys::PHASE[4],
+            Phase::ChooseFirst => keys::PHASE[5],
+        };
+        h
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = String::new();
+        let marks = if self.phase == Phase::Remove {
+            self.removable(self.side)
+        } else {
+            0
+        };
+        s.push_str("    a b c d\n");
+        for rank in (0..8u8).rev() {
+            let _ = write!(s, " {} ", rank + 1);
+            for file in 0..4u8 {
+                let sq = rank * 4 + file;
+                let c = if self.board[WHITE] >> sq & 1 == 1 {
+                    if marks >> sq & 1 == 1 { 'W' } else { 'w' }
+                } else if self.board[BLACK] >> sq & 1 == 1 {
+                    if marks >> sq & 1 == 1 { 'B' } else { 'b' }
+                } else {
+                    '.'
+                };
+                let _ = write!(s, " {c}");
+            }
+            let _ = writeln!(s, "  {}", rank + 1);
+        }
+        s.push_str("    a b c d\n");
+        if self.phase == Phase::Remove {
+            s.push_str("(capital letters: pieces the side to move may remove)\n");
+        }
+        s
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        if self.phase == Phase::Remove && !self.cfg.pair {
+            let r = self.removable(self.side);
+            if r == 0 {
+                return None;
+            }
+            let n = rng.random_range(0..r.count_ones());
+            return Some(Move::Remove(nth_bit(r, n)));
+        }
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut n = 0;
+        if self.phase == Phase::Remove && !self.cfg.pair {
+            // The hot loop: no hash updates until the end.
+            loop {
+                let r = self.removable(self.side);
+                if r == 0 {
+                    break;
+                }
+                let sq = nth_bit(r, rng.random_range(0..r.count_ones()));
+                self.board[self.side] &= !(1 << sq);
+                self.side ^= 1;
+                n += 1;
+            }
+            self.ply += n;
+            self.hash = self.hash_from_scratch();
+            return n;
+        }
+        let mut buf = Vec::new();
+        while let Some(mv) = self.random_move(rng, &mut buf) {
+            self.play_unchecked(mv);
+            n += 1;
+        }
+        n
+    }
+}
