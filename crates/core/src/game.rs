@@ -237,7 +237,11 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
         }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let shown: Vec<String> = moves.iter().take(12).map(|m| self.format_move(*m)).collect();
+        let shown: Vec<String> = moves
+            .iter()
+            .take(12)
+            .map(|m| self.format_move(*m))
+            .collect();
         let more = if moves.len() > shown.len() {
             format!(", … ({} in all)", moves.len())
         } else {
@@ -287,6 +291,14 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
         } else {
             Some(buf[rng.random_range(0..buf.len())])
         }
+    }
+
+    /// A new game with the same options and a set-up drawn from `rng` (for games whose set-up
+    /// is random; others start over). Benchmarks and studies call it once per game, so games
+    /// may override it to skip option parsing.
+    #[must_use]
+    fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
+        Self::new(self.options(), rng.random()).unwrap_or_else(|_| self.clone())
     }
 
     /// Plays uniformly random moves to the end; returns the number of moves played.
@@ -377,7 +389,14 @@ mod tests {
         let kw = ["swap:2", "color:1", "first:1"];
         assert_eq!(
             split_moves("swap a1 c3 done color white first black b2 c3+c4", &kw),
-            ["swap a1 c3", "done", "color white", "first black", "b2", "c3+c4"]
+            [
+                "swap a1 c3",
+                "done",
+                "color white",
+                "first black",
+                "b2",
+                "c3+c4"
+            ]
         );
         assert_eq!(split_moves("swap a1 c3; done", &[]), ["swap a1 c3", "done"]);
         assert_eq!(split_moves("  ", &kw), Vec::<String>::new());

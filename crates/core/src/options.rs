@@ -4,6 +4,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// What values an option accepts.
@@ -107,19 +108,17 @@ pub enum OptionError {
     #[error("option '{name}' is given twice")]
     Repeated { name: String },
     #[error("invalid options for {game}: {message}")]
-    Invalid {
-        game: &'static str,
-        message: String,
-    },
+    Invalid { game: &'static str, message: String },
 }
 
 /// A complete, checked set of option values for one game: every option of the schema has a
-/// value (the default where none was given), canonically spelled.
+/// value (the default where none was given), canonically spelled. Cloning is cheap (the
+/// values are shared), so games may keep their options.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Options {
     game: &'static str,
     schema: &'static [OptionSpec],
-    values: BTreeMap<&'static str, String>,
+    values: Arc<BTreeMap<&'static str, String>>,
 }
 
 impl fmt::Debug for Options {
@@ -132,10 +131,12 @@ impl Options {
     /// The defaults of every option.
     #[must_use]
     pub fn defaults(game: &'static str, schema: &'static [OptionSpec]) -> Options {
-        let values = schema
-            .iter()
-            .map(|s| (s.name, s.default.to_string()))
-            .collect();
+        let values = Arc::new(
+            schema
+                .iter()
+                .map(|s| (s.name, s.default.to_string()))
+                .collect(),
+        );
         Options {
             game,
             schema,
@@ -224,7 +225,7 @@ impl Options {
                 value: value.to_string(),
                 accepted: spec.values.accepted(),
             })?;
-        self.values.insert(spec.name, v);
+        Arc::make_mut(&mut self.values).insert(spec.name, v);
         Ok(())
     }
 
@@ -323,13 +324,12 @@ fn split_pair<'a>(
     item: &'a str,
     schema: &'static [OptionSpec],
 ) -> Result<(&'a str, &'a str), OptionError> {
-    item.split_once('=')
-        .ok_or_else(|| OptionError::Malformed {
-            text: item.to_string(),
-            example: schema
-                .first()
-                .map_or("key=value".to_string(), |s| format!("{}={}", s.name, s.default)),
-        })
+    item.split_once('=').ok_or_else(|| OptionError::Malformed {
+        text: item.to_string(),
+        example: schema.first().map_or("key=value".to_string(), |s| {
+            format!("{}={}", s.name, s.default)
+        }),
+    })
 }
 
 /// Splits `KEY=VALUE` text as given on a command line.
@@ -403,17 +403,28 @@ mod tests {
         assert_eq!(o.get_int("tokens"), None);
         assert_eq!(o.to_string(), "sight=any,pie=false");
         assert_eq!(Options::defaults("g", SCHEMA).to_string(), "default");
-        assert_eq!(split_items("a=1,keep=b2,c7 c=2"), ["a=1", "keep=b2,c7", "c=2"]);
+        assert_eq!(
+            split_items("a=1,keep=b2,c7 c=2"),
+            ["a=1", "keep=b2,c7", "c=2"]
+        );
     }
 
     #[test]
     fn errors_name_what_is_accepted() {
         let e = Options::parse("g", SCHEMA, "sigh=any").unwrap_err();
-        assert!(e.to_string().contains("accepted options: sight, pie, tokens"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("accepted options: sight, pie, tokens"),
+            "{e}"
+        );
         let e = Options::parse("g", SCHEMA, "sight=diagonal").unwrap_err();
         assert!(e.to_string().contains("accepted: orthogonal, any"), "{e}");
         let e = Options::parse("g", SCHEMA, "tokens=0").unwrap_err();
-        assert!(e.to_string().contains("auto, or a whole number from 1 to 999"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("auto, or a whole number from 1 to 999"),
+            "{e}"
+        );
         assert!(matches!(
             Options::parse("g", SCHEMA, "pie"),
             Err(OptionError::Malformed { .. })

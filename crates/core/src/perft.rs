@@ -117,7 +117,8 @@ pub fn read_cases(text: &str) -> Result<Vec<PerftCase>, String> {
                     Some((d, c))
                 })();
                 case.counts.push(
-                    parsed.ok_or_else(|| format!("line {}: expected 'perft DEPTH COUNT'", n + 1))?,
+                    parsed
+                        .ok_or_else(|| format!("line {}: expected 'perft DEPTH COUNT'", n + 1))?,
                 );
             }
             _ => return Err(format!("line {}: unknown key '{key}'", n + 1)),

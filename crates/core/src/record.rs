@@ -181,7 +181,11 @@ impl GameRecord {
         };
         tag("Game", &self.game);
         if !self.options.is_empty() {
-            let o: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let o: Vec<String> = self
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             tag("Options", &o.join(","));
         }
         tag("Seed", &self.seed.to_string());
@@ -272,9 +276,10 @@ impl GameRecord {
             let (num, mv) = line
                 .split_once('.')
                 .ok_or_else(|| syntax(format!("expected '{}. MOVE'", r.moves.len() + 1)))?;
-            let num: usize = num.trim().parse().map_err(|_| {
-                syntax(format!("expected a move number before '.', found '{num}'"))
-            })?;
+            let num: usize = num
+                .trim()
+                .parse()
+                .map_err(|_| syntax(format!("expected a move number before '.', found '{num}'")))?;
             if num != r.moves.len() + 1 {
                 return Err(syntax(format!(
                     "move number {num} out of order; expected {}",
@@ -360,7 +365,11 @@ mod tests {
     #[test]
     fn text_errors_name_the_line() {
         let e = GameRecord::from_text("[Game \"x\"]\n\n1. a\n3. b\n").unwrap_err();
-        assert!(e.to_string().starts_with("line 4: move number 3 out of order"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("line 4: move number 3 out of order"),
+            "{e}"
+        );
         let e = GameRecord::from_text("[Gme \"x\"]\n").unwrap_err();
         assert!(e.to_string().contains("unknown tag 'Gme'"), "{e}");
         let e = GameRecord::from_text("1. a\n").unwrap_err();

@@ -32,7 +32,10 @@ pub fn conformance<G: Game>(option_sets: &[Options], games: u64, max_plies: u32)
         for seed in 0..games {
             let a = checked_playout::<G>(options, seed, max_plies, &mut pool);
             let b = checked_playout::<G>(options, seed, max_plies, &mut Vec::new());
-            assert_eq!(a, b, "{options:?} seed {seed}: the same seed gave different games");
+            assert_eq!(
+                a, b,
+                "{options:?} seed {seed}: the same seed gave different games"
+            );
         }
     }
 }
@@ -47,7 +50,13 @@ fn checked_playout<G: Game>(
     let mut rng = crate::rng(seed ^ 0x5EED);
     let mut record = GameRecord::new(&game, seed, None);
     let start = game.clone();
-    let ctx = |g: &G| format!("{options:?} seed {seed} ply {} position {}", g.ply(), g.position_text());
+    let ctx = |g: &G| {
+        format!(
+            "{options:?} seed {seed} ply {} position {}",
+            g.ply(),
+            g.position_text()
+        )
+    };
     let mut moves = Vec::new();
     for _ in 0..max_plies {
         check_position(&game, pool, &ctx(&game));
@@ -103,9 +112,20 @@ pub fn check_position<G: Game>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
     for &mv in &moves {
         assert!(seen.insert(mv), "{ctx}: duplicate move {mv:?}");
         let text = game.format_move(mv);
-        assert!(texts.insert(text.clone()), "{ctx}: duplicate move text {text}");
-        assert_eq!(text, text.to_lowercase(), "{ctx}: canonical text is lower case");
-        assert_eq!(game.parse_move(&text), Ok(mv), "{ctx}: '{text}' does not parse back");
+        assert!(
+            texts.insert(text.clone()),
+            "{ctx}: duplicate move text {text}"
+        );
+        assert_eq!(
+            text,
+            text.to_lowercase(),
+            "{ctx}: canonical text is lower case"
+        );
+        assert_eq!(
+            game.parse_move(&text),
+            Ok(mv),
+            "{ctx}: '{text}' does not parse back"
+        );
         assert_eq!(
             game.parse_move(&text.to_uppercase()),
             Ok(mv),
@@ -113,11 +133,16 @@ pub fn check_position<G: Game>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
         );
         assert!(game.is_legal(mv), "{ctx}: is_legal({text}) is false");
         let mut a = game.clone();
-        a.play(mv).unwrap_or_else(|e| panic!("{ctx}: legal move rejected: {e}"));
+        a.play(mv)
+            .unwrap_or_else(|e| panic!("{ctx}: legal move rejected: {e}"));
         let mut b = game.clone();
         b.play_unchecked(mv);
         assert_eq!(a, b, "{ctx}: play and play_unchecked differ after {text}");
-        assert_eq!(a.hash(), a.hash_from_scratch(), "{ctx}: hash after {text} is stale");
+        assert_eq!(
+            a.hash(),
+            a.hash_from_scratch(),
+            "{ctx}: hash after {text} is stale"
+        );
         assert_eq!(a.ply(), game.ply() + 1, "{ctx}: ply after {text}");
     }
 
@@ -146,8 +171,16 @@ pub fn check_position<G: Game>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
         let text = game.position_text();
         let back = G::from_position(game.options(), &text)
             .unwrap_or_else(|e| panic!("{ctx}: position text does not read back: {e}"));
-        assert_eq!(back.position_text(), text, "{ctx}: position text round trip");
-        assert_eq!(back.to_move(), game.to_move(), "{ctx}: side to move after round trip");
+        assert_eq!(
+            back.position_text(),
+            text,
+            "{ctx}: position text round trip"
+        );
+        assert_eq!(
+            back.to_move(),
+            game.to_move(),
+            "{ctx}: side to move after round trip"
+        );
     }
     let _ = game.diagram();
 }

@@ -172,7 +172,11 @@ impl GameKind {
     /// The names of every game, comma-separated (for error messages).
     #[must_use]
     pub fn names() -> String {
-        GameKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+        GameKind::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -188,7 +192,12 @@ pub struct UnknownGame(pub String);
 
 impl fmt::Display for UnknownGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown game '{}'; accepted: {}", self.0, GameKind::names())
+        write!(
+            f,
+            "unknown game '{}'; accepted: {}",
+            self.0,
+            GameKind::names()
+        )
     }
 }
 

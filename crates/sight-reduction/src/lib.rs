@@ -15,12 +15,12 @@
 
 pub mod bits;
 
-use bits::{nth_bit, sees_any, Dir, ALL_DIRS, ORTHOGONAL};
+use bits::{nth_bit, Dir, ALL_DIRS, ORTHOGONAL};
+use boardlab_core::rand::Rng;
 use boardlab_core::{
     coord, Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, PositionError, Seat,
 };
-use boardlab_core::rand::Rng;
 use std::fmt::Write as _;
 
 /// Squares a1…d8 as indices 0…31.
@@ -145,7 +145,11 @@ impl Config {
             pair: o.get("removal") == "pair",
             sight_any: o.get("sight") == "any",
             enemy_sight: o.get_bool("enemy-sight"),
-            first: if o.get("first") == "black" { BLACK } else { WHITE },
+            first: if o.get("first") == "black" {
+                BLACK
+            } else {
+                WHITE
+            },
             solitaire,
             keep,
         })
@@ -236,7 +240,99 @@ mod keys {
     pub const MISC: [u64; 16] = keys::<16>(0x5352_5048_4153_4531);
     pub const BLACK_TO_MOVE: u64 = MISC[0];
     pub const SECOND_IS_WHITE: u64 = MISC[1];
-    pub const PHASE: [u64; 7] = [MISC[2], MISC[3], MISC[4], MISC[5], MISC[6], MISC[7], MISC[8]];
+    pub const PHASE: [u64; 7] = [
+        MISC[2], MISC[3], MISC[4], MISC[5], MISC[6], MISC[7], MISC[8],
+    ];
+
+    /// `BYTES[side][i][b]`: the XOR of the piece keys of `side` on the squares of byte `i`
+    /// of the board whose bits are set in `b`.
+    pub static BYTES: [[[u64; 256]; 4]; 2] = {
+        let mut t = [[[0u64; 256]; 4]; 2];
+        let mut side = 0;
+        while side < 2 {
+            let mut i = 0;
+            while i < 4 {
+                let mut b = 0;
+                while b < 256 {
+                    let mut h = 0;
+                    let mut bit = 0;
+                    while bit < 8 {
+                        if b >> bit & 1 == 1 {
+                            h ^= PIECE[side * 32 + i * 8 + bit];
+                        }
+                        bit += 1;
+                    }
+                    t[side][i][b] = h;
+                    b += 1;
+                }
+                i += 1;
+            }
+            side += 1;
+        }
+        t
+    };
+
+    /// The XOR of the piece keys of a whole board.
+    #[inline]
+    pub fn board(board: [u32; 2]) -> u64 {
+        let mut h = 0;
+        for (side, &bits) in board.iter().enumerate() {
+            for (i, byte) in bits.to_le_bytes().into_iter().enumerate() {
+                h ^= BYTES[side][i][byte as usize];
+            }
+        }
+        h
+    }
+}
+
+/// The pieces of `own` that may be removed (single removal).
+#[inline(always)]
+fn removable_with<const ANY: bool, const ENEMY: bool>(own: u32, enemy: u32) -> u32 {
+    let empty = !(own | enemy);
+    let mut seen = bits::sees_orthogonal(own, empty);
+    if ANY {
+        seen |= bits::sees_diagonal(own, empty);
+    }
+    let mut r = own & seen;
+    if ENEMY {
+        r &= bits::sees_orthogonal(enemy, empty) | bits::sees_diagonal(enemy, empty);
+    }
+    r
+}
+
+/// Random single removals to the end of the game: returns the final (mover, other) boards
+/// and the number of plies.
+#[inline(always)]
+fn single_playout<const ANY: bool, const ENEMY: bool, R: Rng + ?Sized>(
+    mut mover: u32,
+    mut other: u32,
+    rng: &mut R,
+) -> (u32, u32, u32) {
+    let mut plies = 0;
+    loop {
+        let r = removable_with::<ANY, ENEMY>(mover, other);
+        if r == 0 {
+            return (mover, other, plies);
+        }
+        let sq = nth_bit(r, below(rng, r.count_ones()));
+        let next = other;
+        other = mover & !(1 << sq);
+        mover = next;
+        plies += 1;
+    }
+}
+
+/// A uniform number in `0..n` (`n > 0`) by Lemire's multiply-and-reject method.
+#[inline(always)]
+fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    loop {
+        let m = u64::from(rng.next_u32()) * u64::from(n);
+        let low = m as u32;
+        if low < n && low < n.wrapping_neg() % n {
+            continue;
+        }
+        return (m >> 32) as u32;
+    }
 }
 
 /// A Sight Reduction game.
@@ -300,13 +396,13 @@ impl SightReduction {
     #[inline]
     #[must_use]
     pub fn removable(&self, side: Side) -> u32 {
-        let own = self.board[side];
-        let empty = self.empty();
-        let mut r = own & sees_any(own, empty, self.cfg.friend_dirs());
-        if self.cfg.enemy_sight && r != 0 {
-            r &= sees_any(self.board[side ^ 1], empty, &ALL_DIRS);
+        let (own, enemy) = (self.board[side], self.board[side ^ 1]);
+        match (self.cfg.sight_any, self.cfg.enemy_sight) {
+            (false, false) => removable_with::<false, false>(own, enemy),
+            (true, false) => removable_with::<true, false>(own, enemy),
+            (false, true) => removable_with::<false, true>(own, enemy),
+            (true, true) => removable_with::<true, true>(own, enemy),
         }
-        r
     }
 
     /// Pairs of own pieces that see each other (each also seeing an enemy with
@@ -359,15 +455,14 @@ impl SightReduction {
 
     /// A uniformly random full board (16 White, 16 Black).
     pub fn random_board<R: Rng + ?Sized>(rng: &mut R) -> [u32; 2] {
-        // Draw 16 of the 32 squares for White by a partial Fisher–Yates shuffle.
-        let mut squares: [u8; 32] = std::array::from_fn(|i| i as u8);
-        let mut white = 0u32;
-        for i in 0..16 {
-            let j = rng.random_range(i..32);
-            squares.swap(i, j);
-            white |= 1 << squares[i];
+        // Every 32-bit word is equally likely, so among those with 16 bits set (about one in
+        // seven) every arrangement is equally likely.
+        loop {
+            let white: u32 = rng.random();
+            if white.count_ones() == 16 {
+                return [white, !white];
+            }
         }
-        [white, !white]
     }
 
     /// Replaces the board by a random full board, keeping options and phase rules (for
@@ -617,13 +712,16 @@ impl Game for SightReduction {
                     problems.push("fair set-up phases need setup=fair".into());
                 }
                 if !(full && count_ok) {
-                    problems.push("the fair set-up needs a full board of 16 White and 16 Black".into());
+                    problems
+                        .push("the fair set-up needs a full board of 16 White and 16 Black".into());
                 }
                 if side.is_some() && !phase_words.is_empty() {
-                    problems.push("during the fair set-up the colour to move is written '-'".into());
+                    problems
+                        .push("during the fair set-up the colour to move is written '-'".into());
                 }
                 if second {
-                    problems.push("'second' applies only to the placement and removal phases".into());
+                    problems
+                        .push("'second' applies only to the placement and removal phases".into());
                 }
             }
             Phase::Place | Phase::Remove => match side {
@@ -640,9 +738,15 @@ impl Game for SightReduction {
                         }
                         let placed = w + b;
                         // Placements alternate, the `first` colour first.
-                        let expected = if placed % 2 == 0 { g.cfg.first } else { g.cfg.first ^ 1 };
+                        let expected = if placed % 2 == 0 {
+                            g.cfg.first
+                        } else {
+                            g.cfg.first ^ 1
+                        };
                         if full {
-                            problems.push("a full board has no placements left: drop the word 'place'".into());
+                            problems.push(
+                                "a full board has no placements left: drop the word 'place'".into(),
+                            );
                         } else if s != expected || w.abs_diff(b) > 1 {
                             problems.push(format!(
                                 "after {placed} placements with first={} it is {}'s turn to place",
@@ -676,13 +780,18 @@ impl Game for SightReduction {
             Phase::ChooseColour => format!("{board} - color"),
             Phase::ChooseFirst => {
                 let second = self.first_seat.map_or(WHITE, |f| f ^ 1);
-                format!("{board} - first {}", if second == WHITE { "w" } else { "b" })
+                format!(
+                    "{board} - first {}",
+                    if second == WHITE { "w" } else { "b" }
+                )
             }
             Phase::Place | Phase::Remove => {
                 let mut s = format!("{board} {}", if self.side == WHITE { "w" } else { "b" });
                 if self.phase == Phase::Place {
                     s.push_str(" place");
-                } else if self.cfg.setup == SetupKind::Fair && (self.board[0] | self.board[1]) == u32::MAX {
+                } else if self.cfg.setup == SetupKind::Fair
+                    && (self.board[0] | self.board[1]) == u32::MAX
+                {
                     s.push_str(" remove");
                 }
                 if !self.cfg.solitaire && self.first_seat.is_some_and(|f| f != self.side) {
@@ -716,7 +825,11 @@ impl Game for SightReduction {
             return (seat == Seat::First).then(|| colour(self.side));
         }
         let first = self.first_seat?;
-        Some(colour(if seat == Seat::First { first } else { first ^ 1 }))
+        Some(colour(if seat == Seat::First {
+            first
+        } else {
+            first ^ 1
+        }))
     }
 
     fn colour_to_move(&self) -> Option<Colour> {
@@ -841,9 +954,8 @@ impl Game for SightReduction {
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
         let t = text.trim();
         let err = |reason: &str| ParseMoveError::new::<Self>(t, reason);
-        let sq = |s: &str| {
-            parse_square(s).ok_or_else(|| err(&format!("'{s}' is not a square a1…d8")))
-        };
+        let sq =
+            |s: &str| parse_square(s).ok_or_else(|| err(&format!("'{s}' is not a square a1…d8")));
         let words: Vec<&str> = t.split_whitespace().collect();
         let lower = t.to_ascii_lowercase();
         match words.as_slice() {
@@ -898,14 +1010,7 @@ impl Game for SightReduction {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for side in [WHITE, BLACK] {
-            let mut x = self.board[side];
-            while x != 0 {
-                h ^= keys::PIECE[side * 32 + x.trailing_zeros() as usize];
-                x &= x - 1;
-            }
-        }
+        let mut h = keys::board(self.board);
         if self.side == BLACK {
             h ^= keys::BLACK_TO_MOVE;
         }
@@ -935,9 +1040,17 @@ impl Game for SightReduction {
             for file in 0..4u8 {
                 let sq = rank * 4 + file;
                 let c = if self.board[WHITE] >> sq & 1 == 1 {
-                    if marks >> sq & 1 == 1 { 'W' } else { 'w' }
+                    if marks >> sq & 1 == 1 {
+                        'W'
+                    } else {
+                        'w'
+                    }
                 } else if self.board[BLACK] >> sq & 1 == 1 {
-                    if marks >> sq & 1 == 1 { 'B' } else { 'b' }
+                    if marks >> sq & 1 == 1 {
+                        'B'
+                    } else {
+                        'b'
+                    }
                 } else {
                     '.'
                 };
@@ -962,8 +1075,7 @@ impl Game for SightReduction {
             if r == 0 {
                 return None;
             }
-            let n = rng.random_range(0..r.count_ones());
-            return Some(Move::Remove(nth_bit(r, n)));
+            return Some(Move::Remove(nth_bit(r, below(rng, r.count_ones()))));
         }
         self.legal_moves(buf);
         if buf.is_empty() {
@@ -973,23 +1085,34 @@ impl Game for SightReduction {
         }
     }
 
+    fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
+        let mut g = self.clone();
+        match self.cfg.setup {
+            SetupKind::Random => g.reset_random(rng),
+            _ => g = Self::new(&self.options, rng.random()).unwrap_or_else(|_| self.clone()),
+        }
+        g
+    }
+
     fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         let mut n = 0;
         if self.phase == Phase::Remove && !self.cfg.pair {
-            // The hot loop: no hash updates until the end.
-            loop {
-                let r = self.removable(self.side);
-                if r == 0 {
-                    break;
-                }
-                let sq = nth_bit(r, rng.random_range(0..r.count_ones()));
-                self.board[self.side] &= !(1 << sq);
+            let (mover, other) = (self.board[self.side], self.board[self.side ^ 1]);
+            let (mover, other, plies) = match (self.cfg.sight_any, self.cfg.enemy_sight) {
+                (false, false) => single_playout::<false, false, R>(mover, other, rng),
+                (true, false) => single_playout::<true, false, R>(mover, other, rng),
+                (false, true) => single_playout::<false, true, R>(mover, other, rng),
+                (true, true) => single_playout::<true, true, R>(mover, other, rng),
+            };
+            // After an even number of plies the original mover is to move again.
+            if plies % 2 == 1 {
                 self.side ^= 1;
-                n += 1;
             }
-            self.ply += n;
+            self.board[self.side] = mover;
+            self.board[self.side ^ 1] = other;
+            self.ply += plies;
             self.hash = self.hash_from_scratch();
-            return n;
+            return plies;
         }
         let mut buf = Vec::new();
         while let Some(mv) = self.random_move(rng, &mut buf) {

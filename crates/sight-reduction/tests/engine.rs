@@ -53,7 +53,12 @@ fn reference_engine_matches_reference_counts() {
             .unwrap();
         let r = reference_for(&game);
         for (depth, expected) in case.counts {
-            assert_eq!(reference_perft(&r, depth), expected, "{} depth {depth}", case.name);
+            assert_eq!(
+                reference_perft(&r, depth),
+                expected,
+                "{} depth {depth}",
+                case.name
+            );
         }
     }
 }
@@ -71,12 +76,21 @@ fn fast_and_reference_agree_on_seeded_playouts_for_every_option_set() {
 
 #[test]
 fn fast_and_reference_agree_on_perft_from_random_setups() {
-    for text in ["default", "sight=any", "removal=pair,enemy-sight=true", "sight=any,removal=pair"] {
+    for text in [
+        "default",
+        "sight=any",
+        "removal=pair,enemy-sight=true",
+        "sight=any,removal=pair",
+    ] {
         let opts = options(text);
         for seed in 100..106 {
             let game = SightReduction::new(&opts, seed).unwrap();
             let r = reference_for(&game);
-            assert_eq!(perft(&game, 3), reference_perft(&r, 3), "{text} seed {seed}");
+            assert_eq!(
+                perft(&game, 3),
+                reference_perft(&r, 3),
+                "{text} seed {seed}"
+            );
         }
     }
     let det = SightReduction::new(&options("setup=deterministic"), 0).unwrap();

@@ -76,7 +76,11 @@ impl Ref {
         let mut r = Ref {
             grid: [[Cell::Empty; 4]; 8],
             stage: Stage::Remove,
-            to_move: if to_move == 'w' { Cell::White } else { Cell::Black },
+            to_move: if to_move == 'w' {
+                Cell::White
+            } else {
+                Cell::Black
+            },
             first_seat: None,
             sight_any: options.contains("sight=any"),
             enemy_sight: options.contains("enemy-sight=true"),
@@ -276,12 +280,20 @@ impl Reference for Ref {
             }
             ["done"] => self.stage = Stage::Colour,
             ["color", c] => {
-                let second = if *c == "white" { Cell::White } else { Cell::Black };
+                let second = if *c == "white" {
+                    Cell::White
+                } else {
+                    Cell::Black
+                };
                 self.first_seat = Some(other(second));
                 self.stage = Stage::First;
             }
             ["first", c] => {
-                self.to_move = if *c == "white" { Cell::White } else { Cell::Black };
+                self.to_move = if *c == "white" {
+                    Cell::White
+                } else {
+                    Cell::Black
+                };
                 self.stage = Stage::Remove;
             }
             [m] if m.starts_with('@') => {

@@ -1,0 +1,104 @@
+//! `boardlab bench GAME`: random playouts/s, plies/s and perft nodes/s on one core.
+
+use super::Selectors;
+use anyhow::Result;
+use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::{perft, Game};
+use boardlab_games::GameVisitor;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub select: Selectors,
+    /// Seconds to spend on each measurement.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Perft depth to time (default: the deepest that fits in the time).
+    #[arg(long)]
+    pub perft_depth: Option<u32>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
+        anyhow::bail!("--seconds must be a number of seconds between 0 and 3600");
+    }
+    args.select.kind()?.visit(args)
+}
+
+/// Random playouts from fresh set-ups (each playout starts with [`Game::restart`], so games
+/// with a random set-up get a new board every time).
+pub fn playouts<G: Game>(template: &G, budget: Duration, seed: u64) -> (u64, u64, f64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    loop {
+        for _ in 0..256 {
+            let mut g = template.restart(&mut rng);
+            plies += u64::from(g.playout(&mut rng));
+            games += 1;
+        }
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    (games, plies, start.elapsed().as_secs_f64())
+}
+
+impl GameVisitor for Args {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let game: G = self.select.game()?;
+        let budget = Duration::from_secs_f64(self.seconds);
+        println!(
+            "{} (options: {}), one thread, {:.1} s per measurement",
+            G::info().name,
+            game.options(),
+            self.seconds
+        );
+        let (games, plies, secs) = playouts(&game, budget, self.select.seed);
+        println!(
+            "random playouts: {:.0}/s ({games} playouts in {secs:.2} s)",
+            games as f64 / secs
+        );
+        println!(
+            "plies: {:.0}/s ({:.1} plies per playout)",
+            plies as f64 / secs,
+            plies as f64 / games.max(1) as f64
+        );
+
+        let (depth, nodes, secs) = match self.perft_depth {
+            Some(d) => {
+                let t = Instant::now();
+                let n = perft::perft(&game, d);
+                (d, n, t.elapsed().as_secs_f64())
+            }
+            None => {
+                // Deepen while the next depth is predicted to fit in the budget.
+                let mut best = (0, 1, 1e-9);
+                let mut prev_secs = 0.0f64;
+                for d in 1..=64 {
+                    let t = Instant::now();
+                    let n = perft::perft(&game, d);
+                    let s = t.elapsed().as_secs_f64();
+                    best = (d, n, s);
+                    let growth = if prev_secs > 1e-4 {
+                        s / prev_secs
+                    } else {
+                        30.0
+                    };
+                    prev_secs = s;
+                    if n == 0 || s * growth.max(2.0) > self.seconds {
+                        break;
+                    }
+                }
+                best
+            }
+        };
+        println!(
+            "perft: {:.0} nodes/s (perft({depth}) = {nodes} in {secs:.3} s)",
+            nodes as f64 / secs.max(1e-9)
+        );
+        Ok(())
+    }
+}

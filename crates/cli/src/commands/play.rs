@@ -1,0 +1,264 @@
+//! `boardlab play GAME`: a game in the terminal.
+
+use super::select::status_line;
+use super::Selectors;
+use anyhow::{Context, Result};
+use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_core::{Game, GameRecord, Seat};
+use boardlab_games::GameVisitor;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub select: Selectors,
+    /// Who plays the first seat: human or random.
+    #[arg(long, default_value = "human")]
+    pub first: String,
+    /// Who plays the second seat: human or random.
+    #[arg(long, default_value = "random")]
+    pub second: String,
+    /// Save the game record to this file when the game ends (JSON if it ends in .json,
+    /// else the text form).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Player {
+    Human,
+    Random,
+}
+
+impl std::str::FromStr for Player {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "human" => Ok(Player::Human),
+            "random" => Ok(Player::Random),
+            other => anyhow::bail!("unknown player '{other}'; accepted: human, random"),
+        }
+    }
+}
+
+impl Player {
+    fn name(&self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Random => "random",
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    args.select.kind()?.visit(args)
+}
+
+const HELP: &str = "Type a move in notation, or one of:
+  moves    list the legal moves
+  show     draw the board again
+  undo     take back your last move (and the computer's reply)
+  resign   give up the game
+  help     this text
+  quit     stop without a result";
+
+impl GameVisitor for Args {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let players = [
+            self.first.parse::<Player>()?,
+            self.second.parse::<Player>()?,
+        ];
+        let options = self.select.options::<G>()?;
+        let start: G = boardlab_core::setup(
+            &options,
+            self.select.seed,
+            self.select.position.as_deref(),
+            &[],
+        )?;
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut session = Session {
+            record: GameRecord::new(&start, self.select.seed, self.select.position.clone()),
+            start: start.clone(),
+            game: start,
+            history: Vec::new(),
+            players,
+            rng: SmallRng::seed_from_u64(self.select.seed ^ 0xB0A2D),
+        };
+        // Moves given with --moves are part of the game from the start.
+        for (i, text) in self.select.move_list::<G>().iter().enumerate() {
+            let mv = session
+                .game
+                .play_text(text)
+                .with_context(|| format!("--moves, move {}", i + 1))?;
+            session.history.push((mv, session.game_format_last(text)));
+        }
+        session.record.seats.first = session.players[0].name().into();
+        session.record.seats.second = session.players[1].name().into();
+        session.record.started = Some(now());
+        println!("{} — type 'help' for commands.", G::info().title);
+        let end = session.run(&mut input)?;
+        session.finish(end, self.record.as_ref())
+    }
+}
+
+enum End {
+    Over,
+    Resigned(Seat),
+    Quit,
+}
+
+struct Session<G: Game> {
+    start: G,
+    game: G,
+    /// Moves played, with their canonical notation.
+    history: Vec<(G::Move, String)>,
+    players: [Player; 2],
+    rng: SmallRng,
+    record: GameRecord,
+}
+
+impl<G: Game> Session<G> {
+    fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    fn show(&self) {
+        print!("{}", self.game.diagram());
+        println!("{}", status_line(&self.game));
+    }
+
+    fn run(&mut self, input: &mut impl BufRead) -> Result<End> {
+        self.show();
+        let mut moves = Vec::new();
+        loop {
+            if self.game.outcome().is_some() {
+                return Ok(End::Over);
+            }
+            let seat = self.game.to_move();
+            if *self.player(seat) == Player::Random {
+                self.game.legal_moves(&mut moves);
+                let mv = moves[self.rng.random_range(0..moves.len())];
+                let text = self.game.format_move(mv);
+                println!("{seat} seat (random) plays {text}");
+                self.game.play_unchecked(mv);
+                self.history.push((mv, text));
+                self.show();
+                continue;
+            }
+            print!("{seat} seat > ");
+            std::io::stdout().flush().ok();
+            let mut line = String::new();
+            if input
+                .read_line(&mut line)
+                .context("cannot read the terminal")?
+                == 0
+            {
+                println!();
+                println!("Input ended; the game is unfinished.");
+                return Ok(End::Quit);
+            }
+            match line.trim().to_ascii_lowercase().as_str() {
+                "" => {}
+                "help" | "?" => println!("{HELP}"),
+                "moves" => {
+                    self.game.legal_moves(&mut moves);
+                    let list: Vec<String> =
+                        moves.iter().map(|m| self.game.format_move(*m)).collect();
+                    println!("{} legal moves: {}", list.len(), list.join(", "));
+                }
+                "show" => self.show(),
+                "undo" => self.undo(),
+                "resign" => return Ok(End::Resigned(seat)),
+                "quit" | "exit" => return Ok(End::Quit),
+                text => match self.game.parse_move(text) {
+                    Err(e) => println!("{e}"),
+                    Ok(mv) => match self.game.play(mv) {
+                        Err(e) => println!("{e}"),
+                        Ok(()) => {
+                            let canonical = self.game_format_last(text);
+                            self.history.push((mv, canonical));
+                            self.show();
+                        }
+                    },
+                },
+            }
+        }
+    }
+
+    /// Takes back moves until it is a person's turn again, at least one move.
+    fn undo(&mut self) {
+        if self.history.is_empty() {
+            println!("Nothing to undo.");
+            return;
+        }
+        loop {
+            self.history.pop();
+            self.game = self.start.clone();
+            for (m, _) in &self.history {
+                self.game.play_unchecked(*m);
+            }
+            if self.history.is_empty() || *self.player(self.game.to_move()) == Player::Human {
+                break;
+            }
+        }
+        println!("Taken back.");
+        self.show();
+    }
+
+    fn finish(mut self, end: End, path: Option<&PathBuf>) -> Result<()> {
+        self.record.moves = self.history.iter().map(|(_, t)| t.clone()).collect();
+        match end {
+            End::Over => {
+                let o = self.game.outcome().expect("the game is over");
+                println!("Game over: {o}");
+                self.record.set_outcome(Some(o));
+            }
+            End::Resigned(seat) => {
+                let winner = seat.other();
+                let colour = self.game.colour_of(winner);
+                println!(
+                    "The {seat} seat resigns; the {winner} seat{} wins.",
+                    colour.map(|c| format!(" ({c})")).unwrap_or_default()
+                );
+                self.record.result =
+                    Some(colour.map_or_else(|| winner.to_string(), |c| c.to_string()));
+                self.record.termination = Some("resignation".into());
+            }
+            End::Quit => {}
+        }
+        self.record.finished = Some(now());
+        if let Some(path) = path {
+            let text = if path.extension().is_some_and(|e| e == "json") {
+                self.record.to_json()
+            } else {
+                self.record.to_text()
+            };
+            std::fs::write(path, text)
+                .with_context(|| format!("cannot write the record to {}", path.display()))?;
+            println!("Record saved to {}", path.display());
+        }
+        Ok(())
+    }
+
+    /// The canonical notation of the move just played from `text`: parsed again in the
+    /// position before it, so notation that depends on the position stays right.
+    fn game_format_last(&self, text: &str) -> String {
+        let mut before = self.start.clone();
+        for (m, _) in &self.history {
+            before.play_unchecked(*m);
+        }
+        before
+            .parse_move(text)
+            .map_or_else(|_| text.to_string(), |m| before.format_move(m))
+    }
+}
+
+fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

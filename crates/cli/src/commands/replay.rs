@@ -1,0 +1,82 @@
+//! `boardlab replay FILE`.
+
+use super::show::print_position;
+use anyhow::{Context, Result};
+use boardlab_core::{Game, GameRecord};
+use boardlab_games::{GameKind, GameVisitor};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A game record, in the JSON or the text form (`-` reads standard input).
+    pub file: PathBuf,
+    /// Print every move with the position after it.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let text = if args.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(&args.file)
+            .with_context(|| format!("cannot read {}", args.file.display()))?
+    };
+    let record = GameRecord::parse(&text)
+        .with_context(|| format!("{} is not a valid game record", args.file.display()))?;
+    let kind: GameKind = record.game.parse()?;
+    kind.visit(Replay {
+        record,
+        verbose: args.verbose,
+    })
+}
+
+struct Replay {
+    record: GameRecord,
+    verbose: bool,
+}
+
+impl GameVisitor for Replay {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let r = &self.record;
+        let (game, moves) = r.replay::<G>()?;
+        if self.verbose {
+            let mut g: G = match &r.position {
+                Some(p) => G::from_position(game.options(), p)?,
+                None => G::new(game.options(), r.seed)?,
+            };
+            for (i, mv) in moves.iter().enumerate() {
+                println!("{}. {}", i + 1, g.format_move(*mv));
+                g.play_unchecked(*mv);
+                print!("{}", g.diagram());
+            }
+        }
+        println!(
+            "{} — {} vs {}, {} moves, options: {}",
+            G::info().title,
+            if r.seats.first.is_empty() {
+                "?"
+            } else {
+                &r.seats.first
+            },
+            if r.seats.second.is_empty() {
+                "?"
+            } else {
+                &r.seats.second
+            },
+            moves.len(),
+            game.options()
+        );
+        print_position(&game);
+        if game.outcome().is_none() {
+            match (&r.result, &r.termination) {
+                (Some(res), Some(t)) => println!("Recorded result: {res} ({t})"),
+                (Some(res), None) => println!("Recorded result: {res}"),
+                _ => println!("The game is unfinished."),
+            }
+        }
+        println!("The record is valid.");
+        Ok(())
+    }
+}
