@@ -1,0 +1,360 @@
+//! assideum: two armies of ground pieces and Fighters on an 8×8 board. Portals open flight
+//! zones for the Fighters, Rangers fire along their facing, and a player wins when the
+//! opponent's Commander is in siege with no legal move.
+//!
+//! Rules: `docs/rules/assideum.md`. The position is a set of 64-bit sets ([`board::Board`]);
+//! attack and zone tables are built at compile time ([`tables`]); move generation and
+//! playouts allocate nothing per move. A move is legal when it is pseudo-legal (all movement
+//! rules) and, once made, the mover's Commander is not in siege.
+//!
+//! # Move order
+//! [`Game::legal_moves`] lists:
+//! 1. ground pieces of the side to move in square order (a1, b1, …, h8); for each piece:
+//!    - a Portal or Ranger first spins in place, new facing in the order n, e, s, w;
+//!    - then its steps, slides and attacks by destination square in square order; for a Portal
+//!      or Ranger each destination gives the plain step, then the step with a spin to each
+//!      other facing in the order n, e, s, w;
+//!    - every Portal move (spin or step) is followed by its carry choices: nothing optional
+//!      carried, then each optional Fighter square alone (in square order), then both;
+//!    - a Ranger's fire moves come last, along the lane from the nearest square; on one
+//!      square fire at Fighters comes before fire at the ground piece;
+//! 2. then the squares holding the mover's Fighters in square order; for each: the strike in
+//!    place, then the flights by destination square in square order, sharing before attacking.
+
+pub mod board;
+pub mod notation;
+pub mod position;
+pub mod tables;
+
+pub use board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};
+
+use boardlab_core::rand::Rng;
+use boardlab_core::{
+    Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
+    ParseMoveError, PositionError, Seat,
+};
+
+/// The position text of the opening set-up.
+pub const START_POSITION: &str =
+    "s[psf]c[rs]kc[psf]s/vvvvvvvv/8/8/8/8/VVVVVVVV/S[PnF]C[Rn]KC[PnF]S w 0";
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "ranger-range",
+        values: OptionValues::Int { min: 0, max: 7 },
+        default: "3",
+        description: "how many squares ahead a Ranger's fire reaches (0: Rangers never fire)",
+    },
+    OptionSpec {
+        name: "quiet-plies",
+        values: OptionValues::Int { min: 1, max: 10_000 },
+        default: "100",
+        description: "the game is drawn after this many plies in a row without any piece removed",
+    },
+];
+
+static INFO: GameInfo = GameInfo {
+    name: "assideum",
+    title: "assideum",
+    summary: "Ground armies with Portals, Rangers and flying Fighters; put the enemy Commander in siege with no escape.",
+    colours: [Colour::White, Colour::Black],
+    options: OPTIONS,
+    two_player_zero_sum: true,
+    draws_possible: true,
+    move_examples: "b2-b3 (step), c1xc5 (attack), b1>e (spin), b1-b2>w (step and spin), \
+        b5-a5{e6} (Portal move taking the optional Fighter on e6 along), fb1-b4 (flight), \
+        fb1xb4 (flight with attack), fb4x (strike in place), rd1*d4g (Ranger fire at a ground \
+        piece), rd1*d3f (Ranger fire at flying Fighters)",
+    multi_word_moves: &[],
+    has_position_text: true,
+};
+
+/// An assideum game: the position plus the quiet-ply count and the positions since the last
+/// removal (for the third-repetition draw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assideum {
+    options: Options,
+    board: Board,
+    quiet_limit: u32,
+    quiet: u32,
+    /// Hashes of the positions since the last removal, oldest first; the last is the current.
+    history: Vec<u64>,
+    ply: u32,
+}
+
+fn colour(side: usize) -> Colour {
+    if side == WHITE {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
+fn seat(side: usize) -> Seat {
+    if side == WHITE {
+        Seat::First
+    } else {
+        Seat::Second
+    }
+}
+
+impl Assideum {
+    fn blank(options: &Options) -> Result<(u8, u32), NewGameError> {
+        if options.game() != INFO.name {
+            return Err(options
+                .invalid(format!("these are options of {}", options.game()))
+                .into());
+        }
+        let range = options.get_int("ranger-range").unwrap_or(3).clamp(0, 7) as u8;
+        let quiet = options.get_int("quiet-plies").unwrap_or(100).max(1) as u32;
+        Ok((range, quiet))
+    }
+
+    fn with_board(options: &Options, board: Board, quiet_limit: u32, quiet: u32) -> Assideum {
+        Assideum {
+            options: options.clone(),
+            board,
+            quiet_limit,
+            quiet,
+            history: vec![board.hash],
+            ply: 0,
+        }
+    }
+
+    /// The position.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Plies in a row without any piece removed.
+    #[must_use]
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet
+    }
+
+    /// Whether the side to move has its Commander in siege.
+    #[must_use]
+    pub fn in_siege(&self) -> bool {
+        self.board.in_siege(self.board.side)
+    }
+
+    /// How often the current position has occurred (this time included) since the last
+    /// removal; positions before a removal cannot recur.
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        let now = self.board.hash;
+        self.history
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == now)
+            .count()
+    }
+
+    /// The draw rule that ends the game here, if any (checked after "no legal move").
+    fn draw_reason(&self) -> Option<&'static str> {
+        if self.quiet >= self.quiet_limit {
+            Some("quiet-plies reached without any piece removed")
+        } else if self.history.len() >= 5 && self.repetitions() >= 3 {
+            Some("third repetition")
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn commit(&mut self, board: Board, removal: bool) {
+        self.board = board;
+        self.ply += 1;
+        if removal {
+            self.quiet = 0;
+            self.history.clear();
+        } else {
+            self.quiet += 1;
+        }
+        self.history.push(board.hash);
+    }
+
+    /// A uniformly random legal move by rejection sampling over the pseudo-legal moves:
+    /// returns it with the board after it and whether it removed a piece.
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<(Move, Board, bool)> {
+        if self.draw_reason().is_some() {
+            return None;
+        }
+        buf.clear();
+        self.board.pseudo_moves(buf);
+        let me = self.board.side;
+        while !buf.is_empty() {
+            let i = rng.random_range(0..buf.len());
+            let mv = buf[i];
+            let mut b = self.board;
+            let removal = b.apply(mv);
+            if !b.in_siege(me) {
+                return Some((mv, b, removal));
+            }
+            buf.swap_remove(i);
+        }
+        None
+    }
+}
+
+impl Game for Assideum {
+    type Move = Move;
+
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+        let (range, quiet_limit) = Self::blank(options)?;
+        let mut board = Board::start(range);
+        board.hash = board.hash_from_scratch();
+        Ok(Self::with_board(options, board, quiet_limit, 0))
+    }
+
+    /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let (range, quiet_limit) = Self::blank(options)?;
+        let (board, quiet) = position::parse(text, range, quiet_limit).map_err(|problems| {
+            PositionError {
+                text: text.to_string(),
+                problems,
+            }
+        })?;
+        Ok(Self::with_board(options, board, quiet_limit, quiet))
+    }
+
+    fn position_text(&self) -> String {
+        position::text(&self.board, self.quiet)
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn to_move(&self) -> Seat {
+        seat(self.board.side)
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        Some(match seat {
+            Seat::First => Colour::White,
+            Seat::Second => Colour::Black,
+        })
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.draw_reason().is_none() {
+            self.board.legal_moves(moves);
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let mut b = self.board;
+        let removal = b.apply(mv);
+        self.commit(b, removal);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut buf = Vec::new();
+        if !self.board.has_legal_move(&mut buf) {
+            let me = self.board.side;
+            return Some(if self.board.in_siege(me) {
+                Outcome::Win {
+                    seat: seat(me ^ 1),
+                    colour: colour(me ^ 1),
+                    reason: "the Commander cannot escape siege",
+                }
+            } else {
+                Outcome::Draw {
+                    reason: "stalemate: no legal move",
+                }
+            });
+        }
+        self.draw_reason().map(|reason| Outcome::Draw { reason })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        notation::parse(text).map_err(|reason| ParseMoveError::new::<Self>(text.trim(), reason))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        notation::format(mv)
+    }
+
+    fn hash(&self) -> u64 {
+        self.board.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.board.hash_from_scratch()
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = position::diagram(&self.board);
+        s.push_str(&format!(
+            "quiet plies: {} of {}\n",
+            self.quiet, self.quiet_limit
+        ));
+        if let Some(o) = self.outcome() {
+            s.push_str(&format!("game over: {o}\n"));
+        }
+        s
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn why_illegal(&self, mv: Move) -> String {
+        if let Some(outcome) = self.outcome() {
+            return format!("the game is over ({outcome})");
+        }
+        let mut pseudo = Vec::new();
+        self.board.pseudo_moves(&mut pseudo);
+        if pseudo.contains(&mv) {
+            return "it would leave your Commander in siege".into();
+        }
+        let mut legal = Vec::new();
+        self.board.legal_moves(&mut legal);
+        let key = |m: &Move| match *m {
+            Move::Ground { from, to, .. } | Move::Fly { from, to, .. } => (from, to),
+            Move::Fire { ranger, target, .. } => (ranger, target),
+            Move::Strike { square } => (square, square),
+        };
+        let similar: Vec<String> = legal
+            .iter()
+            .filter(|m| key(m) == key(&mv))
+            .map(|m| notation::format(*m))
+            .collect();
+        if !similar.is_empty() {
+            return format!("not legal as written; did you mean {}?", similar.join(" or "));
+        }
+        let shown: Vec<String> = legal.iter().take(12).map(|m| notation::format(*m)).collect();
+        let more = if legal.len() > shown.len() {
+            format!(", … ({} in all)", legal.len())
+        } else {
+            String::new()
+        };
+        format!(
+            "not a legal move in this position; legal moves: {}{more}",
+            shown.join(", ")
+        )
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        self.sample(rng, buf).map(|(mv, _, _)| mv)
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut buf = Vec::with_capacity(256);
+        let mut n = 0;
+        while let Some((_, board, removal)) = self.sample(rng, &mut buf) {
+            self.commit(board, removal);
+            n += 1;
+        }
+        n
+    }
+}
