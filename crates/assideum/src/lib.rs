@@ -308,6 +308,24 @@ impl Game for Assideum {
         self.ply
     }
 
+    /// Checks `mv` against the pseudo-legal moves, then makes it and tests the mover's
+    /// Commander (much cheaper than listing every legal move).
+    fn is_legal(&self, mv: Move) -> bool {
+        if self.draw_reason().is_some() {
+            return false;
+        }
+        let mut buf = Vec::with_capacity(128);
+        self.board.pseudo_moves(&mut buf);
+        buf.contains(&mv) && self.board.keeps_commander_safe(mv)
+    }
+
+    /// The same game started over (the set-up is fixed, so `rng` is not used).
+    fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
+        let mut board = Board::start(self.board.range);
+        board.hash = board.hash_from_scratch();
+        Self::with_board(&self.options, board, self.quiet_limit, 0)
+    }
+
     fn why_illegal(&self, mv: Move) -> String {
         if let Some(outcome) = self.outcome() {
             return format!("the game is over ({outcome})");

@@ -78,3 +78,111 @@ fn depth1_move_sets_match_the_reference_lists_exactly() {
         assert_eq!(parsed, ours);
     }
 }
+
+#[test]
+fn reference_engine_matches_reference_counts() {
+    for case in read_cases(PERFT).unwrap() {
+        let opts = options(&case.options);
+        let game =
+            boardlab_core::setup::<Assideum>(&opts, 0, case.position.as_deref(), &[]).unwrap();
+        let r = common::reference_for(&game);
+        for (depth, expected) in case.counts {
+            assert_eq!(
+                reference_perft(&r, depth),
+                expected,
+                "{} depth {depth}",
+                case.name
+            );
+        }
+    }
+}
+
+/// Seeds per option set for the reference comparisons (`BOARDLAB_REFERENCE_GAMES`, default 3).
+fn reference_games() -> u64 {
+    std::env::var("BOARDLAB_REFERENCE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+/// Every option value that changes the rules, each varied alone.
+fn option_sets() -> Vec<Options> {
+    [
+        "default",
+        "ranger-range=0",
+        "ranger-range=1",
+        "ranger-range=2",
+        "ranger-range=4",
+        "ranger-range=7",
+        "quiet-plies=1",
+        "quiet-plies=12",
+        "ranger-range=5,quiet-plies=40",
+    ]
+    .iter()
+    .map(|t| options(t))
+    .collect()
+}
+
+#[test]
+fn fast_and_reference_agree_on_seeded_playouts_for_every_option_set() {
+    for opts in option_sets() {
+        for seed in 0..reference_games() {
+            let game = Assideum::new(&opts, seed).unwrap();
+            let r = common::reference_for(&game);
+            compare_with_reference(game, r, seed, 120);
+        }
+    }
+}
+
+#[test]
+fn fast_and_reference_agree_to_the_end_of_whole_games() {
+    let opts = options("default");
+    for seed in 100..100 + reference_games() {
+        let game = Assideum::new(&opts, seed).unwrap();
+        let r = common::reference_for(&game);
+        compare_with_reference(game, r, seed, 2000);
+    }
+}
+
+/// Positions reached by seeded random play, then perft 2 in both engines.
+#[test]
+fn fast_and_reference_agree_on_perft_from_random_positions() {
+    use boardlab_core::rand::Rng;
+    let opts = options("default");
+    let mut rng = boardlab_core::rng(99);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for _ in 0..reference_games() * 4 {
+        let mut g = Assideum::new(&opts, 0).unwrap();
+        let plies = rng.random_range(10..160);
+        for _ in 0..plies {
+            match g.random_move(&mut rng, &mut buf) {
+                Some(m) => g.play_unchecked(m),
+                None => break,
+            }
+        }
+        let fresh = Assideum::from_position(&opts, &g.position_text()).unwrap();
+        let r = common::reference_for(&fresh);
+        assert_eq!(
+            perft(&fresh, 2),
+            reference_perft(&r, 2),
+            "{}",
+            fresh.position_text()
+        );
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn conformance_suite() {
+    for opts in option_sets() {
+        conformance::<Assideum>(std::slice::from_ref(&opts), 2, 60);
+    }
+}
+
+#[test]
+fn conformance_suite_in_long_games() {
+    // Long enough to reach sieges, captures of Portals and draws.
+    conformance::<Assideum>(&[options("quiet-plies=30")], 3, 400);
+}
