@@ -7,6 +7,8 @@
 //!
 //! Adding a game is one line in the `games!` list below (plus its crate as a dependency).
 
+pub mod fuzzing;
+
 use boardlab_core::{
     Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Seat,
 };

@@ -575,8 +575,8 @@ fn parse_board(text: &str, problems: &mut Vec<String>) -> [u32; 2] {
                     board[side] |= 1 << (rank * 4 + file);
                     file += 1;
                 }
-                'W' | 'B' => file += 1,
-                d @ '1'..='4' => file += d as u8 - b'0',
+                'W' | 'B' => file = file.saturating_add(1),
+                d @ '1'..='4' => file = file.saturating_add(d as u8 - b'0'),
                 other => {
                     problems.push(format!(
                         "rank {}: '{other}' is not W, B or a digit 1-4",
