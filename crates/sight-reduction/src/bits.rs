@@ -203,6 +203,29 @@ pub fn nth_bit(x: u32, n: u32) -> u8 {
     (byte_index * 8) as u8 + SELECT[(byte * 8 + (n - before)) as usize]
 }
 
+/// Running bit counts by byte: byte `k` of the result is the number of set bits of `x` in
+/// bytes `0..=k` (so the top byte is the total). One SWAR count and one multiply, which beats
+/// four `count_ones` on targets without a population-count instruction.
+#[inline(always)]
+#[must_use]
+pub fn byte_prefix_counts(x: u32) -> u32 {
+    let mut c = x - ((x >> 1) & 0x5555_5555);
+    c = (c & 0x3333_3333) + ((c >> 2) & 0x3333_3333);
+    c = (c + (c >> 4)) & 0x0F0F_0F0F;
+    c.wrapping_mul(0x0101_0101)
+}
+
+/// The `n`-th set bit of `x` given `prefix = byte_prefix_counts(x)` and `n < prefix >> 24`.
+#[inline(always)]
+#[must_use]
+pub fn nth_bit_with_prefix(x: u32, prefix: u32, n: u32) -> u8 {
+    let (b0, b1, b2) = (prefix & 0xFF, (prefix >> 8) & 0xFF, (prefix >> 16) & 0xFF);
+    let index = u32::from(n >= b0) + u32::from(n >= b1) + u32::from(n >= b2);
+    let before = ((prefix << 8) >> (8 * index)) & 0xFF;
+    let byte = (x >> (8 * index)) & 0xFF;
+    (8 * index) as u8 + SELECT[(byte * 8 + (n - before)) as usize]
+}
+
 /// The eight neighbours of every square in `x`.
 #[inline(always)]
 #[must_use]
@@ -224,6 +247,29 @@ mod tests {
             let bits: Vec<u8> = (0..32).filter(|b| x >> b & 1 == 1).collect();
             for (n, &b) in bits.iter().enumerate() {
                 assert_eq!(nth_bit(x, n as u32), b, "x={x:#x} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_select_finds_every_bit() {
+        for x in [
+            1u32,
+            0xFFFF_FFFF,
+            0x8000_0001,
+            0x0F0F_00F0,
+            0xA5A5_5A5A,
+            0x0100_0000,
+        ] {
+            let prefix = byte_prefix_counts(x);
+            assert_eq!(prefix >> 24, x.count_ones());
+            let bits: Vec<u8> = (0..32).filter(|b| x >> b & 1 == 1).collect();
+            for (n, &b) in bits.iter().enumerate() {
+                assert_eq!(
+                    nth_bit_with_prefix(x, prefix, n as u32),
+                    b,
+                    "x={x:#x} n={n}"
+                );
             }
         }
     }

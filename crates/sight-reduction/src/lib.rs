@@ -314,7 +314,8 @@ fn single_playout<const ANY: bool, const ENEMY: bool, R: Rng + ?Sized>(
         if r == 0 {
             return (mover, other, plies);
         }
-        let sq = nth_bit(r, below(rng, r.count_ones()));
+        let prefix = bits::byte_prefix_counts(r);
+        let sq = bits::nth_bit_with_prefix(r, prefix, below(rng, prefix >> 24));
         let next = other;
         other = mover & !(1 << sq);
         mover = next;
@@ -458,9 +459,11 @@ impl SightReduction {
         // Every 32-bit word is equally likely, so among those with 16 bits set (about one in
         // seven) every arrangement is equally likely.
         loop {
-            let white: u32 = rng.random();
-            if white.count_ones() == 16 {
-                return [white, !white];
+            let word: u64 = rng.random();
+            for white in [word as u32, (word >> 32) as u32] {
+                if bits::byte_prefix_counts(white) >> 24 == 16 {
+                    return [white, !white];
+                }
             }
         }
     }
