@@ -49,7 +49,6 @@ use boardlab_core::{
     ParseMoveError, PositionError, Seat,
 };
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 /// One whole turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -155,11 +154,24 @@ fn shift(x: u64, by: i32) -> u64 {
     }
 }
 
-/// The soldier moves of one side, as sets of starting points per direction.
+/// Index offset from the starting point to the target of each group of soldier moves: the
+/// steps N, NW, NE, S, SW, SE, then the conversions in the same directions.
+const GROUP_OFFSET: [i32; 12] = {
+    let mut out = [0; 12];
+    let mut d = 0;
+    while d < 6 {
+        out[d] = SHIFT[d];
+        out[6 + d] = 2 * SHIFT[d];
+        d += 1;
+    }
+    out
+};
+
+/// The soldier moves of one side in move-list order: for each group (steps by direction, then
+/// conversions by direction) the set of soldiers that can make it.
 #[derive(Clone, Copy)]
 struct SoldierMoves {
-    steps: [u64; 6],
-    jumps: [u64; 6],
+    groups: [u64; 12],
 }
 
 impl SoldierMoves {
@@ -174,46 +186,53 @@ impl SoldierMoves {
         } else {
             (own & officers, own)
         };
-        let mut steps = [0u64; 6];
-        let mut jumps = [0u64; 6];
-        for d in 0..6 {
+        let mut groups = [0u64; 12];
+        for (d, &k) in SHIFT.iter().enumerate() {
             let movers = if d < 3 { up } else { down };
-            let k = SHIFT[d];
-            steps[d] = movers & STEP_FROM[d] & shift(empty, -k);
-            jumps[d] = movers & JUMP_FROM[d] & shift(enemy, -k) & shift(empty, -2 * k);
+            groups[d] = movers & STEP_FROM[d] & shift(empty, -k);
+            groups[6 + d] = movers & JUMP_FROM[d] & shift(enemy, -k) & shift(empty, -2 * k);
         }
-        SoldierMoves { steps, jumps }
+        SoldierMoves { groups }
     }
 
     #[inline]
     fn count(&self) -> u32 {
-        self.steps
-            .iter()
-            .chain(&self.jumps)
-            .map(|s| s.count_ones())
-            .sum()
+        self.groups.iter().map(|s| s.count_ones()).sum()
+    }
+
+    /// The move of group `g` from point `from`.
+    #[inline]
+    fn make(g: usize, from: Point) -> Move {
+        let to = (i32::from(from) + GROUP_OFFSET[g]) as Point;
+        if g < 6 {
+            Move::Step(from, to)
+        } else {
+            Move::Convert(from, to)
+        }
     }
 
     /// The `k`-th soldier move in move-list order (k < count).
     #[inline]
     fn nth(&self, mut k: u32) -> Move {
-        for d in 0..6 {
-            let n = self.steps[d].count_ones();
+        for (g, &set) in self.groups.iter().enumerate() {
+            let n = set.count_ones();
             if k < n {
-                let from = nth_bit(self.steps[d], k);
-                return Move::Step(from, (i32::from(from) + SHIFT[d]) as Point);
-            }
-            k -= n;
-        }
-        for d in 0..6 {
-            let n = self.jumps[d].count_ones();
-            if k < n {
-                let from = nth_bit(self.jumps[d], k);
-                return Move::Convert(from, (i32::from(from) + 2 * SHIFT[d]) as Point);
+                return SoldierMoves::make(g, nth_bit(set, k));
             }
             k -= n;
         }
         Move::Pass
+    }
+
+    /// Every soldier move in move-list order.
+    fn push_all(&self, moves: &mut Vec<Move>) {
+        for (g, &set) in self.groups.iter().enumerate() {
+            let mut x = set;
+            while x != 0 {
+                moves.push(SoldierMoves::make(g, x.trailing_zeros() as Point));
+                x &= x - 1;
+            }
+        }
     }
 }
 
@@ -221,7 +240,7 @@ impl SoldierMoves {
 /// the repetition draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opprimo {
-    options: Arc<Options>,
+    options: Options,
     castle: Castle,
     max_plies: u32,
     /// Soldiers by colour.
@@ -259,7 +278,7 @@ impl Opprimo {
 
     fn build(options: &Options, castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
         let mut g = Opprimo {
-            options: Arc::new(options.clone()),
+            options: options.clone(),
             castle,
             max_plies,
             men: setup.men,
@@ -620,23 +639,7 @@ impl Game for Opprimo {
                 x &= x - 1;
             }
         } else {
-            let s = SoldierMoves::new(self.men, self.officers, side);
-            for d in 0..6 {
-                let mut x = s.steps[d];
-                while x != 0 {
-                    let from = x.trailing_zeros() as i32;
-                    x &= x - 1;
-                    moves.push(Move::Step(from as Point, (from + SHIFT[d]) as Point));
-                }
-            }
-            for d in 0..6 {
-                let mut x = s.jumps[d];
-                while x != 0 {
-                    let from = x.trailing_zeros() as i32;
-                    x &= x - 1;
-                    moves.push(Move::Convert(from as Point, (from + 2 * SHIFT[d]) as Point));
-                }
-            }
+            SoldierMoves::new(self.men, self.officers, side).push_all(moves);
             let (targets, n) = self.king_targets();
             for &t in &targets[..n as usize] {
                 moves.push(Move::King(self.kings[side], t));
@@ -862,6 +865,11 @@ impl Game for Opprimo {
         self.ply
     }
 
+    /// The starting position again, with the same options (the set-up is not random).
+    fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
+        Opprimo::build(&self.options, self.castle, self.max_plies, &Setup::start())
+    }
+
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
         self.select(|n| rng.random_range(0..n as usize) as u32)
     }
@@ -954,7 +962,7 @@ fn diagram(g: &Opprimo) -> String {
             let mut line = vec![b' '; width];
             for c in 0..7i32 {
                 let (lo, hi) = if c % 2 == 1 { (0, 12) } else { (1, 11) };
-                if lo <= r - 1 && r <= hi {
+                if lo < r && r <= hi {
                     line[c as usize * W] = b'|';
                 }
                 if c < 6 {

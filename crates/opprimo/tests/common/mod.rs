@@ -181,10 +181,14 @@ impl Ref {
         if self.hex {
             let centre = if side == YELLOW { (3, 2) } else { (3, 10) };
             pts.contains(&centre)
-        } else if side == YELLOW {
-            pts.iter().all(|&(_, r)| r + 1 <= 4)
         } else {
-            pts.iter().all(|&(_, r)| r + 1 >= 10)
+            // Ranks are numbered from 1: half-row r is rank r + 1.
+            let ranks: Vec<i32> = pts.iter().map(|&(_, r)| r + 1).collect();
+            if side == YELLOW {
+                ranks.iter().all(|&rank| rank <= 4)
+            } else {
+                ranks.iter().all(|&rank| rank >= 10)
+            }
         }
     }
 
