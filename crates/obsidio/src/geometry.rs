@@ -34,6 +34,88 @@ pub enum Kind {
     Target,
 }
 
+/// A light square's place on one of the lines along which it sees other light squares (see
+/// [`Geometry::light_lines`]): enough to look up how many light squares it sees along the
+/// line from the line's occupancy word (see [`Geometry::line_start`] and [`SECONDS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineSpot {
+    /// The line.
+    pub line: u8,
+    /// The token bits of the line's word (bits 1 ..= length).
+    pub mask: u16,
+    /// Where the square's entries start in [`SECONDS`]: the table for the kind of line, its
+    /// length's block, plus the square's position on the line.
+    pub base: u32,
+}
+
+impl LineSpot {
+    const NONE: LineSpot = LineSpot {
+        line: 0,
+        mask: 0,
+        base: 0,
+    };
+
+    /// `all_light`: every square of the line is light (else dark and light alternate).
+    const fn new(line: u8, all_light: bool, pos: u8, len: u8) -> LineSpot {
+        LineSpot {
+            line,
+            mask: ((1u32 << len) - 1) as u16,
+            base: if all_light { SECONDS_HALF } else { 0 } + seconds_block(len) + pos as u32,
+        }
+    }
+
+    /// How many light squares at distance two or more the square sees along the line, given
+    /// the line's occupancy word.
+    #[inline(always)]
+    #[must_use]
+    pub fn seconds(self, word: u16) -> u32 {
+        let tokens = u32::from(word >> 1 & self.mask);
+        u32::from(SECONDS[(self.base + (tokens << 4)) as usize & (2 * SECONDS_HALF as usize - 1)])
+    }
+}
+
+/// Where the block of lines of length `len` starts in [`SECONDS`]: blocks of `2^len · 16`
+/// entries, one row of 16 per token pattern.
+const fn seconds_block(len: u8) -> u32 {
+    16 * ((1 << len) - 2)
+}
+
+/// Where the table for lines of light squares starts in [`SECONDS`]: a power of two at least
+/// as large as the blocks for line lengths 1 to 11.
+const SECONDS_HALF: u32 = 1 << 16;
+const _: () = assert!(seconds_block(12) <= SECONDS_HALF);
+
+/// `SECONDS[t · 2^16 + seconds_block(len) + tokens · 16 + pos]`: on a line of `len` squares
+/// holding tokens at the positions set in `tokens`, how many light squares at distance two or
+/// more the empty square at `pos` sees along the line. Table `t` = 0 is for lines of
+/// alternating dark and light squares (light squares at even distances), `t` = 1 for lines
+/// of light squares.
+pub static SECONDS: [u8; 2 * SECONDS_HALF as usize] = {
+    let mut out = [0u8; 2 * SECONDS_HALF as usize];
+    let mut len = 1u8;
+    while len <= 11 {
+        let mut tokens = 0u32;
+        while tokens < 1 << len {
+            // A sentinel token just past each end.
+            let w = (tokens << 1) | 1 | 1 << (len + 1);
+            let mut pos = 0u8;
+            while pos < len {
+                let b = pos as u32 + 1;
+                let up = (w >> (b + 1)).trailing_zeros();
+                let down = (w << (32 - b)).leading_zeros();
+                let i = (seconds_block(len) + (tokens << 4) + pos as u32) as usize;
+                out[i] = (up / 2 + down / 2) as u8;
+                out[SECONDS_HALF as usize + i] =
+                    (up.saturating_sub(1) + down.saturating_sub(1)) as u8;
+                pos += 1;
+            }
+            tokens += 1;
+        }
+        len += 1;
+    }
+    out
+};
+
 /// Every fixed fact about one board size.
 #[derive(Debug)]
 pub struct Geometry {
@@ -46,7 +128,7 @@ pub struct Geometry {
     /// Target index → square.
     pub target_square: [Square; 25],
     /// Square → target index, or [`NO_SQUARE`].
-    pub target_index: [u8; 121],
+    pub target_index: [u8; 128],
     /// All squares of the board.
     pub board: u128,
     /// Dark squares.
@@ -57,26 +139,33 @@ pub struct Geometry {
     pub target_mask: u128,
     /// Dark and light squares: where influence tokens go.
     pub placement: u128,
-    /// `rays[d][sq]`: the squares beyond `sq` in direction `DIRS[d]`, up to the edge.
-    pub rays: [[u128; 121]; 8],
+    /// `rays[d][sq]`: the squares beyond `sq` in direction `DIRS[d]`, up to the edge (empty
+    /// for the unused indices up to 127, which serve as "no square").
+    pub rays: [[u128; 128]; 8],
     /// The (up to 8) neighbours of each square.
-    pub neighbours: [u128; 121],
-    /// The targets next to each square, as a target set.
-    pub adjacent_targets: [u32; 121],
+    pub neighbours: [u128; 128],
+    /// The targets next to each square (up to 4), and how many there are.
+    pub adjacent_targets: [[u8; 4]; 128],
+    pub adjacent_count: [u8; 128],
     /// The kind of each square.
-    pub kinds: [Kind; 121],
+    pub kinds: [Kind; 128],
     /// Number of lines: n ranks, n files, 2n − 1 diagonals, 2n − 1 anti-diagonals.
     pub line_count: u8,
     /// `line_id[sq]`: the square's rank, file, diagonal and anti-diagonal.
-    pub line_id: [[u8; 4]; 121],
+    pub line_id: [[u8; 4]; 128],
     /// `line_bit[sq]`: the square's bit in the occupancy word of each of those lines.
-    pub line_bit: [[u16; 4]; 121],
+    pub line_bit: [[u16; 4]; 128],
+    /// `line_pos[sq]`: the index of that bit (the position on the line plus one).
+    pub line_pos: [[u8; 4]; 128],
     /// Each line's occupancy word before any token: bit p + 1 for the square at position p
     /// (counted from the low-file end) when it is a target, plus a sentinel bit at each end.
     pub line_start: [u16; 64],
     /// For a light square, which of its lines (0 rank, 1 file) runs through dark and light
     /// squares in turn; the other one meets targets at once.
-    pub alternating: [u8; 121],
+    pub alternating: [u8; 128],
+    /// For a light square, the lines along which it can see light squares: the alternating
+    /// line, the diagonal and the anti-diagonal.
+    pub light_lines: [[LineSpot; 3]; 128],
 }
 
 impl Geometry {
@@ -89,21 +178,24 @@ impl Geometry {
             cells,
             targets: 0,
             target_square: [NO_SQUARE; 25],
-            target_index: [NO_SQUARE; 121],
+            target_index: [NO_SQUARE; 128],
             board: 0,
             dark: 0,
             light: 0,
             target_mask: 0,
             placement: 0,
-            rays: [[0; 121]; 8],
-            neighbours: [0; 121],
-            adjacent_targets: [0; 121],
-            kinds: [Kind::Target; 121],
+            rays: [[0; 128]; 8],
+            neighbours: [0; 128],
+            adjacent_targets: [[0; 4]; 128],
+            adjacent_count: [0; 128],
+            kinds: [Kind::Target; 128],
             line_count: 6 * n - 2,
-            line_id: [[0; 4]; 121],
-            line_bit: [[0; 4]; 121],
+            line_id: [[0; 4]; 128],
+            line_bit: [[0; 4]; 128],
+            line_pos: [[0; 4]; 128],
             line_start: [0; 64],
-            alternating: [0; 121],
+            alternating: [0; 128],
+            light_lines: [[LineSpot::NONE; 3]; 128],
         };
         let mut sq = 0u8;
         while sq < cells {
@@ -127,6 +219,7 @@ impl Geometry {
             while k < 4 {
                 g.line_id[sq as usize][k] = ids[k];
                 g.line_bit[sq as usize][k] = 1 << (pos[k] + 1);
+                g.line_pos[sq as usize][k] = pos[k] + 1;
                 g.line_start[ids[k] as usize] |= 1 | 1 << (lens[k] + 1);
                 k += 1;
             }
@@ -146,7 +239,13 @@ impl Geometry {
                 g.dark |= bit;
             } else {
                 g.kinds[sq as usize] = Kind::Light;
-                g.alternating[sq as usize] = if r % 2 == 0 { 0 } else { 1 };
+                let alt: usize = if r % 2 == 0 { 0 } else { 1 };
+                g.alternating[sq as usize] = alt as u8;
+                g.light_lines[sq as usize] = [
+                    LineSpot::new(ids[alt], false, pos[alt], lens[alt]),
+                    LineSpot::new(ids[2], true, pos[2], lens[2]),
+                    LineSpot::new(ids[3], true, pos[3], lens[3]),
+                ];
                 g.light |= bit;
             }
             sq += 1;
@@ -167,7 +266,9 @@ impl Geometry {
                         g.neighbours[sq as usize] |= 1u128 << s;
                         let t = g.target_index[s];
                         if t != NO_SQUARE {
-                            g.adjacent_targets[sq as usize] |= 1 << t;
+                            let c = g.adjacent_count[sq as usize];
+                            g.adjacent_targets[sq as usize][c as usize] = t;
+                            g.adjacent_count[sq as usize] = c + 1;
                         }
                         first = false;
                     }
@@ -236,25 +337,20 @@ impl Geometry {
     /// (directions 0–3, whose nearest square is the lowest bit).
     #[inline(always)]
     fn ray_up(&self, d: usize, s: usize, blockers: u128) -> u128 {
-        let ray = self.rays[d][s];
-        let hit = ray & blockers;
-        if hit == 0 {
-            ray
-        } else {
-            ray ^ self.rays[d][hit.trailing_zeros() as usize]
-        }
+        let ray = self.rays[d][s & 127];
+        // Bit 127 is never a square: with no blocker the ray is cut at "square" 127, whose
+        // ray is empty.
+        let hit = ray & blockers | 1 << 127;
+        ray ^ self.rays[d][hit.trailing_zeros() as usize]
     }
 
     /// As [`Geometry::ray_up`] for directions 4–7, whose nearest square is the highest bit.
     #[inline(always)]
     fn ray_down(&self, d: usize, s: usize, blockers: u128) -> u128 {
-        let ray = self.rays[d][s];
+        let ray = self.rays[d][s & 127];
+        // With no blocker, 127 − 128 wraps to index 127, whose ray is empty.
         let hit = ray & blockers;
-        if hit == 0 {
-            ray
-        } else {
-            ray ^ self.rays[d][127 - hit.leading_zeros() as usize]
-        }
+        ray ^ self.rays[d][127u32.wrapping_sub(hit.leading_zeros()) as usize & 127]
     }
 
     /// The same as [`Geometry::sight`] when `blockers` holds every target, looking only
@@ -264,7 +360,7 @@ impl Geometry {
     #[inline]
     #[must_use]
     pub fn los(&self, sq: Square, blockers: u128) -> u128 {
-        let s = sq as usize;
+        let s = sq as usize & 127;
         match self.kinds[s] {
             Kind::Dark => {
                 self.ray_up(0, s, blockers)
@@ -308,18 +404,37 @@ pub static GEOMETRY_11: Geometry = Geometry::new(11);
 
 /// Iterates the set bits of a `u128`, lowest first.
 #[derive(Clone, Copy, Debug)]
-pub struct Bits(pub u128);
+pub struct Bits {
+    low: u64,
+    high: u64,
+}
+
+impl Bits {
+    /// The set bits of `x`.
+    #[inline]
+    #[must_use]
+    pub fn of(x: u128) -> Bits {
+        Bits {
+            low: x as u64,
+            high: (x >> 64) as u64,
+        }
+    }
+}
 
 impl Iterator for Bits {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as Square;
-            self.0 &= self.0 - 1;
+        if self.low != 0 {
+            let sq = self.low.trailing_zeros() as Square;
+            self.low &= self.low - 1;
             Some(sq)
+        } else if self.high != 0 {
+            let sq = 64 + self.high.trailing_zeros() as Square;
+            self.high &= self.high - 1;
+            Some(sq)
+        } else {
+            None
         }
     }
 }
@@ -408,7 +523,7 @@ mod tests {
     #[test]
     fn nth_bit_finds_every_bit() {
         for x in [1u128, u128::MAX, 1 | 1 << 127, 0x0F0F_00F0 << 60 | 5] {
-            for (k, b) in Bits(x).enumerate() {
+            for (k, b) in Bits::of(x).enumerate() {
                 assert_eq!(nth_bit(x, k as u32), b);
             }
         }

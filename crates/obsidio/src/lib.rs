@@ -226,7 +226,7 @@ pub struct Obsidio {
     /// Targets with four or more influence tokens of the colour around them (derived).
     ready: [u32; 2],
     /// `around[side][t]`: influence tokens of `side` next to target `t` (derived).
-    around: [[u8; 25]; 2],
+    around: [[u8; 32]; 2],
     /// Occupancy word of each line: tokens, targets and sentinels (derived; see
     /// [`Geometry::line_start`]).
     lines: [u16; 64],
@@ -252,17 +252,19 @@ pub struct Obsidio {
 /// What the side to move may do: enough to count the legal moves and build any one of them.
 #[derive(Clone, Copy, Debug)]
 struct Choices {
-    /// Dark squares allowed.
+    /// Dark squares allowed, and how many.
     dark: u128,
-    /// First light squares allowed.
-    first: u128,
+    dark_count: u32,
+    /// First light squares allowed, in square order, and how many.
+    firsts: [Square; 64],
+    first_count: usize,
+    /// For each first light square: how many second squares it has.
+    seconds: [u8; 64],
     /// Empty light squares and blockers, to find second light squares.
     empty_light: u128,
     blockers: u128,
     /// Whether two light tokens may be placed (two or more tokens left).
     two: bool,
-    /// For each first light square (in order): how many second squares it has.
-    seconds: [u8; 64],
     /// Light placement moves in all.
     light: u64,
     claimable: u32,
@@ -274,8 +276,9 @@ struct Choices {
 }
 
 impl Choices {
+    #[inline]
     fn total(&self) -> u64 {
-        u64::from(self.dark.count_ones()) + self.light + self.claims + u64::from(self.swap)
+        u64::from(self.dark_count) + self.light + self.claims + u64::from(self.swap)
     }
 }
 
@@ -371,7 +374,7 @@ impl Obsidio {
             tokens: [0; 2],
             claimed: [0; 2],
             ready: [0; 2],
-            around: [[0; 25]; 2],
+            around: [[0; 32]; 2],
             lines: Geometry::of_size(cfg.size).line_start,
             over: false,
             supply: [cfg.tokens; 2],
@@ -391,10 +394,10 @@ impl Obsidio {
     fn refresh_derived(&mut self) {
         let g = self.geo.0;
         self.ready = [0; 2];
-        self.around = [[0; 25]; 2];
+        self.around = [[0; 32]; 2];
         self.lines = g.line_start;
         for side in [BLACK, WHITE] {
-            for sq in Bits(self.tokens[side]) {
+            for sq in Bits::of(self.tokens[side]) {
                 self.mark_lines(sq);
             }
             for t in 0..g.targets {
@@ -426,38 +429,24 @@ impl Obsidio {
     #[inline]
     fn mark_lines(&mut self, sq: Square) {
         let g = self.geo.0;
-        let (ids, bits) = (&g.line_id[sq as usize], &g.line_bit[sq as usize]);
+        let s = sq as usize & 127;
+        let (ids, bits) = (&g.line_id[s], &g.line_bit[s]);
         for k in 0..4 {
-            self.lines[ids[k] as usize] |= bits[k];
+            self.lines[ids[k] as usize & 63] |= bits[k];
         }
     }
 
     /// How many second light squares a first light token on `first` would have: the empty
-    /// light squares it sees at distance two or more. Counted from the line words: along a
-    /// diagonal every square is light, along the alternating line every second one.
+    /// light squares it sees at distance two or more, looked up line by line from the line
+    /// words (along a diagonal every square is light, along the alternating line every
+    /// second one).
     #[inline]
     fn seconds_count(&self, first: Square) -> u32 {
-        let g = self.geo.0;
-        let s = first as usize;
-        let (ids, bits) = (&g.line_id[s], &g.line_bit[s]);
-        // Empty squares in a row above and below the square's bit `b` in word `w` (the
-        // sentinels stop both counts at the ends of the line).
-        let runs = |k: usize| {
-            let w = u32::from(self.lines[ids[k] as usize]);
-            let b = u32::from(bits[k]);
-            let up = (w & !(b | (b - 1))).trailing_zeros() - b.trailing_zeros() - 1;
-            let down = b.trailing_zeros() - (32 - (w & (b - 1)).leading_zeros());
-            (up, down)
-        };
-        let (a_up, a_down) = runs(g.alternating[s] as usize);
-        let (d_up, d_down) = runs(2);
-        let (x_up, x_down) = runs(3);
-        a_up / 2
-            + a_down / 2
-            + d_up.saturating_sub(1)
-            + d_down.saturating_sub(1)
-            + x_up.saturating_sub(1)
-            + x_down.saturating_sub(1)
+        let spots = &self.geo.0.light_lines[first as usize & 127];
+        spots
+            .iter()
+            .map(|spot| spot.seconds(self.lines[spot.line as usize & 63]))
+            .sum()
     }
 
     /// The empty squares the side to move may use for a dark placement, and for the first
@@ -493,16 +482,18 @@ impl Obsidio {
     #[inline]
     fn choices(&self) -> Choices {
         let g = self.geo.0;
-        let supply = u32::from(self.supply[self.side]);
+        let supply = u32::from(self.supply[self.side & 1]);
         let mut ch = Choices {
             dark: 0,
-            first: 0,
+            dark_count: 0,
+            firsts: [0; 64],
+            first_count: 0,
+            seconds: [0; 64],
             empty_light: 0,
             blockers: 0,
             two: supply >= 2,
-            seconds: [0; 64],
             light: 0,
-            claimable: self.claimable(self.side),
+            claimable: self.claimable(self.side & 1),
             supply,
             claims: 0,
             claim_group: 0,
@@ -512,18 +503,29 @@ impl Obsidio {
             let blockers = self.tokens[0] | self.tokens[1] | g.target_mask;
             let (dark, first) = self.placement_squares(blockers);
             ch.dark = dark;
-            ch.first = first;
+            ch.dark_count = dark.count_ones();
             ch.blockers = blockers;
             ch.empty_light = g.light & !blockers;
-            if ch.two {
-                for (i, b) in Bits(first).enumerate() {
-                    let n = self.seconds_count(b);
-                    ch.seconds[i] = n as u8;
-                    ch.light += u64::from(n.max(1));
+            let mut i = 0;
+            let mut light = 0;
+            for (half, base) in [(first as u64, 0), ((first >> 64) as u64, 64)] {
+                let mut x = half;
+                while x != 0 {
+                    let b = (base + x.trailing_zeros()) as Square;
+                    x &= x - 1;
+                    ch.firsts[i & 63] = b;
+                    if ch.two {
+                        let n = self.seconds_count(b);
+                        ch.seconds[i & 63] = n as u8;
+                        light += n.max(1);
+                    } else {
+                        light += 1;
+                    }
+                    i += 1;
                 }
-            } else {
-                ch.light = u64::from(first.count_ones());
             }
+            ch.first_count = i;
+            ch.light = u64::from(light);
             if ch.claimable != 0 {
                 let (claims, group) = claims::count(ch.claimable, supply);
                 ch.claims = claims;
@@ -537,17 +539,16 @@ impl Obsidio {
     /// `ch.total()`, or equal to it for the pass when the total is 0.
     #[inline]
     fn nth_move(&self, ch: &Choices, mut index: u64) -> Move {
-        let dark = u64::from(ch.dark.count_ones());
+        let dark = u64::from(ch.dark_count);
         if index < dark {
             return Move::Place(nth_bit(ch.dark, index as u32));
         }
         index -= dark;
         if index < ch.light {
-            if !ch.two {
-                return Move::Place(nth_bit(ch.first, index as u32));
-            }
-            for (i, b) in Bits(ch.first).enumerate() {
-                let n = u64::from(ch.seconds[i]);
+            let mut index = index as u32;
+            for i in 0..ch.first_count.min(64) {
+                let b = ch.firsts[i];
+                let n = if ch.two { u32::from(ch.seconds[i]) } else { 0 };
                 if n == 0 {
                     if index == 0 {
                         return Move::Place(b);
@@ -555,7 +556,7 @@ impl Obsidio {
                     index -= 1;
                 } else if index < n {
                     let seconds = self.second_squares(b, ch.empty_light, ch.blockers);
-                    return Move::PlaceTwo(b, nth_bit(seconds, index as u32));
+                    return Move::PlaceTwo(b, nth_bit(seconds, index));
                 } else {
                     index -= n;
                 }
@@ -579,16 +580,16 @@ impl Obsidio {
     #[inline]
     fn put(&mut self, side: Side, sq: Square) {
         let g = self.geo.0;
-        self.tokens[side] |= 1 << sq;
+        let (side, s) = (side & 1, sq as usize & 127);
+        self.tokens[side] |= 1 << s;
         if self.supply[side] != UNLIMITED {
             self.supply[side] -= 1;
         }
         self.mark_lines(sq);
-        let mut near = g.adjacent_targets[sq as usize];
-        while near != 0 {
-            let t = near.trailing_zeros();
-            near &= near - 1;
-            let n = &mut self.around[side][t as usize];
+        let near = &g.adjacent_targets[s];
+        for &t in near.iter().take(g.adjacent_count[s] as usize) {
+            let t = t as usize & 31;
+            let n = &mut self.around[side][t];
             *n += 1;
             if *n == 4 {
                 self.ready[side] |= 1 << t;
@@ -689,7 +690,7 @@ impl Obsidio {
     /// Names the squares of a set, for messages.
     fn names(&self, set: u128) -> String {
         let g = self.geo.0;
-        let names: Vec<String> = Bits(set).map(|s| g.name(s)).collect();
+        let names: Vec<String> = Bits::of(set).map(|s| g.name(s)).collect();
         names.join(", ")
     }
 
@@ -760,7 +761,7 @@ impl Obsidio {
     fn why_claim_illegal(&self, targets: u32) -> Option<String> {
         let g = self.geo.0;
         let me = self.side;
-        for t in Bits(u128::from(targets)) {
+        for t in Bits::of(u128::from(targets)) {
             let sq = g.target_square[t as usize];
             if (self.claimed[0] | self.claimed[1]) & (1 << t) != 0 {
                 return Some(format!("{} is already claimed", g.name(sq)));
@@ -821,11 +822,21 @@ impl Obsidio {
         match mv {
             Some(Move::Place(a)) => 1 << a,
             Some(Move::PlaceTwo(a, b)) => 1 << a | 1 << b,
-            Some(Move::Claim { targets, .. }) => Bits(u128::from(targets))
+            Some(Move::Claim { targets, .. }) => Bits::of(u128::from(targets))
                 .map(|t| 1u128 << g.target_square[t as usize])
                 .fold(0, |a, b| a | b),
             _ => 0,
         }
+    }
+}
+
+/// A uniform index below `total` (0 when `total` is 0: the pass).
+#[inline]
+fn draw<R: Rng + ?Sized>(rng: &mut R, total: u64) -> u64 {
+    match u32::try_from(total) {
+        Ok(0) => 0,
+        Ok(t) => u64::from(rng.random_range(0..t)),
+        Err(_) => rng.random_range(0..total),
     }
 }
 
@@ -882,8 +893,8 @@ impl Game for Obsidio {
             return;
         }
         let ch = self.choices();
-        moves.extend(Bits(ch.dark).map(Move::Place));
-        for b in Bits(ch.first) {
+        moves.extend(Bits::of(ch.dark).map(Move::Place));
+        for &b in &ch.firsts[..ch.first_count] {
             let seconds = if ch.two {
                 self.second_squares(b, ch.empty_light, ch.blockers)
             } else {
@@ -892,7 +903,7 @@ impl Game for Obsidio {
             if seconds == 0 {
                 moves.push(Move::Place(b));
             } else {
-                moves.extend(Bits(seconds).map(|c| Move::PlaceTwo(b, c)));
+                moves.extend(Bits::of(seconds).map(|c| Move::PlaceTwo(b, c)));
             }
         }
         for i in 0..ch.claims {
@@ -1071,7 +1082,7 @@ impl Game for Obsidio {
             Move::Claim { targets, last } => {
                 let mut s = String::new();
                 let others = targets & !(1 << last);
-                for t in Bits(u128::from(others)).chain(std::iter::once(last)) {
+                for t in Bits::of(u128::from(others)).chain(std::iter::once(last)) {
                     s.push('+');
                     s.push_str(&g.name(g.target_square[t as usize]));
                 }
@@ -1090,10 +1101,10 @@ impl Game for Obsidio {
         let g = self.geo.0;
         let mut h = 0;
         for side in [BLACK, WHITE] {
-            for sq in Bits(self.tokens[side]) {
+            for sq in Bits::of(self.tokens[side]) {
                 h ^= keys::TOKEN[side * 121 + sq as usize];
             }
-            for t in Bits(u128::from(self.claimed[side])) {
+            for t in Bits::of(u128::from(self.claimed[side])) {
                 h ^= keys::TOKEN[side * 121 + g.target_square[t as usize] as usize];
             }
         }
@@ -1181,26 +1192,14 @@ impl Game for Obsidio {
             return None;
         }
         let ch = self.choices();
-        let total = ch.total();
-        let index = if total == 0 {
-            0
-        } else {
-            rng.random_range(0..total)
-        };
-        Some(self.nth_move(&ch, index))
+        Some(self.nth_move(&ch, draw(rng, ch.total())))
     }
 
     fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         let mut n = 0;
         while !self.is_over() {
             let ch = self.choices();
-            let total = ch.total();
-            let index = if total == 0 {
-                0
-            } else {
-                rng.random_range(0..total)
-            };
-            let mv = self.nth_move(&ch, index);
+            let mv = self.nth_move(&ch, draw(rng, ch.total()));
             self.apply::<false>(mv);
             n += 1;
         }
