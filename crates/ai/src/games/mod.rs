@@ -1,0 +1,4 @@
+//! Game knowledge for the bots: one module per game, each implementing
+//! [`GameAi`](crate::policy::GameAi) over the game's public API.
+
+pub mod sight_reduction;

@@ -1,0 +1,363 @@
+//! Sight Reduction: evaluation, playout policy and the exact endgame search.
+//!
+//! The game is short (at most 30 removals) and its positions are two 32-bit sets, so endgames
+//! are searched exactly: a win/loss search with a transposition table keyed by the two sets,
+//! trying first the moves that leave the opponent the fewest removals. It is used at the
+//! root of every search once few enough pieces remain, and at the leaves of the trees.
+
+use crate::policy::{Endgame, GameAi};
+use crate::search::Proven;
+use crate::spec::BotSpec;
+use boardlab_core::rand::Rng;
+use boardlab_core::Game;
+use boardlab_sight_reduction::bits::{self, Dir, ALL_DIRS, ORTHOGONAL};
+use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
+use std::time::Duration;
+
+/// The removal rule on raw sets, as the engine applies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rules {
+    any: bool,
+    enemy: bool,
+    pair: bool,
+}
+
+impl Rules {
+    fn of(cfg: &Config) -> Rules {
+        Rules {
+            any: cfg.sight_any,
+            enemy: cfg.enemy_sight,
+            pair: cfg.pair,
+        }
+    }
+
+    fn dirs(self) -> &'static [Dir] {
+        if self.any {
+            &ALL_DIRS
+        } else {
+            &ORTHOGONAL
+        }
+    }
+
+    /// The pieces of `own` that may be removed.
+    #[inline]
+    fn removable(self, own: u32, enemy: u32) -> u32 {
+        let empty = !(own | enemy);
+        let mut seen = bits::sees_orthogonal(own, empty);
+        if self.any {
+            seen |= bits::sees_diagonal(own, empty);
+        }
+        let mut r = own & seen;
+        if self.enemy {
+            r &= bits::sees_orthogonal(enemy, empty) | bits::sees_diagonal(enemy, empty);
+        }
+        r
+    }
+
+    /// Every move as the set of squares it empties.
+    fn moves(self, own: u32, enemy: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let r = self.removable(own, enemy);
+        let mut x = r;
+        while x != 0 {
+            out.push(x & x.wrapping_neg());
+            x &= x - 1;
+        }
+        if self.pair {
+            let occ = own | enemy;
+            let mut ps = r;
+            while ps != 0 {
+                let p = ps.trailing_zeros() as u8;
+                ps &= ps - 1;
+                for &d in self.dirs() {
+                    if let Some(q) = bits::first_hit(p, occ, d) {
+                        if q > p && r >> q & 1 == 1 {
+                            out.push(1 << p | 1 << q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn to_move(removed: u32) -> Move {
+    let a = removed.trailing_zeros() as u8;
+    let rest = removed & (removed - 1);
+    if rest == 0 {
+        Move::Remove(a)
+    } else {
+        Move::Pair(a, rest.trailing_zeros() as u8)
+    }
+}
+
+const TABLE_BITS: u32 = 20;
+
+/// Exact win/loss search for the removal phase of a match.
+#[derive(Debug, Default)]
+pub struct SrEndgame {
+    rules: Option<Rules>,
+    /// `(key, value)`: key = mover's set | other's set << 32; value > 0: win in `value` plies,
+    /// value ≤ 0: loss in `-value` plies.
+    table: Vec<(u64, i16)>,
+    nodes: u64,
+    limit: u64,
+    bufs: Vec<Vec<u32>>,
+}
+
+/// Root searches are tried up to this many pieces on the board (with a node limit).
+const ROOT_PIECES: u32 = 22;
+/// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
+const LEAF_PIECES: u32 = 14;
+
+impl SrEndgame {
+    fn prepare(&mut self, rules: Rules) {
+        if self.rules != Some(rules) {
+            self.rules = Some(rules);
+            self.table.clear();
+        }
+        if self.table.is_empty() {
+            self.table = vec![(0, 0); 1 << TABLE_BITS];
+        }
+    }
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// The value of the position for `me` to move, or `None` past the node limit.
+    fn value(&mut self, rules: Rules, me: u32, opp: u32) -> Option<i16> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        let key = u64::from(me) | u64::from(opp) << 32;
+        let slot = Self::slot(key);
+        if self.table[slot].0 == key {
+            return Some(self.table[slot].1);
+        }
+        let mut moves = self.bufs.pop().unwrap_or_default();
+        rules.moves(me, opp, &mut moves);
+        if moves.is_empty() {
+            self.bufs.push(moves);
+            return Some(0);
+        }
+        // Fewest replies first; a move that leaves none wins at once.
+        let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let replies = rules.removable(opp, me & !m).count_ones();
+            if replies == 0 {
+                self.bufs.push(moves);
+                self.table[slot] = (key, 1);
+                return Some(1);
+            }
+            keyed.push((replies, m));
+        }
+        self.bufs.push(moves);
+        keyed.sort_unstable();
+        let mut longest = 0i16;
+        for &(_, m) in &keyed {
+            let v = self.value(rules, opp, me & !m)?;
+            if v <= 0 {
+                let win = 1 - v;
+                self.table[slot] = (key, win);
+                return Some(win);
+            }
+            longest = longest.max(v);
+        }
+        let loss = -(longest + 1);
+        self.table[slot] = (key, loss);
+        Some(loss)
+    }
+
+    fn applies_with(game: &SightReduction, pieces: u32) -> bool {
+        game.phase() == Phase::Remove
+            && !game.is_solitaire()
+            && (game.pieces(0) | game.pieces(1)).count_ones() <= pieces
+    }
+}
+
+impl Endgame<SightReduction> for SrEndgame {
+    fn applies(&self, game: &SightReduction, at_root: bool) -> bool {
+        Self::applies_with(game, if at_root { ROOT_PIECES } else { LEAF_PIECES })
+    }
+
+    fn solve(
+        &mut self,
+        game: &SightReduction,
+        node_limit: u64,
+        nodes: &mut u64,
+    ) -> Option<(Proven, Option<Move>)> {
+        if !Self::applies_with(game, 32) {
+            return None;
+        }
+        let rules = Rules::of(game.config());
+        self.prepare(rules);
+        self.nodes = 0;
+        self.limit = node_limit;
+        let side = game.side_to_move();
+        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+        let mut moves = Vec::new();
+        rules.moves(me, opp, &mut moves);
+        let result = (|| {
+            if moves.is_empty() {
+                return Some((Proven::Loss(0), None));
+            }
+            let mut longest: Option<(i16, u32)> = None;
+            for &m in &moves {
+                let v = self.value(rules, opp, me & !m)?;
+                if v <= 0 {
+                    return Some((Proven::Win((1 - v) as u32), Some(to_move(m))));
+                }
+                if longest.is_none_or(|(l, _)| v > l) {
+                    longest = Some((v, m));
+                }
+            }
+            let (v, m) = longest.expect("there are moves");
+            Some((Proven::Loss(v as u32 + 1), Some(to_move(m))))
+        })();
+        *nodes += self.nodes;
+        result
+    }
+}
+
+impl GameAi for SightReduction {
+    type Endgame = SrEndgame;
+
+    /// Removals left to each side: the side to move wants more than the opponent.
+    fn evaluate(&self) -> i32 {
+        if self.phase() != Phase::Remove {
+            return 0;
+        }
+        let side = self.side_to_move();
+        let rules = Rules::of(self.config());
+        let (me, opp) = (self.pieces(side), self.pieces(side ^ 1));
+        let mine = rules.removable(me, opp).count_ones() as i32;
+        let theirs = rules.removable(opp, me).count_ones() as i32;
+        40 * (mine - theirs) + 10 * (me.count_ones() as i32 - opp.count_ones() as i32)
+    }
+
+    /// In the removal phase: a removal that leaves the opponent none wins and is played;
+    /// otherwise a uniformly random removal.
+    fn policy_move<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        if self.phase() != Phase::Remove || self.is_solitaire() || self.config().pair {
+            return self.random_move(rng, buf);
+        }
+        let rules = Rules::of(self.config());
+        let side = self.side_to_move();
+        let (me, opp) = (self.pieces(side), self.pieces(side ^ 1));
+        let r = rules.removable(me, opp);
+        if r == 0 {
+            return None;
+        }
+        let mut x = r;
+        while x != 0 {
+            let b = x & x.wrapping_neg();
+            x &= x - 1;
+            if rules.removable(opp, me & !b) == 0 {
+                return Some(Move::Remove(b.trailing_zeros() as u8));
+            }
+        }
+        let n = rng.random_range(0..r.count_ones());
+        Some(Move::Remove(bits::nth_bit(r, n)))
+    }
+
+    fn best_spec(time: Duration, threads: u32) -> BotSpec {
+        BotSpec::Mcts(crate::spec::MctsSpec {
+            time: Some(time),
+            threads,
+            ..crate::spec::MctsSpec::DEFAULT
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardlab_core::Options;
+    use std::collections::HashMap;
+
+    fn game(opts: &str, seed: u64) -> SightReduction {
+        let o: Options = SightReduction::info().parse_options(opts).unwrap();
+        SightReduction::new(&o, seed).unwrap()
+    }
+
+    /// The raw move generator agrees with the engine under every rule variant.
+    #[test]
+    fn raw_moves_match_the_engine() {
+        let mut rng = boardlab_core::rng(7);
+        for opts in [
+            "",
+            "sight=any",
+            "enemy-sight=true",
+            "removal=pair",
+            "removal=pair,sight=any,enemy-sight=true",
+        ] {
+            for seed in 0..20 {
+                let mut g = game(opts, seed);
+                let mut legal = Vec::new();
+                let mut raw = Vec::new();
+                while g.outcome().is_none() {
+                    g.legal_moves(&mut legal);
+                    let side = g.side_to_move();
+                    Rules::of(g.config()).moves(g.pieces(side), g.pieces(side ^ 1), &mut raw);
+                    let mut a: Vec<Move> = raw.iter().map(|&m| to_move(m)).collect();
+                    a.sort();
+                    legal.sort();
+                    assert_eq!(a, legal, "{opts} seed {seed}\n{}", g.diagram());
+                    let mv = legal[rng.random_range(0..legal.len())];
+                    g.play_unchecked(mv);
+                }
+            }
+        }
+    }
+
+    /// The exact search agrees with a plain minimax over the engine's own moves.
+    #[test]
+    fn exact_search_matches_plain_minimax() {
+        fn minimax(g: &SightReduction, memo: &mut HashMap<(u32, u32, usize), bool>) -> bool {
+            let key = (g.pieces(0), g.pieces(1), g.side_to_move());
+            if let Some(&v) = memo.get(&key) {
+                return v;
+            }
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let v = moves.iter().any(|&m| {
+                let mut c = g.clone();
+                c.play_unchecked(m);
+                !minimax(&c, memo)
+            });
+            memo.insert(key, v);
+            v
+        }
+        let mut rng = boardlab_core::rng(3);
+        let mut checked = 0;
+        for opts in ["", "sight=any", "removal=pair", "enemy-sight=true"] {
+            for seed in 0..40 {
+                let mut g = game(opts, seed);
+                let mut buf = Vec::new();
+                // Play randomly down to a small position.
+                while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > 16 {
+                    let m = g.random_move(&mut rng, &mut buf).unwrap();
+                    g.play_unchecked(m);
+                }
+                if g.outcome().is_some() {
+                    continue;
+                }
+                let mut eg = SrEndgame::default();
+                let mut nodes = 0;
+                let (p, mv) = eg.solve(&g, u64::MAX, &mut nodes).unwrap();
+                let mut memo = HashMap::new();
+                let wins = minimax(&g, &mut memo);
+                assert_eq!(matches!(p, Proven::Win(_)), wins, "{opts} seed {seed}");
+                let mut c = g.clone();
+                c.play(mv.unwrap()).unwrap();
+                if wins {
+                    assert!(c.outcome().is_some() || !minimax(&c, &mut memo));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+}

@@ -1,0 +1,317 @@
+//! Computer players for the boardlab games.
+//!
+//! - [`BotSpec`]: a bot described as text (`random`, `mcts:time=200ms`,
+//!   `mcts:iterations=20000,c=1.4`, `mcts:plain`, `alphabeta:depth=6`, `best:time=1s`,
+//!   `level:N`), parsed with errors that list the accepted forms.
+//! - [`Bot`]: chooses a move within a budget, reports a [`Value`] from a named seat's point of
+//!   view, the principal variation and node counts, stops on request, and is reproducible for
+//!   a fixed seed and a work budget (iterations, nodes or depth).
+//! - Bots: [`RandomBot`], [`mcts::Mcts`] (UCT, MCTS-solver, tree reuse, root-parallel threads,
+//!   playout policies, exact endgames) and [`alphabeta::AlphaBeta`] (iterative-deepening
+//!   negamax with a transposition table). Game knowledge lives in [`policy::GameAi`],
+//!   implemented for every game in [`games`].
+//! - [`choose_move`], [`analyze`]: the same for a game of any kind ([`AnyGame`]).
+//! - [`arena`]: matches between two bots with results, score interval and Elo difference.
+//!
+//! How each bot works and how strong it is: `docs/ai.md`.
+
+pub mod alphabeta;
+
+pub mod games;
+pub mod levels;
+pub mod mcts;
+pub mod policy;
+pub mod search;
+pub mod spec;
+
+pub use search::{Bot, Proven, RandomBot, SearchResult, Value};
+pub use spec::BotSpec;
+
+use boardlab_core::Game;
+use boardlab_games::{AnyGame, GameKind};
+use policy::GameAi;
+use std::any::{Any, TypeId};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use thiserror::Error;
+
+/// Why a bot could not be made or could not move.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum AiError {
+    /// Text that is not a bot spec.
+    #[error("bad bot spec '{text}': {reason}; accepted: {}", spec::ACCEPTED)]
+    Spec { text: String, reason: String },
+    /// The game is already over.
+    #[error("the game is over ({0}); there is no move to choose")]
+    GameOver(String),
+    /// The AI does not know this game.
+    #[error("the computer players do not support {0} yet")]
+    Unsupported(String),
+}
+
+/// Generic code run with a game type that has bot support; see [`visit_kind`].
+pub trait AiVisitor {
+    type Output;
+    fn visit<G: GameAi>(self) -> Self::Output;
+}
+
+/// Generic code run with a game that has bot support; see [`visit_game`].
+pub trait AiGameVisitor {
+    type Output;
+    fn visit<G: GameAi>(self, game: &G) -> Self::Output;
+}
+
+macro_rules! ai_games {
+    ($($variant:ident => $ty:ty),* $(,)?) => {
+        /// Runs `visitor` with the game type of `kind`.
+        ///
+        /// # Errors
+        /// A game without bot support.
+        pub fn visit_kind<V: AiVisitor>(kind: GameKind, visitor: V) -> Result<V::Output, AiError> {
+            match kind {
+                $(GameKind::$variant => Ok(visitor.visit::<$ty>()),)*
+                #[allow(unreachable_patterns)]
+                other => Err(AiError::Unsupported(other.name().to_string())),
+            }
+        }
+
+        /// Runs `visitor` with the typed game inside `game`.
+        ///
+        /// # Errors
+        /// A game without bot support.
+        pub fn visit_game<V: AiGameVisitor>(game: &AnyGame, visitor: V) -> Result<V::Output, AiError> {
+            match game {
+                $(AnyGame::$variant(g) => Ok(visitor.visit::<$ty>(g)),)*
+                #[allow(unreachable_patterns)]
+                other => Err(AiError::Unsupported(other.kind().name().to_string())),
+            }
+        }
+
+        /// Runs `visitor` with `G` seen as a game with bot support, for code that is generic
+        /// over [`Game`] only.
+        ///
+        /// # Errors
+        /// A game without bot support.
+        pub fn visit_type<G: Game, V: AiVisitor>(visitor: V) -> Result<V::Output, AiError> {
+            let id = TypeId::of::<G>();
+            $(if id == TypeId::of::<$ty>() {
+                return Ok(visitor.visit::<$ty>());
+            })*
+            Err(AiError::Unsupported(G::info().name.to_string()))
+        }
+    };
+}
+
+ai_games! {
+    SightReduction => boardlab_sight_reduction::SightReduction,
+}
+
+/// The concrete spec `spec` stands for in game `G`: levels and `best` resolved.
+#[must_use]
+pub fn resolve<G: GameAi>(spec: &BotSpec) -> BotSpec {
+    match *spec {
+        BotSpec::Level(n) => resolve::<G>(&G::level_spec(n)),
+        BotSpec::Best(b) => G::best_spec(b.time.unwrap_or(spec::DEFAULT_TIME), b.threads),
+        other => other,
+    }
+}
+
+/// A bot for `G` (any game with bot support); its moves follow from `seed`.
+fn make_bot<G: GameAi>(spec: &BotSpec, seed: u64) -> Box<dyn Bot<G>> {
+    match resolve::<G>(spec) {
+        BotSpec::Random => Box::new(RandomBot::new(seed)),
+        BotSpec::Mcts(m) => Box::new(mcts::Mcts::<G>::new(m, seed)),
+        BotSpec::AlphaBeta(a) => Box::new(alphabeta::AlphaBeta::<G>::new(a, 20)),
+        BotSpec::Level(_) | BotSpec::Best(_) => unreachable!("resolved above"),
+    }
+}
+
+struct NewBot<'a>(&'a BotSpec, u64);
+
+impl AiVisitor for NewBot<'_> {
+    type Output = Box<dyn Any + Send>;
+    fn visit<G: GameAi>(self) -> Box<dyn Any + Send> {
+        Box::new(make_bot::<G>(self.0, self.1))
+    }
+}
+
+/// A bot for game `G`, following `spec`; its moves follow from `seed`.
+///
+/// # Errors
+/// A game without bot support.
+pub fn new_bot<G: Game>(spec: &BotSpec, seed: u64) -> Result<Box<dyn Bot<G>>, AiError> {
+    let any = visit_type::<G, _>(NewBot(spec, seed))?;
+    Ok(*any
+        .downcast::<Box<dyn Bot<G>>>()
+        .expect("visit_type visits G itself"))
+}
+
+struct Resolve<'a>(&'a BotSpec);
+
+impl AiVisitor for Resolve<'_> {
+    type Output = BotSpec;
+    fn visit<G: GameAi>(self) -> BotSpec {
+        resolve::<G>(self.0)
+    }
+}
+
+/// The concrete spec that `spec` stands for in game `kind` (levels and `best` resolved).
+///
+/// # Errors
+/// A game without bot support.
+pub fn resolve_for(kind: GameKind, spec: &BotSpec) -> Result<BotSpec, AiError> {
+    visit_kind(kind, Resolve(spec))
+}
+
+/// A search result in notation, for a game of any kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The concrete spec used (levels resolved).
+    pub bot: String,
+    /// The move chosen, in canonical notation.
+    pub best: String,
+    /// The value for the seat to move.
+    pub value: Value,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<String>,
+    /// Iterations or nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Completed alpha-beta depth, or the deepest MCTS line.
+    pub depth: u32,
+}
+
+impl Analysis {
+    /// Nodes (or iterations) per second.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Searches `game` with `bot` and writes the result in notation.
+pub fn analysis_of<G: Game>(game: &G, bot: &mut dyn Bot<G>, stop: &AtomicBool) -> Analysis {
+    let r = bot.search(game, stop);
+    let mut g = game.clone();
+    let mut pv = Vec::with_capacity(r.pv.len());
+    for &m in &r.pv {
+        pv.push(g.format_move(m));
+        g.play_unchecked(m);
+    }
+    Analysis {
+        bot: String::new(),
+        best: game.format_move(r.best),
+        value: r.value,
+        pv,
+        nodes: r.nodes,
+        elapsed: r.elapsed,
+        depth: r.depth,
+    }
+}
+
+struct Analyze<'a> {
+    spec: &'a BotSpec,
+    seed: u64,
+    stop: &'a AtomicBool,
+}
+
+impl AiGameVisitor for Analyze<'_> {
+    type Output = Result<Analysis, AiError>;
+    fn visit<G: GameAi>(self, game: &G) -> Result<Analysis, AiError> {
+        if let Some(o) = game.outcome() {
+            return Err(AiError::GameOver(o.to_string()));
+        }
+        let mut bot = make_bot::<G>(self.spec, self.seed);
+        let mut a = analysis_of(game, bot.as_mut(), self.stop);
+        a.bot = resolve::<G>(self.spec).to_string();
+        Ok(a)
+    }
+}
+
+/// Searches `game` with `spec` and reports the best move, value, principal variation and
+/// work done. Reproducible for a fixed seed and a non-time budget.
+///
+/// # Errors
+/// The game is over, or the game has no bot support.
+pub fn analyze(
+    game: &AnyGame,
+    spec: &BotSpec,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<Analysis, AiError> {
+    visit_game(game, Analyze { spec, seed, stop })?
+}
+
+/// Chooses a move for the side to move of `game` (any of the four games) within the spec's
+/// budget; returns its canonical notation. Reproducible for a fixed seed and a non-time
+/// budget.
+///
+/// # Errors
+/// The game is over, or the spec is not usable for this game.
+pub fn choose_move(game: &AnyGame, spec: &BotSpec, seed: u64) -> Result<String, AiError> {
+    choose_move_with_stop(game, spec, seed, &AtomicBool::new(false))
+}
+
+/// [`choose_move`] with a stop flag checked during the search: the caller may set it to end
+/// early, and the best move so far is returned.
+///
+/// # Errors
+/// The game is over, or the spec is not usable for this game.
+pub fn choose_move_with_stop(
+    game: &AnyGame,
+    spec: &BotSpec,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<String, AiError> {
+    analyze(game, spec, seed, stop).map(|a| a.best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sr(seed: u64) -> AnyGame {
+        let kind = GameKind::SightReduction;
+        AnyGame::new(kind, &kind.info().default_options(), seed).unwrap()
+    }
+
+    #[test]
+    fn random_bot_plays_legal_moves_reproducibly() {
+        let g = sr(1);
+        let a = choose_move(&g, &BotSpec::Random, 5).unwrap();
+        assert_eq!(a, choose_move(&g, &BotSpec::Random, 5).unwrap());
+        assert!(g.legal_moves().contains(&a));
+    }
+
+    #[test]
+    fn every_bot_kind_plays_legal_moves_reproducibly() {
+        let g = sr(3);
+        for text in [
+            "mcts:iterations=2000",
+            "mcts:plain,iterations=2000",
+            "mcts:iterations=2000,threads=2",
+            "alphabeta:depth=3",
+            "level:1",
+            "level:6",
+        ] {
+            let spec: BotSpec = text.parse().unwrap();
+            let stop = AtomicBool::new(false);
+            let a = analyze(&g, &spec, 9, &stop).unwrap();
+            let b = analyze(&g, &spec, 9, &stop).unwrap();
+            assert!(g.legal_moves().contains(&a.best), "{text}: {}", a.best);
+            assert_eq!((a.best, a.pv, a.nodes), (b.best, b.pv, b.nodes), "{text}");
+        }
+    }
+
+    #[test]
+    fn finished_games_are_refused() {
+        let mut g = sr(2);
+        while g.outcome().is_none() {
+            let m = g.legal_moves()[0].clone();
+            g.play_text(&m).unwrap();
+        }
+        let e = choose_move(&g, &BotSpec::Random, 0).unwrap_err();
+        assert!(matches!(e, AiError::GameOver(_)), "{e}");
+    }
+}

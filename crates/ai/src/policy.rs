@@ -1,0 +1,111 @@
+//! What the bots need from a game beyond the rules: an evaluation, a playout policy, move
+//! ordering hints, and an exact endgame search where the game is small enough for one.
+//!
+//! Every game implements [`GameAi`] in this crate (see `crate::games`); the generic searches
+//! ([`crate::mcts`], [`crate::alphabeta`]) use nothing else.
+
+use crate::search::Proven;
+use crate::spec::{BotSpec, Rollout};
+use boardlab_core::rand::Rng;
+use boardlab_core::Game;
+
+/// Game knowledge for the bots.
+pub trait GameAi: Game {
+    /// An exact endgame search, or [`NoEndgame`].
+    type Endgame: Endgame<Self>;
+
+    /// A heuristic value of the position for the seat to move: positive is good for it.
+    /// [`GameAi::EVAL_SCALE`] units make one logistic unit of winning chance. Only called on
+    /// positions that are not over.
+    fn evaluate(&self) -> i32;
+
+    /// Evaluation units per logistic unit: the chance to win is `1 / (1 + e^(-eval/scale))`.
+    const EVAL_SCALE: f64 = 200.0;
+
+    /// How MCTS estimates a new leaf when the spec says `rollout=auto`.
+    const ROLLOUT: Rollout = Rollout::Full;
+
+    /// The playout policy: a move for the seat to move, better than uniform where the game
+    /// knows how (play a winning move when there is one, stop the opponent's, prefer
+    /// promising moves). `None` when the game is over. `buf` is scratch space.
+    fn policy_move<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.random_move(rng, buf)
+    }
+
+    /// Plays policy moves to the end of the game or for `limit` plies; returns the plies
+    /// played.
+    fn policy_playout<R: Rng>(&mut self, rng: &mut R, limit: u32) -> u32 {
+        let mut buf = Vec::new();
+        let mut n = 0;
+        while n < limit {
+            match self.policy_move(rng, &mut buf) {
+                Some(mv) => self.play_unchecked(mv),
+                None => break,
+            }
+            n += 1;
+        }
+        n
+    }
+
+    /// Move ordering for alpha-beta: moves with a higher priority are searched first
+    /// (captures before quiet moves, …).
+    fn move_priority(&self, mv: Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
+
+    /// Tactical moves (captures, promotions) that alpha-beta's quiescence search follows.
+    fn is_noisy(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
+    /// The strongest configuration at `time` per move on `threads` threads (0: every core).
+    fn best_spec(time: std::time::Duration, threads: u32) -> BotSpec;
+
+    /// The spec of `level:n` (1..=10) for this game.
+    fn level_spec(n: u8) -> BotSpec {
+        crate::levels::default_level(n)
+    }
+}
+
+/// An exact search for small endgames. `Default` gives an empty search with its own table.
+pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
+    /// Whether the position is small enough to search exactly (cheap to ask): at the root
+    /// of a search (where a failed attempt costs little), or inside the tree.
+    fn applies(&self, game: &G, at_root: bool) -> bool;
+
+    /// The exact result for the seat to move and a move that achieves it, or `None` when the
+    /// search needs more than `node_limit` nodes. Adds the nodes searched to `nodes`.
+    fn solve(
+        &mut self,
+        game: &G,
+        node_limit: u64,
+        nodes: &mut u64,
+    ) -> Option<(Proven, Option<G::Move>)>;
+}
+
+/// No exact endgame search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEndgame;
+
+impl<G: Game> Endgame<G> for NoEndgame {
+    fn applies(&self, _game: &G, _at_root: bool) -> bool {
+        false
+    }
+
+    fn solve(
+        &mut self,
+        _game: &G,
+        _node_limit: u64,
+        _nodes: &mut u64,
+    ) -> Option<(Proven, Option<G::Move>)> {
+        None
+    }
+}
+
+/// The chance to win for the seat to move from an evaluation.
+#[must_use]
+pub fn win_chance<G: GameAi>(eval: i32) -> f64 {
+    1.0 / (1.0 + (-f64::from(eval) / G::EVAL_SCALE).exp())
+}

@@ -1,0 +1,177 @@
+//! What a search returns, the [`Bot`] interface, and the uniform random bot.
+
+use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::{Game, Outcome, Seat};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// A result proven by exact search, from a named seat's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proven {
+    /// The seat wins in at most this many more plies (along the proof found).
+    Win(u32),
+    /// The seat loses in this many plies at the latest against best defence found.
+    Loss(u32),
+    /// The game is a draw with best play.
+    Draw,
+}
+
+impl Proven {
+    /// The same result seen by the other seat.
+    #[must_use]
+    pub fn flip(self) -> Proven {
+        match self {
+            Proven::Win(n) => Proven::Loss(n),
+            Proven::Loss(n) => Proven::Win(n),
+            Proven::Draw => Proven::Draw,
+        }
+    }
+
+    /// 1 for a win, ½ for a draw, 0 for a loss.
+    #[must_use]
+    pub fn score(self) -> f64 {
+        match self {
+            Proven::Win(_) => 1.0,
+            Proven::Draw => 0.5,
+            Proven::Loss(_) => 0.0,
+        }
+    }
+}
+
+/// The value of a position as seen by a named seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    /// Whose point of view.
+    pub seat: Seat,
+    /// The expected score of `seat`: 1 a win, ½ a draw, 0 a loss.
+    pub score: f64,
+    /// Set when the result is proven.
+    pub proven: Option<Proven>,
+}
+
+impl Value {
+    /// An estimate for `seat`.
+    #[must_use]
+    pub fn estimate(seat: Seat, score: f64) -> Value {
+        Value {
+            seat,
+            score: score.clamp(0.0, 1.0),
+            proven: None,
+        }
+    }
+
+    /// A proven result for `seat`.
+    #[must_use]
+    pub fn proven(seat: Seat, proven: Proven) -> Value {
+        Value {
+            seat,
+            score: proven.score(),
+            proven: Some(proven),
+        }
+    }
+
+    /// The same value seen by `seat`.
+    #[must_use]
+    pub fn for_seat(self, seat: Seat) -> Value {
+        if seat == self.seat {
+            self
+        } else {
+            Value {
+                seat,
+                score: 1.0 - self.score,
+                proven: self.proven.map(Proven::flip),
+            }
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.proven {
+            Some(Proven::Win(n)) => write!(f, "{} seat wins in {n} plies", self.seat),
+            Some(Proven::Loss(n)) => write!(f, "{} seat loses in {n} plies", self.seat),
+            Some(Proven::Draw) => write!(f, "draw with best play"),
+            None => write!(f, "{:.3} for the {} seat", self.score, self.seat),
+        }
+    }
+}
+
+/// What one search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The move chosen.
+    pub best: M,
+    /// The value of the position, from the point of view of the seat to move.
+    pub value: Value,
+    /// The expected line of play, starting with `best`.
+    pub pv: Vec<M>,
+    /// Work done: MCTS iterations, alpha-beta nodes, exact-search nodes.
+    pub nodes: u64,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+    /// The last completed alpha-beta depth, or the deepest MCTS line.
+    pub depth: u32,
+}
+
+/// A computer player for game `G`. Bots may keep state between moves (MCTS keeps its tree),
+/// so one bot should follow one game.
+pub trait Bot<G: Game>: Send {
+    /// Chooses a move for the seat to move; `stop` may be set by another thread to end the
+    /// search early, the best move so far being returned.
+    ///
+    /// # Panics
+    /// If the game is over (callers check [`Game::outcome`] first).
+    fn search(&mut self, game: &G, stop: &AtomicBool) -> SearchResult<G::Move>;
+}
+
+/// The score of a finished game for each seat, in 0..1. A solved puzzle scores 1; an unsolved
+/// one scores less the more pieces are left.
+#[must_use]
+pub fn outcome_scores(outcome: &Outcome) -> [f64; 2] {
+    match *outcome {
+        Outcome::Puzzle { solved: true, .. } => [1.0, 1.0],
+        Outcome::Puzzle { score, .. } => {
+            let s = 0.5 / (1.0 + f64::from(score));
+            [s, s]
+        }
+        o => [
+            o.for_seat(Seat::First).score(),
+            o.for_seat(Seat::Second).score(),
+        ],
+    }
+}
+
+/// Uniformly random legal moves.
+#[derive(Debug)]
+pub struct RandomBot {
+    rng: SmallRng,
+}
+
+impl RandomBot {
+    /// A random bot whose moves follow from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn search(&mut self, game: &G, _stop: &AtomicBool) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        let mut buf = Vec::new();
+        let best = game
+            .random_move(&mut self.rng, &mut buf)
+            .expect("the random bot was asked to move in a finished game");
+        SearchResult {
+            best,
+            value: Value::estimate(game.to_move(), 0.5),
+            pv: vec![best],
+            nodes: 1,
+            elapsed: start.elapsed(),
+            depth: 1,
+        }
+    }
+}

@@ -1,0 +1,562 @@
+//! Bot specifications as text: `random`, `mcts:time=200ms`, `mcts:iterations=20000,c=1.4`,
+//! `mcts:plain`, `alphabeta:depth=6`, `best:time=200ms`, `level:N`.
+//!
+//! A spec is a kind, optionally followed by `:` and comma-separated items, each `key=value`
+//! or a flag word. Input is case-insensitive; [`BotSpec`]'s `Display` writes the canonical form
+//! (only the settings that differ from the kind's defaults, in a fixed order), which parses back
+//! to the same spec.
+
+use crate::AiError;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The accepted spec forms, for error messages and help texts.
+pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
+[,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N] | \
+alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B] | best[:time=1s][,threads=N] | \
+level:N (N = 1..10)";
+
+/// The exploration constant of `mcts` when none is given.
+pub const DEFAULT_C: f64 = 0.7;
+
+/// The budget of a search with no budget given.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+/// The strongest level.
+pub const MAX_LEVEL: u8 = 10;
+
+/// How MCTS estimates a new leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rollout {
+    /// The game's own choice (full playouts, or a short playout then the evaluation).
+    Auto,
+    /// Play to the end of the game.
+    Full,
+    /// Play at most N plies, then use the evaluation (0: evaluate the leaf at once).
+    Cutoff(u32),
+}
+
+/// Monte Carlo tree search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsSpec {
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Iterations per move (all threads together).
+    pub iterations: Option<u64>,
+    /// UCT exploration constant (rewards are in 0..1).
+    pub c: f64,
+    /// Search threads; 0 means one per core.
+    pub threads: u32,
+    /// MCTS-solver: proven wins and losses are propagated and chosen or avoided.
+    pub solver: bool,
+    /// Keep the subtree of the position reached between moves.
+    pub reuse: bool,
+    /// The game's playout policy (with decisive-move checks) instead of uniform random moves.
+    pub policy: bool,
+    /// Exact endgame search where the game has one (Sight Reduction).
+    pub exact: bool,
+    /// How leaves are estimated.
+    pub rollout: Rollout,
+    /// Written as `mcts:plain…`: settings are shown relative to the plain baseline.
+    pub plain: bool,
+}
+
+impl MctsSpec {
+    /// The default strong settings with no budget.
+    pub const DEFAULT: MctsSpec = MctsSpec {
+        time: None,
+        iterations: None,
+        c: DEFAULT_C,
+        threads: 1,
+        solver: true,
+        reuse: true,
+        policy: true,
+        exact: true,
+        rollout: Rollout::Auto,
+        plain: false,
+    };
+
+    /// The baseline `mcts:plain`: UCT with uniform random playouts, c = √2, no solver, no tree
+    /// reuse, no playout policy, no exact endgames, one thread.
+    pub const PLAIN: MctsSpec = MctsSpec {
+        time: None,
+        iterations: None,
+        c: std::f64::consts::SQRT_2,
+        threads: 1,
+        solver: false,
+        reuse: false,
+        policy: false,
+        exact: false,
+        rollout: Rollout::Full,
+        plain: true,
+    };
+}
+
+/// Alpha-beta settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlphaBetaSpec {
+    /// Deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+    /// Quiescence search on tactical moves where the game defines them.
+    pub qsearch: bool,
+    /// Exact endgame search where the game has one (Sight Reduction).
+    pub exact: bool,
+}
+
+impl AlphaBetaSpec {
+    /// The default settings with no budget.
+    pub const DEFAULT: AlphaBetaSpec = AlphaBetaSpec {
+        depth: None,
+        time: None,
+        nodes: None,
+        qsearch: true,
+        exact: true,
+    };
+}
+
+/// The strongest configuration for each game, at a given time per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestSpec {
+    /// Time per move (default 1 s).
+    pub time: Option<Duration>,
+    /// Search threads; 0 means one per core.
+    pub threads: u32,
+}
+
+/// A bot described as text. See the [module docs](self).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BotSpec {
+    /// Uniformly random legal moves.
+    Random,
+    /// Monte Carlo tree search.
+    Mcts(MctsSpec),
+    /// Iterative-deepening alpha-beta with the game's evaluation.
+    AlphaBeta(AlphaBetaSpec),
+    /// The strongest bot for the game at this budget.
+    Best(BestSpec),
+    /// A strength level 1..=10 (see [`crate::levels`]).
+    Level(u8),
+}
+
+impl BotSpec {
+    /// The baseline `mcts:plain` with a time per move.
+    #[must_use]
+    pub fn plain(time: Duration) -> BotSpec {
+        BotSpec::Mcts(MctsSpec {
+            time: Some(time),
+            ..MctsSpec::PLAIN
+        })
+    }
+
+    /// A typical upper bound on the time one move takes with this spec (for time limits in
+    /// servers): the time budget plus a margin, or a rough estimate for iteration and depth
+    /// budgets.
+    #[must_use]
+    pub fn time_hint(&self) -> Duration {
+        let with_margin = |t: Duration| t + t / 10 + Duration::from_millis(50);
+        match self {
+            BotSpec::Random => Duration::from_millis(10),
+            BotSpec::Mcts(m) => match (m.time, m.iterations) {
+                (Some(t), _) => with_margin(t),
+                // About 10 000 iterations per second in the slowest game, one thread.
+                (None, Some(n)) => with_margin(Duration::from_micros(n.saturating_mul(100))),
+                (None, None) => with_margin(DEFAULT_TIME),
+            },
+            BotSpec::AlphaBeta(a) => match (a.time, a.depth, a.nodes) {
+                (Some(t), _, _) => with_margin(t),
+                (None, _, Some(n)) => with_margin(Duration::from_micros(n.saturating_mul(5))),
+                (None, Some(d), None) => {
+                    with_margin(Duration::from_millis(3u64.saturating_pow(d).min(60_000)))
+                }
+                (None, None, None) => with_margin(DEFAULT_TIME),
+            },
+            BotSpec::Best(b) => with_margin(b.time.unwrap_or(DEFAULT_TIME)),
+            BotSpec::Level(n) => with_margin(crate::levels::time_hint(*n)),
+        }
+    }
+}
+
+/// Formats a duration as `2s`, `200ms` or `1500us`.
+#[must_use]
+pub fn format_duration(d: Duration) -> String {
+    let us = d.as_micros();
+    if us % 1_000_000 == 0 {
+        format!("{}s", us / 1_000_000)
+    } else if us % 1000 == 0 {
+        format!("{}ms", us / 1000)
+    } else {
+        format!("{us}us")
+    }
+}
+
+/// Parses `200ms`, `1.5s`, `2s`, `500us` (a unit is required; at most one hour).
+///
+/// # Errors
+/// A message naming the accepted forms.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return Err(format!(
+            "time '{text}' needs a unit: e.g. 200ms, 1.5s, 500us"
+        ));
+    };
+    let value: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("time '{text}' is not a number with a unit (200ms, 1.5s, 500us)"))?;
+    let secs = value * scale;
+    if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
+        return Err(format!(
+            "time '{text}' must be more than 0 and at most one hour"
+        ));
+    }
+    let us = (secs * 1e6).round() as u64;
+    if us == 0 {
+        return Err(format!("time '{text}' is shorter than a microsecond"));
+    }
+    Ok(Duration::from_micros(us))
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(format!("{key}={value}: expected true or false")),
+    }
+}
+
+fn parse_count(key: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    match value.replace('_', "").parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{key}={value}: expected a whole number from {min} to {max}"
+        )),
+    }
+}
+
+fn spec_error(text: &str, reason: impl Into<String>) -> AiError {
+    AiError::Spec {
+        text: text.to_string(),
+        reason: reason.into(),
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = AiError;
+
+    fn from_str(text: &str) -> Result<Self, AiError> {
+        let lower = text.trim().to_ascii_lowercase();
+        let (kind, rest) = match lower.split_once(':') {
+            Some((k, r)) => (k.trim(), Some(r.trim())),
+            None => (lower.as_str(), None),
+        };
+        let items: Vec<&str> = rest
+            .map(|r| {
+                r.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if rest.is_some() && items.is_empty() {
+            return Err(spec_error(text, "nothing after ':'"));
+        }
+        let err = |reason: String| spec_error(text, reason);
+        match kind {
+            "random" => {
+                if items.is_empty() {
+                    Ok(BotSpec::Random)
+                } else {
+                    Err(err("random takes no settings".into()))
+                }
+            }
+            "level" => {
+                let [n] = items.as_slice() else {
+                    return Err(err(format!(
+                        "level needs one number, 1 to {MAX_LEVEL}: level:5"
+                    )));
+                };
+                let n = parse_count("level", n, 1, u64::from(MAX_LEVEL)).map_err(err)?;
+                Ok(BotSpec::Level(n as u8))
+            }
+            "mcts" => {
+                let mut m = MctsSpec::DEFAULT;
+                let mut seen_setting = false;
+                for item in &items {
+                    if *item == "plain" {
+                        if seen_setting {
+                            return Err(err(
+                                "'plain' must come first: mcts:plain,time=200ms".into()
+                            ));
+                        }
+                        m = MctsSpec::PLAIN;
+                        continue;
+                    }
+                    seen_setting = true;
+                    let (key, value) = item
+                        .split_once('=')
+                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
+                    let (key, value) = (key.trim(), value.trim());
+                    match key {
+                        "time" => m.time = Some(parse_duration(value).map_err(err)?),
+                        "iterations" | "iters" => {
+                            m.iterations =
+                                Some(parse_count(key, value, 1, 1_000_000_000_000).map_err(err)?);
+                        }
+                        "c" => match value.parse::<f64>() {
+                            Ok(c) if c.is_finite() && (0.0..=100.0).contains(&c) => m.c = c,
+                            _ => return Err(err(format!("c={value}: expected a number from 0 to 100"))),
+                        },
+                        "threads" => m.threads = parse_count(key, value, 0, 256).map_err(err)? as u32,
+                        "solver" => m.solver = parse_bool(key, value).map_err(err)?,
+                        "reuse" => m.reuse = parse_bool(key, value).map_err(err)?,
+                        "policy" => m.policy = parse_bool(key, value).map_err(err)?,
+                        "exact" => m.exact = parse_bool(key, value).map_err(err)?,
+                        "rollout" => {
+                            m.rollout = match value {
+                                "full" => Rollout::Full,
+                                "auto" => Rollout::Auto,
+                                n => Rollout::Cutoff(
+                                    parse_count(key, n, 0, 10_000)
+                                        .map_err(|_| err(format!("rollout={n}: expected full, auto or a number of plies")))?
+                                        as u32,
+                                ),
+                            }
+                        }
+                        _ => {
+                            return Err(err(format!(
+                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout"
+                            )))
+                        }
+                    }
+                }
+                Ok(BotSpec::Mcts(m))
+            }
+            "alphabeta" | "ab" => {
+                let mut a = AlphaBetaSpec::DEFAULT;
+                for item in &items {
+                    let (key, value) = item
+                        .split_once('=')
+                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
+                    let (key, value) = (key.trim(), value.trim());
+                    match key {
+                        "depth" => a.depth = Some(parse_count(key, value, 1, 100).map_err(err)? as u32),
+                        "time" => a.time = Some(parse_duration(value).map_err(err)?),
+                        "nodes" => a.nodes = Some(parse_count(key, value, 1, 1_000_000_000_000).map_err(err)?),
+                        "qsearch" => a.qsearch = parse_bool(key, value).map_err(err)?,
+                        "exact" => a.exact = parse_bool(key, value).map_err(err)?,
+                        _ => {
+                            return Err(err(format!(
+                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, qsearch, exact"
+                            )))
+                        }
+                    }
+                }
+                Ok(BotSpec::AlphaBeta(a))
+            }
+            "best" => {
+                let mut b = BestSpec {
+                    time: None,
+                    threads: 1,
+                };
+                for item in &items {
+                    let (key, value) = item
+                        .split_once('=')
+                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
+                    let (key, value) = (key.trim(), value.trim());
+                    match key {
+                        "time" => b.time = Some(parse_duration(value).map_err(err)?),
+                        "threads" => {
+                            b.threads = parse_count(key, value, 0, 256).map_err(err)? as u32
+                        }
+                        _ => {
+                            return Err(err(format!(
+                                "unknown best setting '{key}'; best takes time, threads"
+                            )))
+                        }
+                    }
+                }
+                Ok(BotSpec::Best(b))
+            }
+            "" => Err(err("empty bot spec".into())),
+            other => Err(err(format!("unknown bot kind '{other}'"))),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut items: Vec<String> = Vec::new();
+        let kind = match self {
+            BotSpec::Random => "random",
+            BotSpec::Level(n) => return write!(f, "level:{n}"),
+            BotSpec::Mcts(m) => {
+                let base = if m.plain {
+                    items.push("plain".into());
+                    MctsSpec::PLAIN
+                } else {
+                    MctsSpec::DEFAULT
+                };
+                if let Some(t) = m.time {
+                    items.push(format!("time={}", format_duration(t)));
+                }
+                if let Some(n) = m.iterations {
+                    items.push(format!("iterations={n}"));
+                }
+                if m.c != base.c {
+                    items.push(format!("c={}", m.c));
+                }
+                if m.threads != base.threads {
+                    items.push(format!("threads={}", m.threads));
+                }
+                for (key, value, default) in [
+                    ("solver", m.solver, base.solver),
+                    ("reuse", m.reuse, base.reuse),
+                    ("policy", m.policy, base.policy),
+                    ("exact", m.exact, base.exact),
+                ] {
+                    if value != default {
+                        items.push(format!("{key}={value}"));
+                    }
+                }
+                if m.rollout != base.rollout {
+                    items.push(match m.rollout {
+                        Rollout::Auto => "rollout=auto".into(),
+                        Rollout::Full => "rollout=full".into(),
+                        Rollout::Cutoff(n) => format!("rollout={n}"),
+                    });
+                }
+                "mcts"
+            }
+            BotSpec::AlphaBeta(a) => {
+                let base = AlphaBetaSpec::DEFAULT;
+                if let Some(d) = a.depth {
+                    items.push(format!("depth={d}"));
+                }
+                if let Some(t) = a.time {
+                    items.push(format!("time={}", format_duration(t)));
+                }
+                if let Some(n) = a.nodes {
+                    items.push(format!("nodes={n}"));
+                }
+                if a.qsearch != base.qsearch {
+                    items.push(format!("qsearch={}", a.qsearch));
+                }
+                if a.exact != base.exact {
+                    items.push(format!("exact={}", a.exact));
+                }
+                "alphabeta"
+            }
+            BotSpec::Best(b) => {
+                if let Some(t) = b.time {
+                    items.push(format!("time={}", format_duration(t)));
+                }
+                if b.threads != 1 {
+                    items.push(format!("threads={}", b.threads));
+                }
+                "best"
+            }
+        };
+        f.write_str(kind)?;
+        if !items.is_empty() {
+            write!(f, ":{}", items.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str) -> String {
+        let spec: BotSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let shown = spec.to_string();
+        assert_eq!(shown.parse::<BotSpec>().unwrap(), spec, "{text} -> {shown}");
+        shown
+    }
+
+    #[test]
+    fn issue_examples_parse_and_round_trip() {
+        assert_eq!(round_trip("random"), "random");
+        assert_eq!(round_trip("mcts:time=200ms"), "mcts:time=200ms");
+        assert_eq!(
+            round_trip("mcts:iterations=20000,c=1.4"),
+            "mcts:iterations=20000,c=1.4"
+        );
+        assert_eq!(round_trip("mcts:plain"), "mcts:plain");
+        assert_eq!(round_trip("alphabeta:depth=6"), "alphabeta:depth=6");
+        for n in 1..=10 {
+            assert_eq!(round_trip(&format!("level:{n}")), format!("level:{n}"));
+        }
+    }
+
+    #[test]
+    fn canonical_form_is_lower_case_and_minimal() {
+        assert_eq!(round_trip("MCTS:Time=0.2s"), "mcts:time=200ms");
+        assert_eq!(round_trip("mcts:plain,time=1.5s"), "mcts:plain,time=1500ms");
+        assert_eq!(round_trip("mcts:c=0.7,solver=true"), "mcts");
+        assert_eq!(
+            round_trip("mcts:plain,solver=true,rollout=10"),
+            "mcts:plain,solver=true,rollout=10"
+        );
+        assert_eq!(
+            round_trip("mcts:threads=0,reuse=false,policy=false,exact=no,rollout=full"),
+            "mcts:threads=0,reuse=false,policy=false,exact=false,rollout=full"
+        );
+        assert_eq!(
+            round_trip("ab:time=1s,depth=4"),
+            "alphabeta:depth=4,time=1s"
+        );
+        assert_eq!(
+            round_trip("best:time=200ms,threads=2"),
+            "best:time=200ms,threads=2"
+        );
+        assert_eq!(round_trip("mcts:time=250us"), "mcts:time=250us");
+    }
+
+    #[test]
+    fn bad_specs_name_the_problem_and_the_accepted_forms() {
+        for (text, needle) in [
+            ("", "empty"),
+            ("minimax", "unknown bot kind"),
+            ("level:0", "1 to 10"),
+            ("level:11", "1 to 10"),
+            ("level", "level needs one number"),
+            ("mcts:time=200", "needs a unit"),
+            ("mcts:time=-1s", "more than 0"),
+            ("mcts:c=abc", "c=abc"),
+            ("mcts:depth=3", "unknown mcts setting"),
+            ("mcts:time=1s,plain", "must come first"),
+            ("alphabeta:depth=0", "depth=0"),
+            ("random:time=1s", "no settings"),
+            ("mcts:", "nothing after"),
+            ("mcts:solver=maybe", "true or false"),
+        ] {
+            let e = text.parse::<BotSpec>().unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
+            assert!(e.contains("accepted:"), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn time_hints_cover_the_budget() {
+        let s: BotSpec = "mcts:time=200ms".parse().unwrap();
+        assert!(s.time_hint() >= Duration::from_millis(200));
+        assert!(BotSpec::Random.time_hint() < Duration::from_secs(1));
+        for n in 1..=MAX_LEVEL {
+            assert!(BotSpec::Level(n).time_hint() <= Duration::from_secs(30));
+        }
+    }
+}
