@@ -4,8 +4,8 @@
 //! move's legality (make the move, then ask whether the mover's Commander is in siege).
 
 use crate::tables::{
-    bishop, file, nearest, rank, relocate, rook, Bits, Square, BETWEEN, DIRS, FAR_RANK, KING,
-    LANE, LINES, RAY, VED, ZONE,
+    bishop, file, nearest, rank, relocate, rook, Bits, Square, BETWEEN, DIRS, FAR_RANK, KING, LANE,
+    LINES, RAY, VED, ZONE,
 };
 
 /// White (first seat, moves first).
@@ -212,7 +212,11 @@ pub enum Move {
     },
     /// One Fighter flies from `from` to `to`; `attack` removes the enemy flying Fighters there,
     /// or else the enemy ground piece.
-    Fly { from: Square, to: Square, attack: bool },
+    Fly {
+        from: Square,
+        to: Square,
+        attack: bool,
+    },
     /// A Fighter on `square` attacks without moving: the enemy flying Fighters there if any,
     /// else the enemy ground piece.
     Strike { square: Square },
@@ -726,9 +730,8 @@ impl Board {
             return true;
         }
         let enemy_flying = self.flying(c);
-        (0..4u8).any(|turns| {
-            Bits(mandatory).all(|q| enemy_flying & bit(relocate(p, k, q, turns)) == 0)
-        })
+        (0..4u8)
+            .any(|turns| Bits(mandatory).all(|q| enemy_flying & bit(relocate(p, k, q, turns)) == 0))
     }
 
     /// Appends every pseudo-legal move of the side to move (all movement rules, siege not
@@ -877,8 +880,8 @@ impl Board {
             let stop_at = !zone | enemy_flying;
             let mut reach = 0u64;
             let mut hits = 0u64;
-            for d in 0..8 {
-                let ray = RAY[d][s as usize];
+            for (d, rays) in RAY.iter().enumerate() {
+                let ray = rays[s as usize];
                 let stops = ray & stop_at;
                 if stops == 0 {
                     reach |= ray;
@@ -989,7 +992,13 @@ impl PortalCtx {
         }
         if n == 2 {
             out.push(ground(self.from, to, attack, face, Carry::one(ok[1])));
-            out.push(ground(self.from, to, attack, face, Carry::two(ok[0], ok[1])));
+            out.push(ground(
+                self.from,
+                to,
+                attack,
+                face,
+                Carry::two(ok[0], ok[1]),
+            ));
         }
     }
 }

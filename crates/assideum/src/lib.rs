@@ -47,7 +47,10 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "quiet-plies",
-        values: OptionValues::Int { min: 1, max: 10_000 },
+        values: OptionValues::Int {
+            min: 1,
+            max: 10_000,
+        },
         default: "100",
         description: "the game is drawn after this many plies in a row without any piece removed",
     },
@@ -178,7 +181,11 @@ impl Assideum {
 
     /// A uniformly random legal move by rejection sampling over the pseudo-legal moves:
     /// returns it with the board after it and whether it removed a piece.
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<(Move, Board, bool)> {
+    fn sample<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        buf: &mut Vec<Move>,
+    ) -> Option<(Move, Board, bool)> {
         if self.draw_reason().is_some() {
             return None;
         }
@@ -216,12 +223,11 @@ impl Game for Assideum {
     /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
     fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
         let (range, quiet_limit) = Self::blank(options)?;
-        let (board, quiet) = position::parse(text, range, quiet_limit).map_err(|problems| {
-            PositionError {
+        let (board, quiet) =
+            position::parse(text, range, quiet_limit).map_err(|problems| PositionError {
                 text: text.to_string(),
                 problems,
-            }
-        })?;
+            })?;
         Ok(Self::with_board(options, board, quiet_limit, quiet))
     }
 
@@ -348,9 +354,16 @@ impl Game for Assideum {
             .map(|m| notation::format(*m))
             .collect();
         if !similar.is_empty() {
-            return format!("not legal as written; did you mean {}?", similar.join(" or "));
+            return format!(
+                "not legal as written; did you mean {}?",
+                similar.join(" or ")
+            );
         }
-        let shown: Vec<String> = legal.iter().take(12).map(|m| notation::format(*m)).collect();
+        let shown: Vec<String> = legal
+            .iter()
+            .take(12)
+            .map(|m| notation::format(*m))
+            .collect();
         let more = if legal.len() > shown.len() {
             format!(", … ({} in all)", legal.len())
         } else {

@@ -12,7 +12,7 @@
 //! | Fighter strike in place | `fb4x` |
 //! | Ranger fire at flying Fighters / at a ground piece | `rd1*d3f`, `rd1*d4g` |
 
-use crate::board::{Carry, FireAt, Facing, Move};
+use crate::board::{Carry, Facing, FireAt, Move};
 use crate::tables::Square;
 
 /// The name of a square: `a1` … `h8`.
@@ -209,7 +209,9 @@ pub fn parse(text: &str) -> Result<Move, String> {
             attack = true;
         }
         if to == from && (attack || c.pos > 2) {
-            return Err("a step needs two different squares (write a spin in place as b1>e)".into());
+            return Err(
+                "a step needs two different squares (write a spin in place as b1>e)".into(),
+            );
         }
         let mut face = None;
         if c.eat(b'>') {
@@ -231,7 +233,10 @@ pub fn parse(text: &str) -> Result<Move, String> {
             if c.eat(b',') {
                 let b = c.square("a second carried Fighter's square after ','")?;
                 if b == a {
-                    return Err(format!("square {} is listed twice in the carried Fighters", square_name(a)));
+                    return Err(format!(
+                        "square {} is listed twice in the carried Fighters",
+                        square_name(a)
+                    ));
                 }
                 carry = Carry::two(a, b);
             }
@@ -260,8 +265,20 @@ mod tests {
     #[test]
     fn every_form_round_trips() {
         for t in [
-            "b2-b3", "c1xc5", "b1>e", "b1-b2>w", "d1xe2>s", "b5-a5{e6}", "e4>w{d6,e6}",
-            "fb1-b4", "fb1xb4", "fb4x", "rd1*d3f", "rd1*d4g", "f1-f2", "h1xh8",
+            "b2-b3",
+            "c1xc5",
+            "b1>e",
+            "b1-b2>w",
+            "d1xe2>s",
+            "b5-a5{e6}",
+            "e4>w{d6,e6}",
+            "fb1-b4",
+            "fb1xb4",
+            "fb4x",
+            "rd1*d3f",
+            "rd1*d4g",
+            "f1-f2",
+            "h1xh8",
         ] {
             let m = parse(t).unwrap_or_else(|e| panic!("{t}: {e}"));
             assert_eq!(format(m), t);
@@ -274,8 +291,23 @@ mod tests {
     #[test]
     fn malformed_text_is_rejected_with_a_reason() {
         for t in [
-            "", "b2", "b2-", "b2-b2", "b2xb2", "b2>q", "b2-b3{", "b2-b3{e6,e6}", "b2-b3{a1,b1,c1}",
-            "fb2", "fb2-", "rd1*d4", "rd1-d4", "z9-a1", "b2-b3 extra", "é1", "rd1*d1g",
+            "",
+            "b2",
+            "b2-",
+            "b2-b2",
+            "b2xb2",
+            "b2>q",
+            "b2-b3{",
+            "b2-b3{e6,e6}",
+            "b2-b3{a1,b1,c1}",
+            "fb2",
+            "fb2-",
+            "rd1*d4",
+            "rd1-d4",
+            "z9-a1",
+            "b2-b3 extra",
+            "é1",
+            "rd1*d1g",
         ] {
             assert!(parse(t).is_err(), "{t} should not parse");
         }

@@ -4,9 +4,9 @@
 //! `s[psf]c[rs]kc[psf]s/vvvvvvvv/8/8/8/8/VVVVVVVV/S[PnF]C[Rn]KC[PnF]S w 0`.
 //!
 //! - BOARD: ranks 8 down to 1 separated by `/`, each rank files a→h. A square is a digit 1–8
-//!   (that many squares with nothing on them), a single letter for a plain ground piece, or a
-//!   group in brackets. Letters: K Commander, V Ved'rin, S Striker, C Cruiser, P Portal,
-//!   R Ranger; upper case White, lower case Black.
+//!   (that many squares with nothing on them), a single letter for a plain ground piece (or,
+//!   on input, for one lone Fighter), or a group in brackets. Letters: K Commander, V Ved'rin,
+//!   S Striker, C Cruiser, P Portal, R Ranger; upper case White, lower case Black.
 //! - A group `[...]` holds, in order: an optional ground piece letter; for a Portal or Ranger
 //!   its facing `n`, `e`, `s` or `w` (required); for a promoted Ved'rin `+`; then one `F` per
 //!   White Fighter and one `f` per Black Fighter on the square (a Fighter on a Portal of its
@@ -44,7 +44,11 @@ fn square_token(b: &Board, s: Square) -> Option<String> {
     let ground = b.kind_at(s).zip(b.colour_at(s));
     if let Some((k, c)) = ground {
         let l = k.letter();
-        t.push(if c == WHITE { l } else { l.to_ascii_lowercase() });
+        t.push(if c == WHITE {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        });
         if k.directional() {
             t.push(b.facing(s).letter());
         }
@@ -111,7 +115,11 @@ fn read_square(b: &mut Board, s: Square, tok: &str, problems: &mut Vec<String>) 
     if let Some(&ch) = chars.first() {
         if ch != 'F' && ch != 'f' {
             if let Some(k) = Kind::from_letter(ch) {
-                let c = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                let c = if ch.is_ascii_uppercase() {
+                    WHITE
+                } else {
+                    BLACK
+                };
                 i = 1;
                 let mut face = Facing::forward(c);
                 let mut promoted = false;
@@ -210,14 +218,8 @@ fn read_board(b: &mut Board, text: &str, problems: &mut Vec<String>) {
                     file += 1;
                     continue;
                 }
-                'F' | 'f' => {
-                    problems.push(format!(
-                        "rank {}: Fighters are written in brackets, e.g. [{ch}] or [K{ch}]",
-                        rank + 1
-                    ));
-                    file += 1;
-                    continue;
-                }
+                // A lone Fighter may be written without brackets.
+                'F' | 'f' => ch.to_string(),
                 other => {
                     problems.push(format!(
                         "rank {}: '{other}' is not a piece, a digit 1-8 or '['",
@@ -248,7 +250,10 @@ fn check_state(b: &Board, quiet: u32, quiet_limit: u32, problems: &mut Vec<Strin
         for (k, most) in ARMY {
             let n = (b.colour[c] & b.kind[k as usize]).count_ones();
             if k == Kind::Commander && n != 1 {
-                problems.push(format!("{} needs exactly one Commander, found {n}", colour_name(c)));
+                problems.push(format!(
+                    "{} needs exactly one Commander, found {n}",
+                    colour_name(c)
+                ));
             } else if n > most {
                 problems.push(format!(
                     "{} has {n} {}s; the army has {most}",
@@ -360,7 +365,11 @@ pub fn diagram(b: &Board) -> String {
         match ground {
             Some((k, c)) => {
                 let l = k.letter();
-                cell.push(if c == WHITE { l } else { l.to_ascii_lowercase() });
+                cell.push(if c == WHITE {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
                 if k.directional() {
                     cell.push(arrow(b.facing(s)));
                 } else if k == Kind::Vedrin && b.promoted >> s & 1 == 1 {
@@ -408,7 +417,11 @@ pub fn diagram(b: &Board) -> String {
         out,
         "{} to move{}",
         colour_name(b.side),
-        if b.in_siege(b.side) { " (in siege)" } else { "" }
+        if b.in_siege(b.side) {
+            " (in siege)"
+        } else {
+            ""
+        }
     );
     out
 }

@@ -52,7 +52,8 @@ fn depth1_move_sets_match_the_reference_lists_exactly() {
     assert_eq!(lists.len(), 2);
     for (name, reference) in lists {
         let case = cases.iter().find(|c| c.name == name).unwrap();
-        let game = Assideum::from_position(&options(""), case.position.as_deref().unwrap()).unwrap();
+        let game =
+            Assideum::from_position(&options(""), case.position.as_deref().unwrap()).unwrap();
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let ours: BTreeSet<String> = moves.iter().map(|m| game.format_move(*m)).collect();
@@ -64,11 +65,17 @@ fn depth1_move_sets_match_the_reference_lists_exactly() {
             let mv = game
                 .parse_move(r)
                 .unwrap_or_else(|e| panic!("{name}: reference move {r} does not parse: {e}"));
-            assert!(game.is_legal(mv), "{name}: reference move {r} is not legal here");
+            assert!(
+                game.is_legal(mv),
+                "{name}: reference move {r} is not legal here"
+            );
             assert_eq!(game.format_move(mv), from_reference_notation(r));
             parsed.insert(game.format_move(mv));
         }
-        let theirs: BTreeSet<String> = reference.iter().map(|r| from_reference_notation(r)).collect();
+        let theirs: BTreeSet<String> = reference
+            .iter()
+            .map(|r| from_reference_notation(r))
+            .collect();
         let only_ours: Vec<_> = ours.difference(&theirs).collect();
         let only_theirs: Vec<_> = theirs.difference(&ours).collect();
         assert!(

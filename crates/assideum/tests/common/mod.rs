@@ -73,6 +73,9 @@ pub enum RMove {
     },
 }
 
+/// A square as (file, rank), both 0…7.
+type Sq = (i32, i32);
+
 const EIGHT: [(i32, i32); 8] = [
     (-1, -1),
     (0, -1),
@@ -195,7 +198,7 @@ impl Pos {
             } => {
                 let mut piece = self.at(*from).expect("a piece to move");
                 // Which flying Fighters travel with a Portal, decided before anything moves.
-                let mut travellers: Vec<((i32, i32), (i32, i32), u8)> = Vec::new();
+                let mut travellers: Vec<(Sq, Sq, u8)> = Vec::new();
                 if piece.kind == Kind::Portal {
                     let landed = self.count(*from, me);
                     if landed > 0 {
@@ -293,7 +296,7 @@ impl Pos {
     /// Destinations of a ground piece (siege ignored).
     fn ground_targets(&self, from: (i32, i32), p: Piece) -> Vec<(i32, i32)> {
         let mut out = Vec::new();
-        let mut one_step = |dirs: &[(i32, i32)], out: &mut Vec<(i32, i32)>| {
+        let one_step = |dirs: &[(i32, i32)], out: &mut Vec<(i32, i32)>| {
             for &(dx, dy) in dirs {
                 let t = (from.0 + dx, from.1 + dy);
                 if on(t.0, t.1) && !matches!(self.at(t), Some(q) if q.colour == p.colour) {
@@ -337,7 +340,6 @@ impl Pos {
     /// just the moves that end on or target that square.
     pub fn pseudo_moves(&self, only: Option<(i32, i32)>) -> Vec<RMove> {
         let me = self.to_move;
-        let foe = 1 - me;
         let wanted = |sq: (i32, i32)| only.is_none_or(|o| o == sq);
         let mut out = Vec::new();
         for x in 0..8 {
@@ -523,11 +525,11 @@ impl Ref {
             Kind::Portal,
             Kind::Striker,
         ];
-        for x in 0..8 {
+        for (x, &kind) in back.iter().enumerate() {
             for (c, y, vy, facing) in [(0, 0, 1, 0), (1, 7, 6, 2)] {
                 pos.ground[x][y] = Some(Piece {
                     colour: c,
-                    kind: back[x],
+                    kind,
                     facing,
                     promoted: false,
                 });
@@ -537,7 +539,7 @@ impl Ref {
                     facing,
                     promoted: false,
                 });
-                if back[x] == Kind::Portal {
+                if kind == Kind::Portal {
                     pos.fighters[x][y][c] = 1;
                 }
             }
