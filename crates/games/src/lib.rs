@@ -81,6 +81,7 @@ macro_rules! games {
 
 games! {
     SightReduction => boardlab_sight_reduction::SightReduction,
+    Assideum => boardlab_assideum::Assideum,
 }
 
 impl AnyGame {
