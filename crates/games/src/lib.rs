@@ -82,6 +82,7 @@ macro_rules! games {
 games! {
     SightReduction => boardlab_sight_reduction::SightReduction,
     Assideum => boardlab_assideum::Assideum,
+    Opprimo => boardlab_opprimo::Opprimo,
 }
 
 impl AnyGame {

@@ -187,17 +187,35 @@ impl SoldierMoves {
             (own & officers, own)
         };
         let mut groups = [0u64; 12];
-        for (d, &k) in SHIFT.iter().enumerate() {
-            let movers = if d < 3 { up } else { down };
-            groups[d] = movers & STEP_FROM[d] & shift(empty, -k);
-            groups[6 + d] = movers & JUMP_FROM[d] & shift(enemy, -k) & shift(empty, -2 * k);
+        let mut fill = |movers: u64, dirs: std::ops::Range<usize>| {
+            for d in dirs {
+                let k = SHIFT[d];
+                groups[d] = movers & STEP_FROM[d] & shift(empty, -k);
+                groups[6 + d] = movers & JUMP_FROM[d] & shift(enemy, -k) & shift(empty, -2 * k);
+            }
+        };
+        if up != 0 {
+            fill(up, 0..3);
+        }
+        if down != 0 {
+            fill(down, 3..6);
         }
         SoldierMoves { groups }
     }
 
+    /// The number of moves in each group, and in all.
     #[inline]
-    fn count(&self) -> u32 {
-        self.groups.iter().map(|s| s.count_ones()).sum()
+    fn counts(&self) -> ([u32; 12], u32) {
+        let mut counts = [0u32; 12];
+        let mut total = 0;
+        for (c, &set) in counts.iter_mut().zip(&self.groups) {
+            // Most groups are empty (no Officers, no conversion available): skip their count.
+            if set != 0 {
+                *c = set.count_ones();
+                total += *c;
+            }
+        }
+        (counts, total)
     }
 
     /// The move of group `g` from point `from`.
@@ -211,11 +229,10 @@ impl SoldierMoves {
         }
     }
 
-    /// The `k`-th soldier move in move-list order (k < count).
+    /// The `k`-th soldier move in move-list order, given the group counts (k < total).
     #[inline]
-    fn nth(&self, mut k: u32) -> Move {
-        for (g, &set) in self.groups.iter().enumerate() {
-            let n = set.count_ones();
+    fn nth(&self, counts: &[u32; 12], mut k: u32) -> Move {
+        for (g, (&set, &n)) in self.groups.iter().zip(counts).enumerate() {
             if k < n {
                 return SoldierMoves::make(g, nth_bit(set, k));
             }
@@ -439,13 +456,13 @@ impl Opprimo {
         }
         let soldiers = SoldierMoves::new(self.men, self.officers, side);
         let (kings, nk) = self.king_targets();
-        let ns = soldiers.count();
+        let (counts, ns) = soldiers.counts();
         let total = ns + nk;
         let k = pick(total.max(1));
         Some(if total == 0 {
             Move::Pass
         } else if k < ns {
-            soldiers.nth(k)
+            soldiers.nth(&counts, k)
         } else {
             Move::King(self.kings[side], kings[(k - ns) as usize])
         })
