@@ -301,12 +301,9 @@ impl Game for Assideum {
     fn diagram(&self) -> String {
         let mut s = position::diagram(&self.board);
         s.push_str(&format!(
-            "quiet plies: {} of {}\n",
+            "plies without a removal: {} of {}\n",
             self.quiet, self.quiet_limit
         ));
-        if let Some(o) = self.outcome() {
-            s.push_str(&format!("game over: {o}\n"));
-        }
         s
     }
 

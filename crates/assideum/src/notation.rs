@@ -255,6 +255,14 @@ pub fn parse(text: &str) -> Result<Move, String> {
     if !c.done() {
         return Err(format!("unexpected '{}' at the end", c.rest()));
     }
+    if let Move::Fly { from, to, .. } = mv {
+        if from == to {
+            return Err(
+                "a flight needs two different squares (a strike in place is written like fb4x)"
+                    .into(),
+            );
+        }
+    }
     Ok(mv)
 }
 
@@ -302,6 +310,8 @@ mod tests {
             "b2-b3{a1,b1,c1}",
             "fb2",
             "fb2-",
+            "fb2-b2",
+            "fb2xb2",
             "rd1*d4",
             "rd1-d4",
             "z9-a1",

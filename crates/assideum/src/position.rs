@@ -413,15 +413,8 @@ pub fn diagram(b: &Board) -> String {
         "K Commander, V Ved'rin (+ promoted), S Striker, C Cruiser, P Portal, R Ranger: upper case White, lower case Black.\n\
          ^ > v < facing; F f after a Portal: Fighters landed on it; ~F ~f: flying Fighters on that square.\n",
     );
-    let _ = writeln!(
-        out,
-        "{} to move{}",
-        colour_name(b.side),
-        if b.in_siege(b.side) {
-            " (in siege)"
-        } else {
-            ""
-        }
-    );
+    if b.in_siege(b.side) {
+        let _ = writeln!(out, "{}'s Commander is in siege", colour_name(b.side));
+    }
     out
 }
