@@ -110,11 +110,11 @@ mod tests {
     fn unrank_lists_small_subsets_in_increasing_order() {
         for len in 0..9u32 {
             for m in 0..=len {
-                let expected: Vec<u32> =
-                    (0..1u32 << len).filter(|s| s.count_ones() <= m).collect();
+                let expected: Vec<u32> = (0..1u32 << len).filter(|s| s.count_ones() <= m).collect();
                 assert_eq!(at_most(len, m), expected.len() as u64);
-                let got: Vec<u32> =
-                    (0..expected.len() as u64).map(|r| unrank(r, len, m)).collect();
+                let got: Vec<u32> = (0..expected.len() as u64)
+                    .map(|r| unrank(r, len, m))
+                    .collect();
                 assert_eq!(got, expected, "len {len} m {m}");
             }
         }

@@ -211,7 +211,11 @@ impl Geometry {
                 (f, n - (-d) as u8)
             };
             let a = f + r;
-            let (anti_pos, anti_len) = if a < n { (f, a + 1) } else { (f - (a - n + 1), 2 * n - 1 - a) };
+            let (anti_pos, anti_len) = if a < n {
+                (f, a + 1)
+            } else {
+                (f - (a - n + 1), 2 * n - 1 - a)
+            };
             let ids = [r, n + f, 2 * n + (d + n as i32 - 1) as u8, 4 * n - 1 + a];
             let pos = [f, r, diag_pos, anti_pos];
             let lens = [n, n, diag_len, anti_len];
@@ -370,7 +374,11 @@ impl Geometry {
             }
             Kind::Light => {
                 // Rank (E, W) or file (N, S).
-                let (up, down) = if self.alternating[s] == 0 { (1, 5) } else { (0, 4) };
+                let (up, down) = if self.alternating[s] == 0 {
+                    (1, 5)
+                } else {
+                    (0, 4)
+                };
                 self.ray_up(2, s, blockers)
                     | self.ray_up(3, s, blockers)
                     | self.ray_down(6, s, blockers)

@@ -788,6 +788,34 @@ impl Obsidio {
         None
     }
 
+    /// Whether `mv` could be a move on this board at all (what [`Game::parse_move`] ensures
+    /// for moves read from text): squares on the board and of the right kind, claims of
+    /// existing targets with the last one among them.
+    fn well_formed(&self, mv: Move) -> bool {
+        let g = self.geo.0;
+        let kind = |s: Square| (s < g.cells).then(|| g.kind(s));
+        match mv {
+            Move::Place(a) => matches!(kind(a), Some(Kind::Dark | Kind::Light)),
+            Move::PlaceTwo(a, b) => {
+                a != b && kind(a) == Some(Kind::Light) && kind(b) == Some(Kind::Light)
+            }
+            Move::Claim { targets, last } => {
+                last < g.targets && targets >> last & 1 == 1 && targets >> g.targets == 0
+            }
+            Move::Swap | Move::Pass => true,
+        }
+    }
+
+    /// The name of target `t`, or `?` for a target the board does not have.
+    fn target_name(&self, t: u32) -> String {
+        let g = self.geo.0;
+        if t < u32::from(g.targets) {
+            g.name(g.target_square[t as usize])
+        } else {
+            "?".to_string()
+        }
+    }
+
     fn diagram_cell(&self, sq: Square) -> char {
         let g = self.geo.0;
         let bit = 1u128 << sq;
@@ -919,25 +947,12 @@ impl Game for Obsidio {
     }
 
     fn is_legal(&self, mv: Move) -> bool {
-        if self.is_over() {
+        if self.is_over() || !self.well_formed(mv) {
             return false;
         }
         match mv {
-            Move::Place(_) | Move::PlaceTwo(..) => {
-                let g = self.geo.0;
-                let kind_ok = match mv {
-                    Move::Place(a) => g.placement & (1 << a) != 0,
-                    Move::PlaceTwo(a, b) => g.light & (1 << a) != 0 && g.light & (1 << b) != 0,
-                    _ => false,
-                };
-                kind_ok && self.why_place_illegal(mv).is_none()
-            }
-            Move::Claim { targets, last } => {
-                targets != 0
-                    && targets >> last & 1 == 1
-                    && targets >> self.geo.0.targets == 0
-                    && self.why_claim_illegal(targets).is_none()
-            }
+            Move::Place(_) | Move::PlaceTwo(..) => self.why_place_illegal(mv).is_none(),
+            Move::Claim { targets, .. } => self.why_claim_illegal(targets).is_none(),
             Move::Swap => self.swap == SwapState::Offer && self.cfg.pie,
             Move::Pass => self.choices().total() == 0,
         }
@@ -947,13 +962,16 @@ impl Game for Obsidio {
         if let Some(outcome) = self.outcome() {
             return format!("the game is over ({outcome})");
         }
+        if !self.well_formed(mv) {
+            return format!("not a move of the {0}×{0} board", self.geo.0.n);
+        }
         let reason = match mv {
             Move::Place(_) | Move::PlaceTwo(..) => self.why_place_illegal(mv),
             Move::Claim { targets, .. } => self.why_claim_illegal(targets),
             Move::Swap if !self.cfg.pie => Some("the pie rule is off (pie=false)".to_string()),
-            Move::Swap => Some(
-                "the swap is only possible on the second player's first turn".to_string(),
-            ),
+            Move::Swap => {
+                Some("the swap is only possible on the second player's first turn".to_string())
+            }
             Move::Pass => {
                 let mut moves = Vec::new();
                 self.legal_moves(&mut moves);
@@ -982,13 +1000,13 @@ impl Game for Obsidio {
         }
         let last = self.claimer.unwrap_or(BLACK);
         if b + w == total {
-            return Some(self.outcome_for(last, "all targets claimed, equal shares: last to claim"));
+            return Some(
+                self.outcome_for(last, "all targets claimed, equal shares: last to claim"),
+            );
         }
         if self.passes >= 2 {
             return Some(match b.cmp(&w) {
-                std::cmp::Ordering::Greater => {
-                    self.outcome_for(BLACK, "two passes: more targets")
-                }
+                std::cmp::Ordering::Greater => self.outcome_for(BLACK, "two passes: more targets"),
                 std::cmp::Ordering::Less => self.outcome_for(WHITE, "two passes: more targets"),
                 std::cmp::Ordering::Equal if b > 0 => {
                     self.outcome_for(last, "two passes, equal targets: last to claim")
@@ -1029,7 +1047,9 @@ impl Game for Obsidio {
             let mut last = 0u8;
             for part in rest.split('+') {
                 if part.trim().is_empty() {
-                    return Err(err("a claim is written +d4 or +d4+f6: a target after each '+'".into()));
+                    return Err(err(
+                        "a claim is written +d4 or +d4+f6: a target after each '+'".into(),
+                    ));
                 }
                 let sq = square(part)?;
                 let ti = g.target_index[sq as usize];
@@ -1081,10 +1101,10 @@ impl Game for Obsidio {
             Move::PlaceTwo(a, b) => format!("{},{}", g.name(a), g.name(b)),
             Move::Claim { targets, last } => {
                 let mut s = String::new();
-                let others = targets & !(1 << last);
+                let others = targets & !1u32.checked_shl(u32::from(last)).unwrap_or(0);
                 for t in Bits::of(u128::from(others)).chain(std::iter::once(last)) {
                     s.push('+');
-                    s.push_str(&g.name(g.target_square[t as usize]));
+                    s.push_str(&self.target_name(u32::from(t)));
                 }
                 s
             }
@@ -1127,7 +1147,9 @@ impl Game for Obsidio {
         let g = self.geo.0;
         let n = g.n;
         let marked = self.move_squares(self.last[0]) | self.move_squares(self.last[1]);
-        let files: String = (0..n).map(|f| format!(" {} ", (b'a' + f) as char)).collect();
+        let files: String = (0..n)
+            .map(|f| format!(" {} ", (b'a' + f) as char))
+            .collect();
         let mut s = format!("    {files}\n");
         for r in (0..n).rev() {
             let _ = write!(s, "{:>3} ", r + 1);
@@ -1219,7 +1241,13 @@ mod tests {
     /// `nth_move` agrees with `legal_moves` at every index, along seeded random games.
     #[test]
     fn nth_move_is_the_legal_move_at_that_index() {
-        for opts in ["size=7", "size=9", "size=11", "size=7,tokens=3", "size=9,tokens=6,pie=false"] {
+        for opts in [
+            "size=7",
+            "size=9",
+            "size=11",
+            "size=7,tokens=3",
+            "size=9,tokens=6,pie=false",
+        ] {
             for seed in 0..6 {
                 let mut g = game(opts);
                 let mut rng = boardlab_core::rng(seed);

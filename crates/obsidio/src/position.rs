@@ -202,9 +202,7 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
         *slot = Some(value.to_ascii_lowercase());
     }
 
-    let on_board = |side: Side| {
-        game.tokens[side].count_ones() + game.claimed[side].count_ones()
-    };
+    let on_board = |side: Side| game.tokens[side].count_ones() + game.claimed[side].count_ones();
     let placed = [on_board(BLACK), on_board(WHITE)];
 
     // Supply: always follows from the option and the board; the text must agree.
@@ -290,9 +288,7 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
             "swap=start is the position before the first move: an empty board, Black to move"
                 .into(),
         ),
-        SwapState::Offer
-            if game.side != WHITE || placed[WHITE] != 0 || placed[BLACK] == 0 =>
-        {
+        SwapState::Offer if game.side != WHITE || placed[WHITE] != 0 || placed[BLACK] == 0 => {
             problems.push(
                 "swap=offer is White's first turn: Black's first tokens on the board, no White \
                  token, White to move"

@@ -82,7 +82,12 @@ fn reference_engine_matches_reference_counts() {
             if expected > 40_000 {
                 continue;
             }
-            assert_eq!(reference_perft(&r, depth), expected, "{} depth {depth}", case.name);
+            assert_eq!(
+                reference_perft(&r, depth),
+                expected,
+                "{} depth {depth}",
+                case.name
+            );
         }
     }
 }
@@ -102,7 +107,12 @@ fn fast_and_reference_agree_on_seeded_playouts_for_every_option_set() {
 #[test]
 fn fast_and_reference_agree_on_perft_from_random_positions() {
     use boardlab_core::rand::Rng;
-    for text in ["size=7", "size=7,tokens=5", "size=9,pie=false", "size=9,tokens=3"] {
+    for text in [
+        "size=7",
+        "size=7,tokens=5",
+        "size=9,pie=false",
+        "size=9,tokens=3",
+    ] {
         let opts = options(text);
         for seed in 0..4u64 {
             let mut game = Obsidio::new(&opts, seed).unwrap();
@@ -120,7 +130,11 @@ fn fast_and_reference_agree_on_perft_from_random_positions() {
                 game.play_unchecked(mv);
             }
             let r = reference_after(&opts, &played);
-            assert_eq!(perft(&game, 2), reference_perft(&r, 2), "{text} after {played:?}");
+            assert_eq!(
+                perft(&game, 2),
+                reference_perft(&r, 2),
+                "{text} after {played:?}"
+            );
         }
     }
 }
@@ -166,6 +180,10 @@ fn random_move_is_uniform_over_the_legal_moves() {
     }
     assert_eq!(counts.len(), moves.len());
     for (mv, c) in counts {
-        assert!((850..1150).contains(&c), "{} drawn {c} times", game.format_move(mv));
+        assert!(
+            (850..1150).contains(&c),
+            "{} drawn {c} times",
+            game.format_move(mv)
+        );
     }
 }

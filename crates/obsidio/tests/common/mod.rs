@@ -168,10 +168,9 @@ impl Ref {
                         continue;
                     }
                     let (x, y) = (f as i32 + df, r as i32 + dr);
-                    if x >= 0 && y >= 0 && (x as usize) < self.n && (y as usize) < self.n {
-                        if self.grid[y as usize][x as usize] == Some(colour) {
-                            count += 1;
-                        }
+                    let inside = x >= 0 && y >= 0 && (x as usize) < self.n && (y as usize) < self.n;
+                    if inside && self.grid[y as usize][x as usize] == Some(colour) {
+                        count += 1;
                     }
                 }
             }
