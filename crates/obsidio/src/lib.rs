@@ -1189,7 +1189,7 @@ impl Game for Obsidio {
                 let _ = writeln!(s, "Game over: {o}");
             }
             None => {
-                let _ = write!(s, "{} to move", colour(self.side));
+                let _ = write!(s, "{} to move", ["Black", "White"][self.side & 1]);
                 if self.swap == SwapState::Offer && self.cfg.pie {
                     s.push_str(" (may swap)");
                 }

@@ -1155,5 +1155,5 @@ fn diagram_has_coordinates_targets_claims_and_the_anchor() {
     );
     assert!(d.contains(" W "), "{d}");
     assert!(d.contains(" + "), "{d}");
-    assert!(d.contains("black to move"), "{d}");
+    assert!(d.contains("Black to move"), "{d}");
 }
