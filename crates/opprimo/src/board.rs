@@ -289,6 +289,35 @@ const fn build_castle_adjacency() -> [[[[Tri; 3]; TRIANGLES]; 2]; 2] {
 /// in triangle order, padded with [`NO_TRI`].
 pub const CASTLE_ADJ: [[[[Tri; 3]; TRIANGLES]; 2]; 2] = build_castle_adjacency();
 
+const fn build_castle_adjacency_masks() -> [[[[u64; 3]; TRIANGLES]; 2]; 2] {
+    let mut out = [[[[0u64; 3]; TRIANGLES]; 2]; 2];
+    let mut castle = 0;
+    while castle < 2 {
+        let mut side = 0;
+        while side < 2 {
+            let mut t = 0;
+            while t < TRIANGLES {
+                let mut i = 0;
+                while i < 3 {
+                    let u = CASTLE_ADJ[castle][side][t][i];
+                    if u != NO_TRI {
+                        out[castle][side][t][i] = TRI_MASK[u as usize];
+                    }
+                    i += 1;
+                }
+                t += 1;
+            }
+            side += 1;
+        }
+        castle += 1;
+    }
+    out
+}
+
+/// The point sets of the [`CASTLE_ADJ`] triangles, 0 for padding (a King may enter a
+/// triangle unless the enemy holds all its points; a padding entry is never enterable).
+pub const CASTLE_ADJ_MASK: [[[[u64; 3]; TRIANGLES]; 2]; 2] = build_castle_adjacency_masks();
+
 /// The castle of `side` as a triangle set.
 #[must_use]
 pub fn castle_set(castle: Castle, side: usize) -> u128 {

@@ -19,9 +19,9 @@
 //! # Move order
 //! [`Game::legal_moves`] lists:
 //! - while the mover's King is not on the board: its placements, in triangle order;
-//! - otherwise: soldier steps grouped by direction — N (up the column), NW, NE, S, SW, SE —
-//!   and within a direction by starting point (b1, d1, f1, a2, c2, …); then conversions,
-//!   grouped and ordered the same way; then King moves by target triangle;
+//! - otherwise: soldier moves grouped by direction — N (up the column), NW, NE, S, SW, SE —
+//!   and within a direction by starting point (b1, d1, f1, a2, c2, …); a soldier has at most
+//!   one move per direction, a step or a conversion; then King moves by target triangle;
 //! - `pass` alone when nothing else is legal.
 //!
 //! Triangle order is name order: by the lower point of the vertical edge, then left before
@@ -41,7 +41,8 @@ pub use position::Setup;
 
 use board::{
     adjacent, castle_set, coords, direction_between, point_at, triangle_list, ALL_POINTS,
-    CASTLE_ADJ, JUMP_FROM, NO_TRI, SHIFT, STARS, STEP_FROM, TRIANGLES, TRI_MASK, TRI_POINTS,
+    CASTLE_ADJ, CASTLE_ADJ_MASK, JUMP_FROM, N, NE, NO_TRI, NW, S, SE, SHIFT, STARS, STEP_FROM, SW,
+    TRIANGLES, TRI_MASK, TRI_POINTS,
 };
 use boardlab_core::rand::Rng;
 use boardlab_core::{
@@ -101,8 +102,17 @@ static INFO: GameInfo = GameInfo {
 
 mod keys {
     use boardlab_core::zobrist::keys;
-    /// By (colour * 2 + officer) * 45 + point.
-    pub const PIECE: [u64; 180] = keys::<180>(0x4f50_5052_494d_4f31);
+    const PIECE_FLAT: [u64; 256] = keys::<256>(0x4f50_5052_494d_4f31);
+    /// By colour * 2 + officer, then point (64 entries per row for cheap indexing).
+    pub const PIECE: [[u64; 64]; 4] = {
+        let mut out = [[0; 64]; 4];
+        let mut i = 0;
+        while i < 256 {
+            out[i / 64][i % 64] = PIECE_FLAT[i];
+            i += 1;
+        }
+        out
+    };
     /// By colour * 66 + triangle.
     pub const KING: [u64; 132] = keys::<132>(0x4f50_5052_4b49_4e47);
     pub const RED_TO_MOVE: u64 = keys::<1>(0x4f50_5052_5349_4445)[0];
@@ -110,7 +120,7 @@ mod keys {
 
 #[inline]
 fn piece_key(side: usize, officer: bool, p: Point) -> u64 {
-    keys::PIECE[(side * 2 + usize::from(officer)) * 45 + usize::from(p)]
+    keys::PIECE[side * 2 + usize::from(officer)][usize::from(p) & 63]
 }
 
 #[inline]
@@ -154,24 +164,17 @@ fn shift(x: u64, by: i32) -> u64 {
     }
 }
 
-/// Index offset from the starting point to the target of each group of soldier moves: the
-/// steps N, NW, NE, S, SW, SE, then the conversions in the same directions.
-const GROUP_OFFSET: [i32; 12] = {
-    let mut out = [0; 12];
-    let mut d = 0;
-    while d < 6 {
-        out[d] = SHIFT[d];
-        out[6 + d] = 2 * SHIFT[d];
-        d += 1;
-    }
-    out
-};
-
-/// The soldier moves of one side in move-list order: for each group (steps by direction, then
-/// conversions by direction) the set of soldiers that can make it.
+/// The soldier moves of one side in move-list order. In each direction a soldier has at most
+/// one move: a step when the next point is empty, or a conversion when it holds an enemy
+/// soldier and the point beyond is empty. So the moves are, direction by direction, the
+/// soldiers in `movers[d]`.
 #[derive(Clone, Copy)]
 struct SoldierMoves {
-    groups: [u64; 12],
+    movers: [u64; 6],
+    /// Moves per direction.
+    counts: [u32; 6],
+    total: u32,
+    enemy: u64,
 }
 
 impl SoldierMoves {
@@ -186,55 +189,53 @@ impl SoldierMoves {
         } else {
             (own & officers, own)
         };
-        let mut groups = [0u64; 12];
-        let mut fill = |movers: u64, dirs: std::ops::Range<usize>| {
-            for d in dirs {
-                let k = SHIFT[d];
-                groups[d] = movers & STEP_FROM[d] & shift(empty, -k);
-                groups[6 + d] = movers & JUMP_FROM[d] & shift(enemy, -k) & shift(empty, -2 * k);
-            }
+        let mut m = SoldierMoves {
+            movers: [0; 6],
+            counts: [0; 6],
+            total: 0,
+            enemy,
         };
+        // Written out direction by direction so that every shift is a constant.
         if up != 0 {
-            fill(up, 0..3);
+            m.direction(N, up, empty);
+            m.direction(NW, up, empty);
+            m.direction(NE, up, empty);
         }
         if down != 0 {
-            fill(down, 3..6);
+            m.direction(S, down, empty);
+            m.direction(SW, down, empty);
+            m.direction(SE, down, empty);
         }
-        SoldierMoves { groups }
+        m
     }
 
-    /// The number of moves in each group, and in all.
-    #[inline]
-    fn counts(&self) -> ([u32; 12], u32) {
-        let mut counts = [0u32; 12];
-        let mut total = 0;
-        for (c, &set) in counts.iter_mut().zip(&self.groups) {
-            // Most groups are empty (no Officers, no conversion available): skip their count.
-            if set != 0 {
-                *c = set.count_ones();
-                total += *c;
-            }
-        }
-        (counts, total)
+    #[inline(always)]
+    fn direction(&mut self, d: usize, movers: u64, empty: u64) {
+        let k = SHIFT[d];
+        // The next point empty (a step), or an enemy there and the point beyond empty.
+        let next = shift(empty, -k) | (shift(self.enemy, -k) & shift(empty, -2 * k) & JUMP_FROM[d]);
+        self.movers[d] = movers & STEP_FROM[d] & next;
+        self.counts[d] = self.movers[d].count_ones();
+        self.total += self.counts[d];
     }
 
-    /// The move of group `g` from point `from`.
+    /// The move of the soldier on `from` in direction `d`.
     #[inline]
-    fn make(g: usize, from: Point) -> Move {
-        let to = (i32::from(from) + GROUP_OFFSET[g]) as Point;
-        if g < 6 {
-            Move::Step(from, to)
+    fn make(&self, d: usize, from: Point) -> Move {
+        let next = (i32::from(from) + SHIFT[d]) as Point;
+        if self.enemy >> next & 1 == 1 {
+            Move::Convert(from, (i32::from(next) + SHIFT[d]) as Point)
         } else {
-            Move::Convert(from, to)
+            Move::Step(from, next)
         }
     }
 
-    /// The `k`-th soldier move in move-list order, given the group counts (k < total).
+    /// The `k`-th soldier move in move-list order (k < total).
     #[inline]
-    fn nth(&self, counts: &[u32; 12], mut k: u32) -> Move {
-        for (g, (&set, &n)) in self.groups.iter().zip(counts).enumerate() {
+    fn nth(&self, mut k: u32) -> Move {
+        for (d, &n) in self.counts.iter().enumerate() {
             if k < n {
-                return SoldierMoves::make(g, nth_bit(set, k));
+                return self.make(d, nth_bit(self.movers[d], k));
             }
             k -= n;
         }
@@ -243,10 +244,10 @@ impl SoldierMoves {
 
     /// Every soldier move in move-list order.
     fn push_all(&self, moves: &mut Vec<Move>) {
-        for (g, &set) in self.groups.iter().enumerate() {
+        for (d, &set) in self.movers.iter().enumerate() {
             let mut x = set;
             while x != 0 {
-                moves.push(SoldierMoves::make(g, x.trailing_zeros() as Point));
+                moves.push(self.make(d, x.trailing_zeros() as Point));
                 x &= x - 1;
             }
         }
@@ -374,16 +375,18 @@ impl Opprimo {
             .count()
     }
 
-    /// The colour whose King stands trapped, if any.
+    /// The colour whose King stands trapped, if any. Only the side to move can be trapped: a
+    /// move never puts enemy soldiers around the mover's own King, and position texts with
+    /// the other King trapped are refused.
     #[inline]
     fn trapped_side(&self) -> Option<usize> {
-        (0..2).find(|&side| {
-            let k = self.kings[side];
-            k != NO_TRI && {
-                let m = TRI_MASK[usize::from(k)];
-                self.men[side ^ 1] & m == m
-            }
-        })
+        let side = self.side;
+        let k = self.kings[side];
+        let trapped = k != NO_TRI && {
+            let m = TRI_MASK[usize::from(k)];
+            self.men[side ^ 1] & m == m
+        };
+        trapped.then_some(side)
     }
 
     #[inline]
@@ -403,19 +406,42 @@ impl Opprimo {
         self.men[side ^ 1] & m != m
     }
 
-    /// The King moves of the side to move (its King is on the board): targets and count.
+    /// The King moves of the side to move (its King is on the board): bit i set when the i-th
+    /// castle neighbour of its triangle may be entered, and the number of such neighbours.
     #[inline]
-    fn king_targets(&self) -> ([Tri; 3], u32) {
+    fn king_moves(&self) -> (usize, u32) {
+        const COUNT: [u32; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
         let side = self.side;
-        let mut out = [NO_TRI; 3];
-        let mut n = 0;
-        for &t in self.castle_adj(side, self.kings[side]) {
-            if t != NO_TRI && self.enterable(side, t) {
-                out[n] = t;
-                n += 1;
+        let masks = &CASTLE_ADJ_MASK[self.castle as usize][side][usize::from(self.kings[side])];
+        let enemy = self.men[side ^ 1];
+        if enemy & (masks[0] | masks[1] | masks[2]) == 0 {
+            // No enemy soldier near: every castle neighbour is open (padding masks are 0).
+            let bits = usize::from(masks[0] != 0)
+                | usize::from(masks[1] != 0) << 1
+                | usize::from(masks[2] != 0) << 2;
+            return (bits, COUNT[bits]);
+        }
+        let open = |i: usize| usize::from(enemy & masks[i] != masks[i]) << i;
+        let bits = open(0) | open(1) | open(2);
+        (bits, COUNT[bits])
+    }
+
+    /// The `j`-th King move of [`Opprimo::king_moves`]' bits.
+    #[inline]
+    fn king_move(&self, bits: usize, j: u32) -> Move {
+        let side = self.side;
+        let from = self.kings[side];
+        let adj = self.castle_adj(side, from);
+        let mut seen = 0;
+        for (i, &t) in adj.iter().enumerate() {
+            if bits >> i & 1 == 1 {
+                if seen == j {
+                    return Move::King(from, t);
+                }
+                seen += 1;
             }
         }
-        (out, n as u32)
+        Move::Pass
     }
 
     /// The triangles where the side to move may place its King.
@@ -455,16 +481,16 @@ impl Opprimo {
             return Some(Move::Place(x.trailing_zeros() as Tri));
         }
         let soldiers = SoldierMoves::new(self.men, self.officers, side);
-        let (kings, nk) = self.king_targets();
-        let (counts, ns) = soldiers.counts();
+        let (king_bits, nk) = self.king_moves();
+        let ns = soldiers.total;
         let total = ns + nk;
         let k = pick(total.max(1));
         Some(if total == 0 {
             Move::Pass
         } else if k < ns {
-            soldiers.nth(&counts, k)
+            soldiers.nth(k)
         } else {
-            Move::King(self.kings[side], kings[(k - ns) as usize])
+            self.king_move(king_bits, k - ns)
         })
     }
 
@@ -657,9 +683,9 @@ impl Game for Opprimo {
             }
         } else {
             SoldierMoves::new(self.men, self.officers, side).push_all(moves);
-            let (targets, n) = self.king_targets();
-            for &t in &targets[..n as usize] {
-                moves.push(Move::King(self.kings[side], t));
+            let (bits, n) = self.king_moves();
+            for j in 0..n {
+                moves.push(self.king_move(bits, j));
             }
         }
         if moves.is_empty() {
