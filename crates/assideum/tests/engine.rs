@@ -112,18 +112,20 @@ fn reference_games() -> u64 {
         .unwrap_or(3)
 }
 
-/// Every option value that changes the rules, each varied alone.
+/// Every `ranger-range` value, and `quiet-plies` from its smallest value up to the default.
 fn option_sets() -> Vec<Options> {
     [
         "default",
         "ranger-range=0",
         "ranger-range=1",
         "ranger-range=2",
-        "ranger-range=4",
-        "ranger-range=7",
-        "quiet-plies=1",
-        "quiet-plies=12",
+        "ranger-range=4,quiet-plies=60",
         "ranger-range=5,quiet-plies=40",
+        "ranger-range=6",
+        "ranger-range=7,quiet-plies=25",
+        "quiet-plies=1",
+        "quiet-plies=2",
+        "quiet-plies=12",
     ]
     .iter()
     .map(|t| options(t))
@@ -148,6 +150,19 @@ fn fast_and_reference_agree_to_the_end_of_whole_games() {
         let game = Assideum::new(&opts, seed).unwrap();
         let r = common::reference_for(&game);
         compare_with_reference(game, r, seed, 2000);
+    }
+}
+
+/// The reference scenarios (Portals with shared zones, siege) one move deeper in both engines.
+#[test]
+fn fast_and_reference_agree_on_perft_2_of_the_scenarios() {
+    for case in read_cases(PERFT).unwrap() {
+        let Some(position) = case.position.as_deref() else {
+            continue;
+        };
+        let game = Assideum::from_position(&options(&case.options), position).unwrap();
+        let r = common::reference_for(&game);
+        assert_eq!(perft(&game, 2), reference_perft(&r, 2), "{}", case.name);
     }
 }
 
@@ -192,4 +207,136 @@ fn conformance_suite() {
 fn conformance_suite_in_long_games() {
     // Long enough to reach sieges, captures of Portals and draws.
     conformance::<Assideum>(&[options("quiet-plies=30")], 3, 400);
+}
+
+/// A random, mostly crowded position: both Commanders, a few pieces of each kind, Portals with
+/// random facings and Fighters close to them (stacked, landed, over enemy pieces), either side
+/// to move. `None` when the drawing is not a valid position (e.g. the side not to move is in
+/// siege).
+fn random_position(rng: &mut impl boardlab_core::rand::Rng) -> Option<Assideum> {
+    let mut cells: Vec<String> = vec![String::new(); 64];
+    let mut free: Vec<usize> = (0..64).collect();
+    let mut take =
+        |rng: &mut dyn boardlab_core::rand::RngCore, near: Option<usize>| -> Option<usize> {
+            use boardlab_core::rand::Rng;
+            let candidates: Vec<usize> = match near {
+                Some(p) => free
+                    .iter()
+                    .copied()
+                    .filter(|&s| (s % 8).abs_diff(p % 8) <= 3 && (s / 8).abs_diff(p / 8) <= 3)
+                    .collect(),
+                None => free.clone(),
+            };
+            if candidates.is_empty() {
+                return None;
+            }
+            let s = candidates[rng.random_range(0..candidates.len())];
+            free.retain(|&x| x != s);
+            Some(s)
+        };
+    let mut portals = [Vec::new(), Vec::new()];
+    for (c, letters) in [(0, "KVSCPR"), (1, "kvscpr")] {
+        for (i, l) in letters.chars().enumerate() {
+            let n = match i {
+                0 => 1,
+                1 => rng.random_range(0..4),
+                4 => [0, 1, 2, 2, 2][rng.random_range(0..5)],
+                5 => rng.random_range(0..2),
+                _ => rng.random_range(0..3),
+            };
+            for _ in 0..n {
+                // A second Portal usually stands near the first, so that the zones overlap.
+                let near = if "Pp".contains(l) && rng.random_range(0..4) > 0 {
+                    portals[c].first().copied()
+                } else {
+                    None
+                };
+                let s = take(rng, near)?;
+                let mut t = l.to_string();
+                if "PpRr".contains(l) {
+                    t.push(['n', 'e', 's', 'w'][rng.random_range(0..4)]);
+                }
+                if "Vv".contains(l) {
+                    let (back, far) = if c == 0 { (0, 7) } else { (7, 0) };
+                    if s / 8 == back {
+                        return None;
+                    }
+                    if s / 8 == far || rng.random_range(0..4) == 0 {
+                        t.push('+');
+                    }
+                }
+                if "Pp".contains(l) {
+                    portals[c].push(s);
+                }
+                cells[s] = t;
+            }
+        }
+    }
+    for c in 0..2 {
+        let fighters = [0, 1, 2, 2][rng.random_range(0..4)];
+        for _ in 0..fighters {
+            let s = match portals[c].first() {
+                Some(_) if rng.random_range(0..5) > 0 => {
+                    let q = portals[c][rng.random_range(0..portals[c].len())];
+                    // Close to a Portal: within two files and ranks.
+                    let x = (q % 8) as i32 + rng.random_range(-2..=2);
+                    let y = (q / 8) as i32 + rng.random_range(-2..=2);
+                    (y.clamp(0, 7) * 8 + x.clamp(0, 7)) as usize
+                }
+                _ => rng.random_range(0..64),
+            };
+            cells[s].push(if c == 0 { 'F' } else { 'f' });
+        }
+    }
+    let mut ranks = Vec::new();
+    for r in (0..8).rev() {
+        let mut t = String::new();
+        let mut run = 0;
+        for f in 0..8 {
+            let cell = &cells[r * 8 + f];
+            if cell.is_empty() {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                t.push_str(&run.to_string());
+                run = 0;
+            }
+            t.push_str(&format!("[{cell}]"));
+        }
+        if run > 0 {
+            t.push_str(&run.to_string());
+        }
+        ranks.push(t);
+    }
+    let side = if rng.random_range(0..2) == 0 {
+        'w'
+    } else {
+        'b'
+    };
+    let text = format!("{} {side} 0", ranks.join("/"));
+    Assideum::from_position(&options("default"), &text).ok()
+}
+
+/// Crowded random positions (rare Fighter and Portal configurations), perft 2 in both engines.
+#[test]
+fn fast_and_reference_agree_on_perft_from_crowded_random_positions() {
+    let mut rng = boardlab_core::rng(2024);
+    let mut checked = 0;
+    let mut tries = 0;
+    while checked < reference_games() * 8 && tries < 100_000 {
+        tries += 1;
+        let Some(game) = random_position(&mut rng) else {
+            continue;
+        };
+        let r = common::reference_for(&game);
+        assert_eq!(
+            perft(&game, 2),
+            reference_perft(&r, 2),
+            "{}",
+            game.position_text()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, reference_games() * 8);
 }
