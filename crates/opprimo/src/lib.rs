@@ -459,8 +459,9 @@ impl Opprimo {
         set
     }
 
-    /// The `k`-th legal move and the number of legal moves, without listing them; `k` is
-    /// drawn by `pick` from the count. `None` when the game is over.
+    /// The legal move at index `pick(n)` of the move list, where n is the number of legal
+    /// moves (at least 1: `pass`), found without listing the moves. `None` when the game is
+    /// over.
     #[inline]
     fn select<F: FnOnce(u32) -> u32>(&self, pick: F) -> Option<Move> {
         if self.over() {
@@ -712,11 +713,8 @@ impl Game for Opprimo {
             }
             Move::Step(from, to) => placed && self.soldier_problem(from, to, false).is_none(),
             Move::Convert(from, to) => placed && self.soldier_problem(from, to, true).is_none(),
-            Move::Pass => {
-                let mut moves = Vec::new();
-                self.legal_moves(&mut moves);
-                moves == [Move::Pass]
-            }
+            // Index 0 of the move list is `pass` exactly when it is the only move.
+            Move::Pass => self.select(|_| 0) == Some(Move::Pass),
         }
     }
 

@@ -862,3 +862,28 @@ fn the_diagram_shows_the_lattice_names_kings_and_officers() {
     );
     assert!(d.lines().any(|l| l.trim_start().starts_with("13 ")), "{d}");
 }
+
+#[test]
+fn the_rules_page_examples_are_valid() {
+    let page = include_str!("../../../docs/rules/opprimo.md");
+    let section = &page[page.find("## Position text").unwrap()..];
+    let block = section.split("```").nth(1).unwrap();
+    let mut checked = 0;
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let (text, comment) = line.split_once("  ").unwrap();
+        let g = Opprimo::from_position(&opts("default"), text.trim())
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(g.position_text(), text.trim());
+        if let Some(moves) = comment.trim().strip_prefix("after ") {
+            let mut start = Opprimo::new(&opts("default"), 0).unwrap();
+            play(&mut start, moves);
+            assert_eq!(start.position_text(), text.trim());
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    // The opening quoted under Notation plays.
+    let mut g = Opprimo::new(&opts("default"), 0).unwrap();
+    play(&mut g, "k@b1c k@f11e b3-b5 b11-b9 b5-b7 b9xb5");
+    assert_eq!(at(&g, "b7"), Some((RED, false)));
+}
