@@ -83,6 +83,7 @@ games! {
     SightReduction => boardlab_sight_reduction::SightReduction,
     Assideum => boardlab_assideum::Assideum,
     Opprimo => boardlab_opprimo::Opprimo,
+    Obsidio => boardlab_obsidio::Obsidio,
 }
 
 impl AnyGame {

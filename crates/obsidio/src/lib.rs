@@ -1184,19 +1184,12 @@ impl Game for Obsidio {
             self.claimed[WHITE].count_ones(),
             supply(WHITE),
         );
-        match self.outcome() {
-            Some(o) => {
-                let _ = writeln!(s, "Game over: {o}");
+        if self.outcome().is_none() {
+            if self.swap == SwapState::Offer && self.cfg.pie {
+                s.push_str("White may swap (pie rule)\n");
             }
-            None => {
-                let _ = write!(s, "{} to move", ["Black", "White"][self.side & 1]);
-                if self.swap == SwapState::Offer && self.cfg.pie {
-                    s.push_str(" (may swap)");
-                }
-                if self.passes == 1 {
-                    s.push_str(" (the opponent passed)");
-                }
-                s.push('\n');
+            if self.passes == 1 {
+                s.push_str("The last move was a pass\n");
             }
         }
         s.push_str(

@@ -1155,5 +1155,11 @@ fn diagram_has_coordinates_targets_claims_and_the_anchor() {
     );
     assert!(d.contains(" W "), "{d}");
     assert!(d.contains(" + "), "{d}");
-    assert!(d.contains("Black to move"), "{d}");
+    assert!(
+        d.contains("Black (first seat): 0 targets, supply unlimited"),
+        "{d}"
+    );
+    let mut g = start("size=7");
+    play(&mut g, "c3");
+    assert!(g.diagram().contains("White may swap"));
 }
