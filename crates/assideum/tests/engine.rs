@@ -340,3 +340,13 @@ fn fast_and_reference_agree_on_perft_from_crowded_random_positions() {
     }
     assert_eq!(checked, reference_games() * 8);
 }
+
+/// One move deeper than the shared counts from the opening: both engines agree (98 360).
+#[test]
+fn fast_and_reference_agree_on_perft_3_from_the_start() {
+    let game = Assideum::new(&options("default"), 0).unwrap();
+    let r = common::reference_for(&game);
+    let fast = perft(&game, 3);
+    assert_eq!(fast, reference_perft(&r, 3));
+    assert_eq!(fast, 98_360);
+}
