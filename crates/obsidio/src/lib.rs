@@ -35,7 +35,6 @@ use boardlab_core::{
 };
 use geometry::{nth_bit, Bits, Geometry, Kind, Square, NO_SQUARE};
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 /// A colour as an index: 0 Black, 1 White.
 pub type Side = usize;
@@ -216,7 +215,7 @@ impl std::fmt::Debug for Geo {
 /// An Obsidio game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obsidio {
-    options: Arc<Options>,
+    options: Options,
     cfg: Config,
     geo: Geo,
     /// Influence tokens by colour.
@@ -368,7 +367,7 @@ impl Obsidio {
     fn blank(options: &Options) -> Obsidio {
         let cfg = Config::from_options(options);
         Obsidio {
-            options: Arc::new(options.clone()),
+            options: options.clone(),
             cfg,
             geo: Geo(Geometry::of_size(cfg.size)),
             tokens: [0; 2],
