@@ -81,9 +81,9 @@ macro_rules! games {
 
 games! {
     SightReduction => boardlab_sight_reduction::SightReduction,
-    Assideum => boardlab_assideum::Assideum,
-    Opprimo => boardlab_opprimo::Opprimo,
     Obsidio => boardlab_obsidio::Obsidio,
+    Opprimo => boardlab_opprimo::Opprimo,
+    Assideum => boardlab_assideum::Assideum,
 }
 
 impl AnyGame {
