@@ -3,6 +3,12 @@
 //! A square is `rank * n + file` (a1 = 0), so a board of up to 11×11 = 121 squares is one
 //! `u128` bit set. Targets are numbered 0, 1, … in the same square order (a1, b1, …, a2, …),
 //! so a set of targets is a `u32`.
+//!
+//! Line of sight works on **lines**: the n ranks, n files, 2n − 1 diagonals and 2n − 1
+//! anti-diagonals. A game keeps one small occupancy word per line (see
+//! [`Geometry::line_start`]); the squares a square sees along a line are those between the
+//! nearest occupied bits on either side of it, read off a table of prefixes
+//! ([`Geometry::line_prefix`]).
 
 /// A square index `rank * n + file`.
 pub type Square = u8;
@@ -10,17 +16,16 @@ pub type Square = u8;
 /// "No square" (no anchor).
 pub const NO_SQUARE: Square = u8::MAX;
 
-/// The eight directions as (file step, rank step). The first four have a positive index
-/// step (the nearest square of a ray is its lowest bit), the last four a negative one.
-pub const DIRS: [(i8, i8); 8] = [
-    (0, 1),   // N
-    (1, 0),   // E
-    (1, 1),   // NE
-    (-1, 1),  // NW
-    (0, -1),  // S
-    (-1, 0),  // W
-    (-1, -1), // SW
-    (1, -1),  // SE
+/// The eight directions as (file step, rank step).
+const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
 ];
 
 /// What kind of square a square is.
@@ -34,38 +39,45 @@ pub enum Kind {
     Target,
 }
 
-/// A light square's place on one of the lines along which it sees other light squares (see
-/// [`Geometry::light_lines`]): enough to look up how many light squares it sees along the
-/// line from the line's occupancy word (see [`Geometry::line_start`] and [`SECONDS`]).
+/// A square's place on one of the lines along which it can see placement squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineSpot {
+pub struct Spot {
     /// The line.
     pub line: u8,
-    /// The token bits of the line's word (bits 1 ..= length).
+    /// The bits of the line's occupancy word above and below the square's own bit.
+    pub above: u16,
+    pub below: u16,
+    /// For light squares: the token bits of the word (bits 1 ..= length), and where the
+    /// square's entries start in [`SECONDS`] (the table for the kind of line, its length's
+    /// block, plus the square's position on the line).
     pub mask: u16,
-    /// Where the square's entries start in [`SECONDS`]: the table for the kind of line, its
-    /// length's block, plus the square's position on the line.
     pub base: u32,
 }
 
-impl LineSpot {
-    const NONE: LineSpot = LineSpot {
+impl Spot {
+    const NONE: Spot = Spot {
         line: 0,
+        above: 0,
+        below: 0,
         mask: 0,
         base: 0,
     };
 
-    /// `all_light`: every square of the line is light (else dark and light alternate).
-    const fn new(line: u8, all_light: bool, pos: u8, len: u8) -> LineSpot {
-        LineSpot {
+    /// The square at position `pos` of line `line` of `len` squares; `all_light`: every
+    /// square of the line is light (else dark and light alternate).
+    const fn new(line: u8, pos: u8, len: u8, all_light: bool) -> Spot {
+        let bit = pos + 1;
+        Spot {
             line,
+            above: !((2u32 << bit) - 1) as u16,
+            below: ((1u32 << bit) - 1) as u16,
             mask: ((1u32 << len) - 1) as u16,
             base: if all_light { SECONDS_HALF } else { 0 } + seconds_block(len) + pos as u32,
         }
     }
 
-    /// How many light squares at distance two or more the square sees along the line, given
-    /// the line's occupancy word.
+    /// How many light squares at distance two or more a light square sees along the line,
+    /// given the line's occupancy word.
     #[inline(always)]
     #[must_use]
     pub fn seconds(self, word: u16) -> u32 {
@@ -139,11 +151,10 @@ pub struct Geometry {
     pub target_mask: u128,
     /// Dark and light squares: where influence tokens go.
     pub placement: u128,
-    /// `rays[d][sq]`: the squares beyond `sq` in direction `DIRS[d]`, up to the edge (empty
-    /// for the unused indices up to 127, which serve as "no square").
-    pub rays: [[u128; 128]; 8],
     /// The (up to 8) neighbours of each square.
     pub neighbours: [u128; 128],
+    /// Each square with its neighbours.
+    pub near: [u128; 128],
     /// The targets next to each square (up to 4), and how many there are.
     pub adjacent_targets: [[u8; 4]; 128],
     pub adjacent_count: [u8; 128],
@@ -155,17 +166,17 @@ pub struct Geometry {
     pub line_id: [[u8; 4]; 128],
     /// `line_bit[sq]`: the square's bit in the occupancy word of each of those lines.
     pub line_bit: [[u16; 4]; 128],
-    /// `line_pos[sq]`: the index of that bit (the position on the line plus one).
-    pub line_pos: [[u8; 4]; 128],
     /// Each line's occupancy word before any token: bit p + 1 for the square at position p
-    /// (counted from the low-file end) when it is a target, plus a sentinel bit at each end.
+    /// (counted from the low-file end) when it is a target, plus a sentinel bit at each end
+    /// (bit 0 and bit length + 1). Tokens add their bits (see [`Geometry::line_bit`]).
     pub line_start: [u16; 64],
-    /// For a light square, which of its lines (0 rank, 1 file) runs through dark and light
-    /// squares in turn; the other one meets targets at once.
-    pub alternating: [u8; 128],
-    /// For a light square, the lines along which it can see light squares: the alternating
-    /// line, the diagonal and the anti-diagonal.
-    pub light_lines: [[LineSpot; 3]; 128],
+    /// `line_prefix[line][k]`: the squares of the line whose bit index is below `k`.
+    pub line_prefix: [[u128; 16]; 64],
+    /// The lines along which a placement square can see other placement squares (the other
+    /// lines meet a target at once): for a light square the rank or file that alternates
+    /// dark and light squares, then its diagonal and anti-diagonal; for a dark square its
+    /// rank, its file, and its rank again.
+    pub spots: [[Spot; 3]; 128],
 }
 
 impl Geometry {
@@ -184,18 +195,17 @@ impl Geometry {
             light: 0,
             target_mask: 0,
             placement: 0,
-            rays: [[0; 128]; 8],
             neighbours: [0; 128],
+            near: [0; 128],
             adjacent_targets: [[0; 4]; 128],
             adjacent_count: [0; 128],
             kinds: [Kind::Target; 128],
             line_count: 6 * n - 2,
             line_id: [[0; 4]; 128],
             line_bit: [[0; 4]; 128],
-            line_pos: [[0; 4]; 128],
             line_start: [0; 64],
-            alternating: [0; 128],
-            light_lines: [[LineSpot::NONE; 3]; 128],
+            line_prefix: [[0; 16]; 64],
+            spots: [[Spot::NONE; 3]; 128],
         };
         let mut sq = 0u8;
         while sq < cells {
@@ -221,10 +231,15 @@ impl Geometry {
             let lens = [n, n, diag_len, anti_len];
             let mut k = 0;
             while k < 4 {
+                let line = ids[k] as usize;
                 g.line_id[sq as usize][k] = ids[k];
                 g.line_bit[sq as usize][k] = 1 << (pos[k] + 1);
-                g.line_pos[sq as usize][k] = pos[k] + 1;
-                g.line_start[ids[k] as usize] |= 1 | 1 << (lens[k] + 1);
+                g.line_start[line] |= 1 | 1 << (lens[k] + 1);
+                let mut above = pos[k] as usize + 2;
+                while above < 16 {
+                    g.line_prefix[line][above] |= bit;
+                    above += 1;
+                }
                 k += 1;
             }
             if f % 2 == 1 && r % 2 == 1 {
@@ -240,15 +255,16 @@ impl Geometry {
                 g.targets += 1;
             } else if f % 2 == 0 && r % 2 == 0 {
                 g.kinds[sq as usize] = Kind::Dark;
+                let rank = Spot::new(ids[0], pos[0], lens[0], false);
+                g.spots[sq as usize] = [rank, Spot::new(ids[1], pos[1], lens[1], false), rank];
                 g.dark |= bit;
             } else {
                 g.kinds[sq as usize] = Kind::Light;
                 let alt: usize = if r % 2 == 0 { 0 } else { 1 };
-                g.alternating[sq as usize] = alt as u8;
-                g.light_lines[sq as usize] = [
-                    LineSpot::new(ids[alt], false, pos[alt], lens[alt]),
-                    LineSpot::new(ids[2], true, pos[2], lens[2]),
-                    LineSpot::new(ids[3], true, pos[3], lens[3]),
+                g.spots[sq as usize] = [
+                    Spot::new(ids[alt], pos[alt], lens[alt], false),
+                    Spot::new(ids[2], pos[2], lens[2], true),
+                    Spot::new(ids[3], pos[3], lens[3], true),
                 ];
                 g.light |= bit;
             }
@@ -258,26 +274,20 @@ impl Geometry {
         let mut sq = 0u8;
         while sq < cells {
             let (f, r) = ((sq % n) as i32, (sq / n) as i32);
+            g.near[sq as usize] = 1 << sq;
             let mut d = 0;
             while d < 8 {
-                let (df, dr) = (DIRS[d].0 as i32, DIRS[d].1 as i32);
-                let (mut x, mut y) = (f + df, r + dr);
-                let mut first = true;
-                while x >= 0 && y >= 0 && x < n as i32 && y < n as i32 {
+                let (x, y) = (f + DIRS[d].0 as i32, r + DIRS[d].1 as i32);
+                if x >= 0 && y >= 0 && x < n as i32 && y < n as i32 {
                     let s = (y * n as i32 + x) as usize;
-                    g.rays[d][sq as usize] |= 1u128 << s;
-                    if first {
-                        g.neighbours[sq as usize] |= 1u128 << s;
-                        let t = g.target_index[s];
-                        if t != NO_SQUARE {
-                            let c = g.adjacent_count[sq as usize];
-                            g.adjacent_targets[sq as usize][c as usize] = t;
-                            g.adjacent_count[sq as usize] = c + 1;
-                        }
-                        first = false;
+                    g.neighbours[sq as usize] |= 1u128 << s;
+                    g.near[sq as usize] |= 1u128 << s;
+                    let t = g.target_index[s];
+                    if t != NO_SQUARE {
+                        let c = g.adjacent_count[sq as usize];
+                        g.adjacent_targets[sq as usize][c as usize] = t;
+                        g.adjacent_count[sq as usize] = c + 1;
                     }
-                    x += df;
-                    y += dr;
                 }
                 d += 1;
             }
@@ -306,88 +316,42 @@ impl Geometry {
         self.kinds[sq as usize]
     }
 
-    /// The squares seen from `sq` (line of sight): along each of the eight lines, every
-    /// square up to and including the first square in `blockers`.
+    /// The line occupancy words with `tokens` on the board (see [`Geometry::line_start`]).
+    #[must_use]
+    pub fn line_words(&self, tokens: u128) -> [u16; 64] {
+        let mut words = self.line_start;
+        for sq in Bits::of(tokens & self.placement) {
+            for k in 0..4 {
+                words[self.line_id[sq as usize][k] as usize] |= self.line_bit[sq as usize][k];
+            }
+        }
+        words
+    }
+
+    /// The squares `sq` sees (has line of sight to) with the lines occupied as in `lines`,
+    /// together with the first occupied square in each direction and `sq` itself: along each
+    /// line, every square between the nearest occupied squares on either side. Only the
+    /// lines that do not meet a target at once are looked at: the rank and file of a dark
+    /// square, the alternating line and the diagonals of a light square, and for a target
+    /// just its neighbours. Callers keep the empty squares they need.
     #[inline]
     #[must_use]
-    pub fn sight(&self, sq: Square, blockers: u128) -> u128 {
-        let s = sq as usize;
-        let mut out = 0;
-        let mut d = 0;
-        while d < 4 {
-            let ray = self.rays[d][s];
-            let hit = ray & blockers;
-            out |= if hit == 0 {
-                ray
-            } else {
-                ray ^ self.rays[d][hit.trailing_zeros() as usize]
-            };
-            d += 1;
+    pub fn los(&self, sq: Square, lines: &[u16; 64]) -> u128 {
+        let s = sq as usize & 127;
+        if self.kinds[s] == Kind::Target {
+            return self.neighbours[s];
         }
-        while d < 8 {
-            let ray = self.rays[d][s];
-            let hit = ray & blockers;
-            out |= if hit == 0 {
-                ray
-            } else {
-                ray ^ self.rays[d][127 - hit.leading_zeros() as usize]
-            };
-            d += 1;
+        let mut out = 0;
+        for spot in &self.spots[s] {
+            let line = spot.line as usize & 63;
+            let w = u32::from(lines[line]);
+            // The sentinels make both words non-zero; the extra bits tell the compiler so.
+            let hi = (w & u32::from(spot.above) | 1 << 16).trailing_zeros();
+            let lo = (w & u32::from(spot.below) | 1).ilog2();
+            let prefix = &self.line_prefix[line];
+            out |= prefix[hi as usize & 15] ^ prefix[(lo + 1) as usize & 15];
         }
         out
-    }
-
-    /// The part of ray `d` from `s` up to and including the first square in `blockers`
-    /// (directions 0–3, whose nearest square is the lowest bit).
-    #[inline(always)]
-    fn ray_up(&self, d: usize, s: usize, blockers: u128) -> u128 {
-        let ray = self.rays[d][s & 127];
-        // Bit 127 is never a square: with no blocker the ray is cut at "square" 127, whose
-        // ray is empty.
-        let hit = ray & blockers | 1 << 127;
-        ray ^ self.rays[d][hit.trailing_zeros() as usize]
-    }
-
-    /// As [`Geometry::ray_up`] for directions 4–7, whose nearest square is the highest bit.
-    #[inline(always)]
-    fn ray_down(&self, d: usize, s: usize, blockers: u128) -> u128 {
-        let ray = self.rays[d][s & 127];
-        // With no blocker, 127 − 128 wraps to index 127, whose ray is empty.
-        let hit = ray & blockers;
-        ray ^ self.rays[d][127u32.wrapping_sub(hit.leading_zeros()) as usize & 127]
-    }
-
-    /// The same as [`Geometry::sight`] when `blockers` holds every target, looking only
-    /// along the lines that are not cut at once by a target: the rank and file of a dark
-    /// square, the diagonals and the alternating line of a light square, and just the
-    /// neighbours of a target.
-    #[inline]
-    #[must_use]
-    pub fn los(&self, sq: Square, blockers: u128) -> u128 {
-        let s = sq as usize & 127;
-        match self.kinds[s] {
-            Kind::Dark => {
-                self.ray_up(0, s, blockers)
-                    | self.ray_up(1, s, blockers)
-                    | self.ray_down(4, s, blockers)
-                    | self.ray_down(5, s, blockers)
-            }
-            Kind::Light => {
-                // Rank (E, W) or file (N, S).
-                let (up, down) = if self.alternating[s] == 0 {
-                    (1, 5)
-                } else {
-                    (0, 4)
-                };
-                self.ray_up(2, s, blockers)
-                    | self.ray_up(3, s, blockers)
-                    | self.ray_down(6, s, blockers)
-                    | self.ray_down(7, s, blockers)
-                    | self.ray_up(up, s, blockers)
-                    | self.ray_down(down, s, blockers)
-            }
-            Kind::Target => self.neighbours[s],
-        }
     }
 
     /// The square's name, `a1` style.
@@ -480,23 +444,44 @@ mod tests {
         assert_eq!(g.kind(g.parse_square("d4").unwrap()), Kind::Target);
     }
 
+    /// Line of sight by walking each of the eight directions square by square.
+    fn walk(g: &Geometry, sq: Square, blockers: u128) -> u128 {
+        let (f, r) = ((sq % g.n) as i32, (sq / g.n) as i32);
+        let mut out = 0;
+        for (df, dr) in DIRS {
+            let (mut x, mut y) = (f + i32::from(df), r + i32::from(dr));
+            while (0..i32::from(g.n)).contains(&x) && (0..i32::from(g.n)).contains(&y) {
+                let s = y * i32::from(g.n) + x;
+                out |= 1u128 << s;
+                if blockers >> s & 1 == 1 {
+                    break;
+                }
+                x += i32::from(df);
+                y += i32::from(dr);
+            }
+        }
+        out
+    }
+
     #[test]
-    fn sight_stops_at_blockers() {
+    fn line_of_sight_stops_at_tokens_and_targets() {
         let g = &GEOMETRY_9;
         let sq = |s: &str| g.parse_square(s).unwrap();
-        // From c3 along rank 3: b3, a3 west; d3 … i3 east. Column c: c4 … c9 and c2, c1.
-        let seen = g.sight(sq("c3"), g.target_mask);
-        for s in ["a3", "b3", "d3", "i3", "c1", "c9", "b2", "d4", "b4", "d2"] {
+        let free = |tokens: u128| g.placement & !tokens;
+        // From c3 along rank 3 and file c; its diagonals meet targets at once.
+        let seen = g.los(sq("c3"), &g.line_words(0)) & free(1 << sq("c3"));
+        for s in ["a3", "b3", "d3", "i3", "c1", "c9"] {
             assert_ne!(seen & (1 << sq(s)), 0, "{s}");
         }
         assert_eq!(seen & (1 << sq("e5")), 0);
-        let seen = g.sight(sq("c3"), g.target_mask | 1 << sq("e3"));
-        assert_ne!(seen & (1 << sq("e3")), 0);
+        let tokens = 1 << sq("c3") | 1 << sq("e3");
+        let seen = g.los(sq("c3"), &g.line_words(tokens)) & free(tokens);
+        assert_ne!(seen & (1 << sq("d3")), 0);
         assert_eq!(seen & (1 << sq("f3")), 0);
     }
 
     #[test]
-    fn fast_line_of_sight_equals_the_eight_rays() {
+    fn line_of_sight_equals_a_walk_in_eight_directions() {
         // Pseudo-random token sets; targets always block.
         let mut state = 1u64;
         for g in [&GEOMETRY_7, &GEOMETRY_9, &GEOMETRY_11] {
@@ -508,10 +493,12 @@ mod tests {
                         tokens |= 1 << sq;
                     }
                 }
-                let blockers = (tokens & g.placement) | g.target_mask;
+                let tokens = tokens & g.placement;
+                let blockers = tokens | g.target_mask;
+                let words = g.line_words(tokens);
                 for sq in 0..g.cells {
-                    let free = g.placement & !blockers;
-                    assert_eq!(g.los(sq, blockers) & free, g.sight(sq, blockers) & free);
+                    let free = g.placement & !blockers & !(1 << sq);
+                    assert_eq!(g.los(sq, &words) & free, walk(g, sq, blockers) & free);
                 }
             }
         }

@@ -2,7 +2,8 @@
 //! target tiles with four or more of their tokens around them; a majority of the targets wins.
 //!
 //! Rules: `docs/rules/obsidio.md`. Boards of 7×7, 9×9 and 11×11 squares are `u128` bit sets
-//! (see [`geometry`]); line of sight comes from precomputed rays. Move generation and random
+//! (see [`geometry`]); line of sight is read from one occupancy word per line and precomputed
+//! tables. Move generation and random
 //! playouts allocate nothing: a random move is drawn by counting the moves of each kind and
 //! building only the one chosen, which is exactly the move at that index of
 //! [`Game::legal_moves`], so playouts are uniform over the legal moves.
@@ -259,9 +260,8 @@ struct Choices {
     first_count: usize,
     /// For each first light square: how many second squares it has.
     seconds: [u8; 64],
-    /// Empty light squares and blockers, to find second light squares.
+    /// Empty light squares, to find second light squares.
     empty_light: u128,
-    blockers: u128,
     /// Whether two light tokens may be placed (two or more tokens left).
     two: bool,
     /// Light placement moves in all.
@@ -394,11 +394,8 @@ impl Obsidio {
         let g = self.geo.0;
         self.ready = [0; 2];
         self.around = [[0; 32]; 2];
-        self.lines = g.line_start;
+        self.lines = g.line_words(self.tokens[0] | self.tokens[1]);
         for side in [BLACK, WHITE] {
-            for sq in Bits::of(self.tokens[side]) {
-                self.mark_lines(sq);
-            }
             for t in 0..g.targets {
                 let around = g.neighbours[g.target_square[t as usize] as usize];
                 let n = (self.tokens[side] & around).count_ones();
@@ -441,7 +438,7 @@ impl Obsidio {
     /// second one).
     #[inline]
     fn seconds_count(&self, first: Square) -> u32 {
-        let spots = &self.geo.0.light_lines[first as usize & 127];
+        let spots = &self.geo.0.spots[first as usize & 127];
         spots
             .iter()
             .map(|spot| spot.seconds(self.lines[spot.line as usize & 63]))
@@ -451,13 +448,12 @@ impl Obsidio {
     /// The empty squares the side to move may use for a dark placement, and for the first
     /// token of a light placement: those in line of sight of the anchor if any, else all.
     #[inline]
-    fn placement_squares(&self, blockers: u128) -> (u128, u128) {
+    fn placement_squares(&self, empty: u128) -> (u128, u128) {
         let g = self.geo.0;
-        let empty = g.placement & !blockers;
         let seen = if self.anchor == NO_SQUARE {
             0
         } else {
-            g.los(self.anchor, blockers) & empty
+            g.los(self.anchor, &self.lines) & empty
         };
         let pick = |kind: u128| {
             let near = seen & kind;
@@ -472,9 +468,9 @@ impl Obsidio {
 
     /// Second light squares after a first token on `first`.
     #[inline]
-    fn second_squares(&self, first: Square, empty_light: u128, blockers: u128) -> u128 {
+    fn second_squares(&self, first: Square, empty_light: u128) -> u128 {
         let g = self.geo.0;
-        g.los(first, blockers) & empty_light & !g.neighbours[first as usize]
+        g.los(first, &self.lines) & empty_light & !g.near[first as usize & 127]
     }
 
     /// Everything the side to move may do (the game must not be over).
@@ -489,7 +485,6 @@ impl Obsidio {
             first_count: 0,
             seconds: [0; 64],
             empty_light: 0,
-            blockers: 0,
             two: supply >= 2,
             light: 0,
             claimable: self.claimable(self.side & 1),
@@ -499,12 +494,11 @@ impl Obsidio {
             swap: self.swap == SwapState::Offer && self.cfg.pie,
         };
         if supply > 0 {
-            let blockers = self.tokens[0] | self.tokens[1] | g.target_mask;
-            let (dark, first) = self.placement_squares(blockers);
+            let empty = g.placement & !(self.tokens[0] | self.tokens[1]);
+            let (dark, first) = self.placement_squares(empty);
             ch.dark = dark;
             ch.dark_count = dark.count_ones();
-            ch.blockers = blockers;
-            ch.empty_light = g.light & !blockers;
+            ch.empty_light = empty & g.light;
             let mut i = 0;
             let mut light = 0;
             for (half, base) in [(first as u64, 0), ((first >> 64) as u64, 64)] {
@@ -554,7 +548,7 @@ impl Obsidio {
                     }
                     index -= 1;
                 } else if index < n {
-                    let seconds = self.second_squares(b, ch.empty_light, ch.blockers);
+                    let seconds = self.second_squares(b, ch.empty_light);
                     return Move::PlaceTwo(b, nth_bit(seconds, index));
                 } else {
                     index -= n;
@@ -716,7 +710,7 @@ impl Obsidio {
                 return Some(format!("{} is occupied", g.name(sq)));
             }
         }
-        let (dark, light) = self.placement_squares(blockers);
+        let (dark, light) = self.placement_squares(g.placement & !blockers);
         let kind = g.kind(first);
         let allowed = if kind == Kind::Dark { dark } else { light };
         if allowed & (1 << first) == 0 {
@@ -731,7 +725,7 @@ impl Obsidio {
         if kind == Kind::Dark {
             return None;
         }
-        let seconds = self.second_squares(first, g.light & !blockers, blockers);
+        let seconds = self.second_squares(first, g.light & !blockers);
         match second {
             None if supply >= 2 && seconds != 0 => Some(format!(
                 "a light placement must add a second token when it can; after {} it can go on {}",
@@ -923,7 +917,7 @@ impl Game for Obsidio {
         moves.extend(Bits::of(ch.dark).map(Move::Place));
         for &b in &ch.firsts[..ch.first_count] {
             let seconds = if ch.two {
-                self.second_squares(b, ch.empty_light, ch.blockers)
+                self.second_squares(b, ch.empty_light)
             } else {
                 0
             };
