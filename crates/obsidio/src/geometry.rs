@@ -411,6 +411,15 @@ impl Iterator for Bits {
     }
 }
 
+/// The number of squares in a set of dark squares. Dark squares have even indices (file and
+/// rank even, side odd), so the upper half shifted by one fills only odd bits of the lower
+/// half and one 64-bit count does.
+#[inline]
+#[must_use]
+pub fn count_dark(darks: u128) -> u32 {
+    ((darks as u64) | ((darks >> 64) as u64) << 1).count_ones()
+}
+
 /// The `k`-th (from 0) set bit of `x`, which must have more than `k` set bits.
 #[inline]
 #[must_use]
@@ -513,6 +522,19 @@ mod tests {
         let a1 = g.line_id[0][3] as usize;
         assert_eq!(g.line_start[a1], 1 | 1 << 2);
         assert_eq!(g.line_count, 40);
+    }
+
+    #[test]
+    fn count_dark_counts_every_dark_set() {
+        for g in [&GEOMETRY_7, &GEOMETRY_9, &GEOMETRY_11] {
+            let mut state = 7u64;
+            for _ in 0..100 {
+                state = boardlab_core::zobrist::splitmix64(state).1;
+                let set = g.dark & (u128::from(state) << 64 | u128::from(state.rotate_left(17)));
+                assert_eq!(count_dark(set), set.count_ones());
+            }
+            assert_eq!(count_dark(g.dark), g.dark.count_ones());
+        }
     }
 
     #[test]

@@ -497,7 +497,7 @@ impl Obsidio {
             let empty = g.placement & !(self.tokens[0] | self.tokens[1]);
             let (dark, first) = self.placement_squares(empty);
             ch.dark = dark;
-            ch.dark_count = dark.count_ones();
+            ch.dark_count = geometry::count_dark(dark);
             ch.empty_light = empty & g.light;
             let mut i = 0;
             let mut light = 0;
