@@ -195,7 +195,7 @@ mod keys {
     pub const CLAIMER: [u64; 3] = [0, ALL[369], ALL[370]];
 }
 
-/// The type of [`Obsidio::geometry`] comparisons: two games on the same size share it.
+/// A board geometry, compared by size (games of one size share one geometry).
 #[derive(Clone, Copy)]
 struct Geo(&'static Geometry);
 
@@ -405,14 +405,7 @@ impl Obsidio {
                 }
             }
         }
-        self.over = self.ended();
-    }
-
-    /// Whether the game is over (see [`Game::outcome`]), from the claims and passes.
-    fn ended(&self) -> bool {
-        let total = u32::from(self.geo.0.targets);
-        let (b, w) = (self.claimed[0].count_ones(), self.claimed[1].count_ones());
-        2 * b > total || 2 * w > total || b + w == total || self.passes >= 2
+        self.over = self.outcome().is_some();
     }
 
     /// Whether the game is over (kept up to date by every move).
@@ -630,7 +623,7 @@ impl Obsidio {
                         ^ keys::CLAIMER[claimer_index(Some(me))];
                 }
                 self.claimer = Some(me);
-                self.over = self.ended();
+                self.over = self.outcome().is_some();
             }
             Move::Swap | Move::Pass => {}
         }
