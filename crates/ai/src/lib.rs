@@ -16,6 +16,7 @@
 //! How each bot works and how strong it is: `docs/ai.md`.
 
 pub mod alphabeta;
+pub mod arena;
 
 pub mod games;
 pub mod levels;
@@ -135,11 +136,15 @@ impl AiVisitor for NewBot<'_> {
     }
 }
 
-/// A bot for game `G`, following `spec`; its moves follow from `seed`.
+/// A bot for game `G`, following `spec`; its moves follow from `seed`. The random bot plays
+/// every game; the others need the game's [`GameAi`] knowledge.
 ///
 /// # Errors
 /// A game without bot support.
 pub fn new_bot<G: Game>(spec: &BotSpec, seed: u64) -> Result<Box<dyn Bot<G>>, AiError> {
+    if *spec == BotSpec::Random {
+        return Ok(Box::new(RandomBot::new(seed)));
+    }
     let any = visit_type::<G, _>(NewBot(spec, seed))?;
     Ok(*any
         .downcast::<Box<dyn Bot<G>>>()
@@ -265,6 +270,31 @@ pub fn choose_move_with_stop(
     stop: &AtomicBool,
 ) -> Result<String, AiError> {
     analyze(game, spec, seed, stop).map(|a| a.best)
+}
+
+/// MCTS speed on `game`: iterations done in `budget` by one search with `spec` (its own
+/// budget and thread count replaced by `budget` and one thread), and the seconds taken.
+///
+/// # Errors
+/// A spec that is not MCTS, or a game without bot support.
+pub fn bench_mcts<G: Game>(
+    game: &G,
+    spec: &BotSpec,
+    budget: Duration,
+    seed: u64,
+) -> Result<(u64, f64), AiError> {
+    let BotSpec::Mcts(m) = *spec else {
+        return Err(AiError::Unsupported(format!("benchmarks of {spec}")));
+    };
+    let timed = BotSpec::Mcts(spec::MctsSpec {
+        time: Some(budget),
+        iterations: None,
+        threads: 1,
+        ..m
+    });
+    let mut bot = new_bot::<G>(&timed, seed)?;
+    let r = bot.search(game, &AtomicBool::new(false));
+    Ok((r.nodes, r.elapsed.as_secs_f64()))
 }
 
 #[cfg(test)]

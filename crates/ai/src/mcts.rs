@@ -106,6 +106,7 @@ struct Tree<G: GameAi> {
     path: Vec<usize>,
     max_nodes: usize,
     max_depth: u32,
+    /// Nodes of the exact endgame searches (not counted as iterations).
     exact_nodes: u64,
 }
 
@@ -662,6 +663,7 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                 }
             });
         }
+        let result = self.merge(game, &root_moves, to_move);
         if !spec.reuse {
             // Nothing to keep: give the memory back.
             for t in &mut self.trees {
@@ -669,10 +671,8 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                 t.root_game = None;
             }
         }
-        let result = self.merge(game, &root_moves, to_move);
-        let exact: u64 = self.trees.iter().map(|t| t.exact_nodes).sum();
         SearchResult {
-            nodes: total + exact,
+            nodes: total,
             elapsed: start.elapsed(),
             ..result
         }

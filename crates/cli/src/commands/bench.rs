@@ -1,4 +1,5 @@
-//! `boardlab bench GAME`: random playouts/s, plies/s and perft nodes/s on one core.
+//! `boardlab bench GAME`: random playouts/s, plies/s, perft nodes/s and MCTS iterations/s on
+//! one core.
 
 use super::Selectors;
 use anyhow::Result;
@@ -99,6 +100,18 @@ impl GameVisitor for Args {
             "perft: {:.0} nodes/s (perft({depth}) = {nodes} in {secs:.3} s)",
             nodes as f64 / secs.max(1e-9)
         );
+        if game.outcome().is_none() {
+            for spec in ["mcts:plain", "mcts"] {
+                let spec: boardlab_ai::BotSpec = spec.parse()?;
+                match boardlab_ai::bench_mcts(&game, &spec, budget, self.select.seed) {
+                    Ok((iterations, secs)) => println!(
+                        "{spec}: {:.0} iterations/s ({iterations} iterations in {secs:.2} s, one thread)",
+                        iterations as f64 / secs.max(1e-9)
+                    ),
+                    Err(e) => println!("{spec}: {e}"),
+                }
+            }
+        }
         Ok(())
     }
 }

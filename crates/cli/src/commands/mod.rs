@@ -1,5 +1,7 @@
 //! Command-line definitions and the code of each command.
 
+mod analyze;
+mod arena;
 mod bench;
 mod games;
 mod moves;
@@ -36,8 +38,14 @@ pub enum Command {
     Play(play::Args),
     /// Check a game record (JSON or text form) and show the final position and result.
     Replay(replay::Args),
-    /// Measure random playouts/s, plies/s and perft nodes/s on one core.
+    /// Measure random playouts/s, plies/s, perft nodes/s and MCTS iterations/s on one core.
     Bench(bench::Args),
+    /// Search a position with a bot: best move, value, principal variation, nodes and
+    /// nodes/s (the last line is `bestmove MOVE`).
+    Analyze(analyze::Args),
+    /// Play a match between two bots with alternating seats: wins, draws, losses, score with
+    /// its 95% interval and the Elo difference.
+    Arena(arena::Args),
 }
 
 /// Runs a parsed command line.
@@ -53,5 +61,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(&a),
         Command::Bench(a) => bench::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Arena(a) => arena::run(a),
     }
 }

@@ -3,22 +3,26 @@
 use super::select::status_line;
 use super::Selectors;
 use anyhow::{Context, Result};
-use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_ai::{Bot, BotSpec};
 use boardlab_core::{Game, GameRecord, Seat};
 use boardlab_games::GameVisitor;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     pub select: Selectors,
-    /// Who plays the first seat: human or random.
+    /// Who plays the first seat: human, or a bot spec (random, level:5, mcts:time=1s, …).
     #[arg(long, default_value = "human")]
     pub first: String,
-    /// Who plays the second seat: human or random.
+    /// Who plays the second seat: human, or a bot spec (random, level:5, mcts:time=1s, …).
     #[arg(long, default_value = "random")]
     pub second: String,
+    /// The bot that answers `hint`.
+    #[arg(long, default_value = "best:time=1s")]
+    pub hint: String,
     /// Save the game record to this file when the game ends (JSON if it ends in .json,
     /// else the text form).
     #[arg(long)]
@@ -26,28 +30,34 @@ pub struct Args {
 }
 
 /// Who plays a seat.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Player {
     Human,
-    Random,
+    Bot(BotSpec),
 }
 
 impl std::str::FromStr for Player {
     type Err = anyhow::Error;
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "human" => Ok(Player::Human),
-            "random" => Ok(Player::Random),
-            other => anyhow::bail!("unknown player '{other}'; accepted: human, random"),
+        if s.trim().eq_ignore_ascii_case("human") {
+            return Ok(Player::Human);
         }
+        s.parse::<BotSpec>().map(Player::Bot).map_err(|e| match e {
+            boardlab_ai::AiError::Spec { reason, .. } => anyhow::anyhow!(
+                "unknown player '{}' ({reason}); accepted: human, random, or a bot spec: {}",
+                s.trim(),
+                boardlab_ai::spec::ACCEPTED
+            ),
+            e => e.into(),
+        })
     }
 }
 
 impl Player {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> String {
         match self {
-            Player::Human => "human",
-            Player::Random => "random",
+            Player::Human => "human".to_string(),
+            Player::Bot(spec) => spec.to_string(),
         }
     }
 }
@@ -58,6 +68,7 @@ pub fn run(args: Args) -> Result<()> {
 
 const HELP: &str = "Type a move in notation, or one of:
   moves    list the legal moves
+  hint     the computer's suggestion (see --hint)
   show     draw the board again
   undo     take back your last move (and the computer's reply)
   resign   give up the game
@@ -71,6 +82,13 @@ impl GameVisitor for Args {
             self.first.parse::<Player>()?,
             self.second.parse::<Player>()?,
         ];
+        let hint: BotSpec = self.hint.parse()?;
+        let bot = |p: &Player, i: u64| match p {
+            Player::Bot(spec) => boardlab_ai::new_bot::<G>(spec, self.select.seed ^ i).map(Some),
+            Player::Human => Ok(None),
+        };
+        let bots = [bot(&players[0], 1)?, bot(&players[1], 2)?];
+
         let options = self.select.options::<G>()?;
         let start: G = boardlab_core::setup(
             &options,
@@ -86,7 +104,10 @@ impl GameVisitor for Args {
             game: start,
             history: Vec::new(),
             players,
-            rng: SmallRng::seed_from_u64(self.select.seed ^ 0xB0A2D),
+            bots,
+            hint,
+            hint_bot: None,
+            hint_seed: self.select.seed ^ 3,
         };
         // Moves given with --moves are part of the game from the start.
         for (i, text) in self.select.move_list::<G>().iter().enumerate() {
@@ -96,8 +117,8 @@ impl GameVisitor for Args {
                 .with_context(|| format!("--moves, move {}", i + 1))?;
             session.history.push((mv, session.game_format_last(text)));
         }
-        session.record.seats.first = session.players[0].name().into();
-        session.record.seats.second = session.players[1].name().into();
+        session.record.seats.first = session.players[0].name();
+        session.record.seats.second = session.players[1].name();
         session.record.started = Some(now());
         println!("{} — type 'help' for commands.", G::info().title);
         let end = session.run(&mut input)?;
@@ -117,7 +138,10 @@ struct Session<G: Game> {
     /// Moves played, with their canonical notation.
     history: Vec<(G::Move, String)>,
     players: [Player; 2],
-    rng: SmallRng,
+    bots: [Option<Box<dyn Bot<G>>>; 2],
+    hint: BotSpec,
+    hint_bot: Option<Box<dyn Bot<G>>>,
+    hint_seed: u64,
     record: GameRecord,
 }
 
@@ -139,11 +163,13 @@ impl<G: Game> Session<G> {
                 return Ok(End::Over);
             }
             let seat = self.game.to_move();
-            if *self.player(seat) == Player::Random {
-                self.game.legal_moves(&mut moves);
-                let mv = moves[self.rng.random_range(0..moves.len())];
+            if let Some(bot) = &mut self.bots[seat.index()] {
+                let mv = bot.search(&self.game, &AtomicBool::new(false)).best;
                 let text = self.game.format_move(mv);
-                println!("{seat} seat (random) plays {text}");
+                println!(
+                    "{seat} seat ({}) plays {text}",
+                    self.players[seat.index()].name()
+                );
                 self.game.play_unchecked(mv);
                 self.history.push((mv, text));
                 self.show();
@@ -171,6 +197,27 @@ impl<G: Game> Session<G> {
                     println!("{} legal moves: {}", list.len(), list.join(", "));
                 }
                 "show" => self.show(),
+                "hint" => {
+                    if self.hint_bot.is_none() {
+                        match boardlab_ai::new_bot::<G>(&self.hint, self.hint_seed) {
+                            Ok(b) => self.hint_bot = Some(b),
+                            Err(e) => println!("no hint: {e}"),
+                        }
+                    }
+                    if let Some(bot) = &mut self.hint_bot {
+                        let a = boardlab_ai::analysis_of(
+                            &self.game,
+                            bot.as_mut(),
+                            &AtomicBool::new(false),
+                        );
+                        println!(
+                            "hint: {} (value {}; line {})",
+                            a.best,
+                            a.value.for_seat(seat),
+                            a.pv.join(" ")
+                        );
+                    }
+                }
                 "undo" => self.undo(),
                 "resign" => return Ok(End::Resigned(seat)),
                 "quit" | "exit" => return Ok(End::Quit),

@@ -1,0 +1,33 @@
+//! Measures how long the Sight Reduction exact search takes from fresh random boards.
+
+use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::policy::Endgame;
+use boardlab_core::Game;
+use boardlab_sight_reduction::SightReduction;
+use std::time::Instant;
+
+fn main() {
+    let opts = std::env::args().nth(1).unwrap_or_default();
+    let o = SightReduction::info().parse_options(&opts).unwrap();
+    let mut total = 0.0f64;
+    let mut worst = 0.0f64;
+    let mut wins = 0;
+    for seed in 0..20 {
+        let g = SightReduction::new(&o, seed).unwrap();
+        let mut eg = SrEndgame::default();
+        let t = Instant::now();
+        let mut nodes = 0;
+        let r = eg.solve(&g, u64::MAX, &mut nodes);
+        let s = t.elapsed().as_secs_f64();
+        total += s;
+        worst = worst.max(s);
+        if matches!(r, Some((boardlab_ai::Proven::Win(_), _))) {
+            wins += 1;
+        }
+        println!("seed {seed}: {r:?} nodes {nodes} {s:.3}s");
+    }
+    println!(
+        "mean {:.3}s worst {worst:.3}s first-player wins {wins}/20",
+        total / 20.0
+    );
+}

@@ -1,0 +1,356 @@
+//! Matches between two bots.
+//!
+//! Games come in pairs: both games of a pair start from the same set-up (the set-up seed is
+//! `seed + pair`), bot A takes the first seat in the first game of the pair and the second
+//! seat in the other, so a set-up that favours one seat favours both bots equally. Games run
+//! on several threads at once; each game gets fresh bots seeded from the arena seed and the
+//! game number, so an arena with work budgets (iterations, nodes, depth) gives the same
+//! results for the same seed whatever the thread count.
+
+use crate::{new_bot, AiError, BotSpec};
+use boardlab_core::{Game, GameRecord, Options, Outcome, Seat};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How to run an arena.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// The two bots; results are counted from A's (the first) point of view.
+    pub bots: [BotSpec; 2],
+    /// Number of games (an odd number leaves the last pair incomplete).
+    pub games: u32,
+    /// Games played at the same time.
+    pub threads: usize,
+    /// Seeds the set-ups and the bots.
+    pub seed: u64,
+    /// The game options.
+    pub options: Options,
+    /// Start every game from this position text instead of the set-up.
+    pub position: Option<String>,
+    /// Moves played before the bots take over.
+    pub moves: Vec<String>,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// Game number, from 0.
+    pub index: u32,
+    /// The seat bot A played.
+    pub a_seat: Seat,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// A's score: 1, ½ or 0.
+    pub a_score: f64,
+    /// Moves played by the bots.
+    pub plies: u32,
+    /// Thinking time of A and B, and their moves.
+    pub time: [Duration; 2],
+    pub moves: [u32; 2],
+    /// The whole game, for saving.
+    pub record: GameRecord,
+}
+
+/// Results from A's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's (wins, draws, losses) in the first seat and in the second seat.
+    pub by_seat: [[u32; 3]; 2],
+    pub plies: u64,
+    pub time: [Duration; 2],
+    pub moves: [u64; 2],
+    /// Sum of squared scores, for the variance.
+    score_sq: f64,
+}
+
+impl Summary {
+    /// Adds one game.
+    pub fn add(&mut self, r: &GameResult) {
+        self.games += 1;
+        let seat = r.a_seat.index();
+        let k = if r.a_score > 0.75 {
+            self.wins += 1;
+            0
+        } else if r.a_score < 0.25 {
+            self.losses += 1;
+            2
+        } else {
+            self.draws += 1;
+            1
+        };
+        self.by_seat[seat][k] += 1;
+        self.plies += u64::from(r.plies);
+        for i in 0..2 {
+            self.time[i] += r.time[i];
+            self.moves[i] += u64::from(r.moves[i]);
+        }
+        self.score_sq += r.a_score * r.a_score;
+    }
+
+    /// A's mean score, 0..1.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games)
+    }
+
+    /// Half the width of the 95% confidence interval of the score.
+    #[must_use]
+    pub fn score_margin(&self) -> f64 {
+        if self.games < 2 {
+            return 0.5;
+        }
+        let n = f64::from(self.games);
+        let mean = self.score();
+        let var = (self.score_sq / n - mean * mean).max(0.0) * n / (n - 1.0);
+        1.96 * (var / n).sqrt()
+    }
+
+    /// The Elo difference of A over B and the half width of its 95% interval (infinite when
+    /// one side scored everything).
+    #[must_use]
+    pub fn elo(&self) -> (f64, f64) {
+        let s = self.score();
+        let m = self.score_margin();
+        let elo = |s: f64| {
+            if s <= 0.0 {
+                f64::NEG_INFINITY
+            } else if s >= 1.0 {
+                f64::INFINITY
+            } else {
+                -400.0 * (1.0 / s - 1.0).log10()
+            }
+        };
+        let (lo, hi) = (elo((s - m).max(0.0)), elo((s + m).min(1.0)));
+        (elo(s), ((hi - lo) / 2.0).abs())
+    }
+
+    /// Average thinking time per move of A and B.
+    #[must_use]
+    pub fn time_per_move(&self) -> [f64; 2] {
+        [0, 1].map(|i| self.time[i].as_secs_f64() / self.moves[i].max(1) as f64)
+    }
+
+    /// "W-D-L" for a seat of A (0 first, 1 second).
+    #[must_use]
+    pub fn seat_line(&self, seat: usize) -> String {
+        let [w, d, l] = self.by_seat[seat];
+        format!("{w}-{d}-{l}")
+    }
+}
+
+/// Mixes the arena seed with a game number and a role into a bot or set-up seed.
+#[must_use]
+pub fn mix(seed: u64, a: u64, b: u64) -> u64 {
+    let mut x =
+        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ (x >> 29)
+}
+
+/// Plays game `index` of the arena.
+///
+/// # Errors
+/// A game without bot support, or set-up options, position or moves the game refuses.
+pub fn play_game<G: Game>(
+    cfg: &ArenaConfig,
+    index: u32,
+    stop: &AtomicBool,
+) -> Result<Option<GameResult>, AiError> {
+    let pair = u64::from(index / 2);
+    let a_seat = if index % 2 == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    };
+    let setup_seed = cfg.seed.wrapping_add(pair);
+    let start: G = boardlab_core::setup(
+        &cfg.options,
+        setup_seed,
+        cfg.position.as_deref(),
+        &cfg.moves,
+    )
+    .map_err(|e| AiError::Unsupported(format!("this arena set-up: {e}")))?;
+    let mut record = GameRecord::new(&start, setup_seed, cfg.position.clone());
+    record.moves = cfg.moves.clone();
+    let seat_spec = |seat: Seat| if seat == a_seat { 0 } else { 1 };
+    record.seats.first = cfg.bots[seat_spec(Seat::First)].to_string();
+    record.seats.second = cfg.bots[seat_spec(Seat::Second)].to_string();
+    let mut bots = [
+        new_bot::<G>(&cfg.bots[0], mix(cfg.seed, u64::from(index), 1))?,
+        new_bot::<G>(&cfg.bots[1], mix(cfg.seed, u64::from(index), 2))?,
+    ];
+    let mut game = start;
+    let mut time = [Duration::ZERO; 2];
+    let mut moves = [0u32; 2];
+    let mut plies = 0;
+    while game.outcome().is_none() {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let who = seat_spec(game.to_move());
+        let t = Instant::now();
+        let r = bots[who].search(&game, stop);
+        time[who] += t.elapsed();
+        moves[who] += 1;
+        record.moves.push(game.format_move(r.best));
+        game.play(r.best)
+            .unwrap_or_else(|e| panic!("bot {} chose an illegal move: {e}", cfg.bots[who]));
+        plies += 1;
+    }
+    let outcome = game.outcome().expect("the loop ends when the game is over");
+    record.set_outcome(Some(outcome));
+    Ok(Some(GameResult {
+        index,
+        a_seat,
+        outcome,
+        a_score: outcome.for_seat(a_seat).score(),
+        plies,
+        time,
+        moves,
+        record,
+    }))
+}
+
+/// Plays the whole arena on `cfg.threads` threads. `on_game` is called after every game (from
+/// the thread that played it) with the game and the running summary. Setting `stop` ends the
+/// arena after the games in progress are abandoned; the summary covers the finished games.
+///
+/// # Errors
+/// A game without bot support, or a set-up the game refuses.
+pub fn run<G: Game>(
+    cfg: &ArenaConfig,
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(&GameResult, &Summary) + Sync),
+) -> Result<Summary, AiError> {
+    // Fail early, on this thread, for bad specs or set-ups.
+    new_bot::<G>(&cfg.bots[0], 0)?;
+    new_bot::<G>(&cfg.bots[1], 0)?;
+    let next = AtomicU32::new(0);
+    let summary = Mutex::new(Summary::default());
+    let error: Mutex<Option<AiError>> = Mutex::new(None);
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= cfg.games || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        match play_game::<G>(cfg, i, stop) {
+            Ok(Some(r)) => {
+                let mut s = summary.lock().expect("no thread panics holding the lock");
+                s.add(&r);
+                on_game(&r, &s);
+            }
+            Ok(None) => break,
+            Err(e) => {
+                *error.lock().expect("no thread panics holding the lock") = Some(e);
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    };
+    let threads = cfg.threads.clamp(1, cfg.games.max(1) as usize);
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(worker);
+        }
+        worker();
+    });
+    if let Some(e) = error.into_inner().expect("no thread panicked") {
+        return Err(e);
+    }
+    Ok(summary.into_inner().expect("no thread panicked"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardlab_sight_reduction::SightReduction;
+
+    #[test]
+    fn summary_statistics() {
+        let mut s = Summary::default();
+        assert_eq!(s.score(), 0.5);
+        let r = |score: f64, seat| GameResult {
+            index: 0,
+            a_seat: seat,
+            outcome: Outcome::Draw { reason: "test" },
+            a_score: score,
+            plies: 10,
+            time: [Duration::from_millis(10); 2],
+            moves: [5, 5],
+            record: GameRecord::new(
+                &SightReduction::new(&SightReduction::info().default_options(), 0).unwrap(),
+                0,
+                None,
+            ),
+        };
+        for _ in 0..30 {
+            s.add(&r(1.0, Seat::First));
+        }
+        for _ in 0..10 {
+            s.add(&r(0.0, Seat::Second));
+        }
+        assert_eq!((s.wins, s.draws, s.losses), (30, 0, 10));
+        assert_eq!(s.seat_line(0), "30-0-0");
+        assert_eq!(s.seat_line(1), "0-0-10");
+        assert!((s.score() - 0.75).abs() < 1e-12);
+        // sd of 0/1 scores with mean .75 is .4385; 1.96 * .4385 / sqrt(40) = .1359.
+        assert!(
+            (s.score_margin() - 0.1359).abs() < 0.001,
+            "{}",
+            s.score_margin()
+        );
+        let (elo, err) = s.elo();
+        assert!((elo - 190.85).abs() < 0.1, "{elo}");
+        assert!(err > 90.0 && err < 200.0, "{err}");
+    }
+
+    #[test]
+    fn arena_with_work_budgets_is_reproducible_and_alternates_seats() {
+        let cfg = ArenaConfig {
+            bots: ["mcts:iterations=300".parse().unwrap(), BotSpec::Random],
+            games: 6,
+            threads: 2,
+            seed: 11,
+            options: SightReduction::info().default_options(),
+            position: None,
+            moves: Vec::new(),
+        };
+        let stop = AtomicBool::new(false);
+        let seen = Mutex::new(Vec::new());
+        let a = run::<SightReduction>(&cfg, &stop, &|r, _| {
+            seen.lock()
+                .unwrap()
+                .push((r.index, r.a_seat, r.record.seed));
+        })
+        .unwrap();
+        let b = run::<SightReduction>(
+            &ArenaConfig {
+                threads: 1,
+                ..cfg.clone()
+            },
+            &stop,
+            &|_, _| {},
+        )
+        .unwrap();
+        assert_eq!(a.games, 6);
+        assert_eq!((a.wins, a.draws, a.losses), (b.wins, b.draws, b.losses));
+        assert_eq!(a.by_seat, b.by_seat);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|s| s.0);
+        for (i, seat, _) in &seen {
+            assert_eq!(*seat == Seat::First, i % 2 == 0);
+        }
+        // Both games of a pair start from the same set-up; pairs differ.
+        assert_eq!(seen[0].2, seen[1].2);
+        assert_ne!(seen[1].2, seen[2].2);
+    }
+}

@@ -1,0 +1,64 @@
+//! `boardlab analyze GAME [selectors] [--bot SPEC]`: the bot's best move, value, principal
+//! variation and work done; the last line is `bestmove MOVE`.
+
+use super::select::status_line;
+use super::Selectors;
+use anyhow::Result;
+use boardlab_ai::BotSpec;
+use boardlab_core::Game;
+use boardlab_games::GameVisitor;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub select: Selectors,
+    /// The bot: random, mcts:time=1s, mcts:iterations=20000,c=1.4, mcts:plain,
+    /// alphabeta:depth=6, best:time=1s, level:1 … level:10.
+    #[arg(long, default_value = "best:time=1s")]
+    pub bot: String,
+    /// Seed of the bot (its choices are reproducible for a seed and a work budget).
+    #[arg(long, default_value_t = 0)]
+    pub bot_seed: u64,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    args.select.kind()?.visit(args)
+}
+
+impl GameVisitor for Args {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let spec: BotSpec = self.bot.parse()?;
+        let game: G = self.select.game()?;
+        if let Some(o) = game.outcome() {
+            anyhow::bail!("the game is over ({o}); there is nothing to analyse");
+        }
+        let mut bot = boardlab_ai::new_bot::<G>(&spec, self.bot_seed)?;
+        println!("{}", status_line(&game));
+        let a = boardlab_ai::analysis_of(&game, bot.as_mut(), &AtomicBool::new(false));
+        let seat = game.to_move();
+        let colour = game
+            .colour_to_move()
+            .map(|c| format!(" ({c})"))
+            .unwrap_or_default();
+        let resolved = boardlab_ai::resolve_for(self.select.kind()?, &spec)?;
+        if resolved == spec {
+            println!("bot: {spec}");
+        } else {
+            println!("bot: {spec} = {resolved}");
+        }
+        println!("best move: {}", a.best);
+        println!("value: {}{colour}", a.value.for_seat(seat));
+        println!("pv: {}", a.pv.join(" "));
+        println!(
+            "nodes: {} in {:.3} s ({:.0}/s), depth {}",
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second(),
+            a.depth
+        );
+        println!("bestmove {}", a.best);
+        Ok(())
+    }
+}

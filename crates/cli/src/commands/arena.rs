@@ -1,0 +1,178 @@
+//! `boardlab arena GAME --bot A --bot B [--games N] [--threads T] [--seed S] [--option …]
+//! [--records DIR]`: a match between two bots with alternating seats.
+
+use super::Selectors;
+use anyhow::{Context, Result};
+use boardlab_ai::arena::{ArenaConfig, GameResult, Summary};
+use boardlab_ai::BotSpec;
+use boardlab_core::Game;
+use boardlab_games::GameVisitor;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game, options (--option), and optionally a start position or moves; --seed seeds
+    /// the set-ups (both games of a pair share one) and the bots.
+    #[command(flatten)]
+    pub select: Selectors,
+    /// A bot spec; give exactly two (the first is "A": results are from its point of view).
+    #[arg(long = "bot", required = true, num_args = 1)]
+    pub bots: Vec<String>,
+    /// Number of games (pairs of games with seats swapped).
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Games played at the same time (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Save every game record (text form) in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    args.select.kind()?.visit(args)
+}
+
+impl GameVisitor for Args {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let [a, b] = self.bots.as_slice() else {
+            anyhow::bail!(
+                "give exactly two bots: --bot SPEC --bot SPEC (got {})",
+                self.bots.len()
+            );
+        };
+        let bots: [BotSpec; 2] = [a.parse()?, b.parse()?];
+        if self.games == 0 {
+            anyhow::bail!("--games must be at least 1");
+        }
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if threads == 0 || threads > 256 {
+            anyhow::bail!("--threads must be from 1 to 256");
+        }
+        let options = self.select.options::<G>()?;
+        if let Some(dir) = &self.records {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the records folder {}", dir.display()))?;
+        }
+        let cfg = ArenaConfig {
+            bots,
+            games: self.games,
+            threads,
+            seed: self.select.seed,
+            options,
+            position: self.select.position.clone(),
+            moves: self.select.move_list::<G>(),
+        };
+        // Check the set-up once before starting threads.
+        boardlab_core::setup::<G>(&cfg.options, cfg.seed, cfg.position.as_deref(), &cfg.moves)
+            .context("cannot set up the arena's start position")?;
+        let kind = self.select.kind()?;
+        let resolved = [
+            boardlab_ai::resolve_for(kind, &bots[0])?,
+            boardlab_ai::resolve_for(kind, &bots[1])?,
+        ];
+        let show = |i: usize| {
+            if resolved[i] == bots[i] {
+                bots[i].to_string()
+            } else {
+                format!("{} = {}", bots[i], resolved[i])
+            }
+        };
+        println!(
+            "{} (options: {}): A = {}, B = {}; {} games, {threads} threads, seed {}",
+            G::info().name,
+            cfg.options,
+            show(0),
+            show(1),
+            cfg.games,
+            cfg.seed
+        );
+        let tty = std::io::stderr().is_terminal();
+        let bar = if tty {
+            let bar = ProgressBar::new(u64::from(cfg.games));
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} games, {msg} [{elapsed} < {eta}]",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let step = (cfg.games / 10).max(1);
+        let records = self.records.clone();
+        let save_error = std::sync::Mutex::new(None);
+        let on_game = |r: &GameResult, s: &Summary| {
+            let line = format!(
+                "A {}-{}-{} ({:.1}%)",
+                s.wins,
+                s.draws,
+                s.losses,
+                100.0 * s.score()
+            );
+            if tty {
+                bar.set_message(line);
+                bar.inc(1);
+            } else if s.games % step == 0 || s.games == cfg.games {
+                eprintln!("{}/{} games: {line}", s.games, cfg.games);
+            }
+            if let Some(dir) = &records {
+                let path = dir.join(format!("game-{:05}.txt", r.index + 1));
+                if let Err(e) = std::fs::write(&path, r.record.to_text()) {
+                    *save_error.lock().expect("not poisoned") =
+                        Some(format!("cannot write {}: {e}", path.display()));
+                }
+            }
+        };
+        let summary = boardlab_ai::arena::run::<G>(&cfg, &AtomicBool::new(false), &on_game)?;
+        bar.finish_and_clear();
+        if let Some(e) = save_error.into_inner().expect("not poisoned") {
+            anyhow::bail!(e);
+        }
+        print_summary(&summary);
+        if let Some(dir) = &self.records {
+            println!("records: {}", dir.display());
+        }
+        Ok(())
+    }
+}
+
+fn print_summary(s: &Summary) {
+    let (elo, err) = s.elo();
+    let [ta, tb] = s.time_per_move();
+    println!(
+        "A: {} wins, {} draws, {} losses in {} games (as first seat {}, as second seat {})",
+        s.wins,
+        s.draws,
+        s.losses,
+        s.games,
+        s.seat_line(0),
+        s.seat_line(1)
+    );
+    println!(
+        "score: {:.1}% ± {:.1}% (95%)",
+        100.0 * s.score(),
+        100.0 * s.score_margin()
+    );
+    if elo.is_finite() {
+        println!("Elo difference: {elo:+.0} ± {err:.0} (95%)");
+    } else {
+        println!(
+            "Elo difference: {} (one side scored every point)",
+            if elo > 0.0 { "+inf" } else { "-inf" }
+        );
+    }
+    println!(
+        "plies per game: {:.1}; time per move: A {:.3} s, B {:.3} s",
+        s.plies as f64 / f64::from(s.games.max(1)),
+        ta,
+        tb
+    );
+}
