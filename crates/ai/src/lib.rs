@@ -105,6 +105,9 @@ macro_rules! ai_games {
 
 ai_games! {
     SightReduction => boardlab_sight_reduction::SightReduction,
+    Obsidio => boardlab_obsidio::Obsidio,
+    Opprimo => boardlab_opprimo::Opprimo,
+    Assideum => boardlab_assideum::Assideum,
 }
 
 /// The concrete spec `spec` stands for in game `G`: levels and `best` resolved.

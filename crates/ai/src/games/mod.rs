@@ -1,4 +1,7 @@
 //! Game knowledge for the bots: one module per game, each implementing
 //! [`GameAi`](crate::policy::GameAi) over the game's public API.
 
+pub mod assideum;
+pub mod obsidio;
+pub mod opprimo;
 pub mod sight_reduction;

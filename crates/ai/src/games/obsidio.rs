@@ -1,0 +1,145 @@
+//! Obsidio: evaluation and playout policy.
+//!
+//! The evaluation counts claimed targets and, for every unclaimed target, how close each
+//! colour is to the four influence tokens a claim needs (a target a colour can no longer
+//! reach four on counts nothing for it). The playout policy claims at once when a claim wins
+//! the game, and otherwise usually claims what it can before placing tokens.
+
+use crate::policy::{GameAi, NoEndgame};
+use crate::spec::{BotSpec, MctsSpec};
+use boardlab_core::rand::Rng;
+use boardlab_core::Game;
+use boardlab_obsidio::{Move, Obsidio, UNLIMITED};
+use std::time::Duration;
+
+/// Value of a claimed target.
+const CLAIMED: i32 = 400;
+/// Value of an unclaimed target by the colour's tokens around it (4: claimable now).
+const NEAR: [i32; 5] = [0, 8, 25, 70, 220];
+
+/// The targets `side` may claim in one move now: every claimable target, at most as many as
+/// its supply allows.
+fn claim_set(g: &Obsidio, side: usize) -> u32 {
+    let mut c = g.claimable(side);
+    let supply = g.supply(side);
+    if supply != UNLIMITED {
+        while c.count_ones() > u32::from(supply) {
+            c &= !(1 << (31 - c.leading_zeros()));
+        }
+    }
+    c
+}
+
+impl GameAi for Obsidio {
+    type Endgame = NoEndgame;
+
+    fn evaluate(&self) -> i32 {
+        let geo = self.geometry();
+        let me = self.side_to_move();
+        let them = me ^ 1;
+        let taken = self.claimed(0) | self.claimed(1);
+        let occupied = self.tokens(0) | self.tokens(1);
+        let needed = i32::from(geo.targets) / 2 + 1;
+        let mut s = CLAIMED
+            * (self.claimed(me).count_ones() as i32 - self.claimed(them).count_ones() as i32);
+        let supply = |side: usize| {
+            let n = self.supply(side);
+            if n == UNLIMITED {
+                i32::MAX
+            } else {
+                i32::from(n)
+            }
+        };
+        let (sup_me, sup_them) = (supply(me), supply(them));
+        for t in 0..geo.targets as usize {
+            if taken >> t & 1 == 1 {
+                continue;
+            }
+            let nb = geo.neighbours[geo.target_square[t] as usize];
+            let mine = (self.tokens(me) & nb).count_ones() as i32;
+            let theirs = (self.tokens(them) & nb).count_ones() as i32;
+            let empty = (nb & !occupied).count_ones() as i32;
+            let reach = |own: i32, supply: i32| {
+                let missing = (4 - own).max(0);
+                if missing > empty || missing + 1 > supply {
+                    0
+                } else {
+                    NEAR[own.min(4) as usize]
+                }
+            };
+            // Claimable by the side to move: it claims first.
+            let m = reach(mine, sup_me) + if mine >= 4 { 60 } else { 0 };
+            s += m - reach(theirs, sup_them);
+        }
+        // Close to a majority: claims count for more.
+        let left_me = needed - self.claimed(me).count_ones() as i32;
+        let left_them = needed - self.claimed(them).count_ones() as i32;
+        s += 40 * (left_them - left_me).clamp(-4, 4);
+        s
+    }
+
+    const EVAL_SCALE: f64 = 400.0;
+
+    /// A claim that wins is played; otherwise, when a claim is possible, it is played with
+    /// every claimable target two times in three; else a uniformly random move.
+    fn policy_move<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        let me = self.side_to_move();
+        let c = claim_set(self, me);
+        if c != 0 && self.outcome().is_none() {
+            let needed = u32::from(self.geometry().targets) / 2 + 1;
+            if self.claimed(me).count_ones() + c.count_ones() >= needed
+                || rng.random_range(0..3) < 2
+            {
+                return Some(Move::Claim {
+                    targets: c,
+                    last: c.trailing_zeros() as u8,
+                });
+            }
+        }
+        self.random_move(rng, buf)
+    }
+
+    fn move_priority(&self, mv: Move) -> i32 {
+        match mv {
+            Move::Claim { targets, .. } => 10 + targets.count_ones() as i32,
+            Move::PlaceTwo(..) => 1,
+            _ => 0,
+        }
+    }
+
+    fn best_spec(time: Duration, threads: u32) -> BotSpec {
+        BotSpec::Mcts(MctsSpec {
+            time: Some(time),
+            threads,
+            ..MctsSpec::DEFAULT
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The policy's claim moves are legal moves of the engine.
+    #[test]
+    fn policy_claims_are_legal() {
+        let mut rng = boardlab_core::rng(5);
+        let mut buf = Vec::new();
+        let mut claims = 0;
+        for seed in 0..30 {
+            for opts in ["", "size=7", "tokens=12"] {
+                let o = Obsidio::info().parse_options(opts).unwrap();
+                let mut g = Obsidio::new(&o, seed).unwrap();
+                while let Some(m) = g.policy_move(&mut rng, &mut buf) {
+                    if matches!(m, Move::Claim { .. }) {
+                        claims += 1;
+                    }
+                    assert!(g.is_legal(m), "{}", g.format_move(m));
+                    g.play_unchecked(m);
+                }
+                assert!(g.outcome().is_some());
+            }
+        }
+        assert!(claims > 50, "{claims}");
+    }
+}
