@@ -88,6 +88,19 @@ fn reference_engine_matches_reference_counts() {
 }
 
 #[test]
+fn fast_and_reference_agree_on_perft_3_from_the_start() {
+    for text in ["size=7", "size=7,pie=false,tokens=2", "size=9"] {
+        let opts = options(text);
+        let game = Obsidio::new(&opts, 0).unwrap();
+        assert_eq!(
+            perft(&game, 3),
+            reference_perft(&Ref::new(&opts), 3),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn fast_and_reference_agree_on_seeded_playouts_for_every_option_set() {
     for opts in all_option_sets() {
         let games = if opts.get("size") == "11" { 8 } else { 20 };
