@@ -47,9 +47,9 @@ pub struct Spot {
     /// The bits of the line's occupancy word above and below the square's own bit.
     pub above: u16,
     pub below: u16,
-    /// For light squares: the token bits of the word (bits 1 ..= length), and where the
-    /// square's entries start in [`SECONDS`] (the table for the kind of line, its length's
-    /// block, plus the square's position on the line).
+    /// For light squares: the token bits of the word (bits 1 ..= length, the position on the
+    /// line plus one), and where the square's entries start in [`SECONDS`] (the table for
+    /// the kind of line, its length's block, plus the square's position on the line).
     pub mask: u16,
     pub base: u32,
 }
@@ -71,7 +71,7 @@ impl Spot {
             line,
             above: !((2u32 << bit) - 1) as u16,
             below: ((1u32 << bit) - 1) as u16,
-            mask: ((1u32 << len) - 1) as u16,
+            mask: (((1u32 << len) - 1) << 1) as u16,
             base: if all_light { SECONDS_HALF } else { 0 } + seconds_block(len) + pos as u32,
         }
     }
@@ -81,8 +81,9 @@ impl Spot {
     #[inline(always)]
     #[must_use]
     pub fn seconds(self, word: u16) -> u32 {
-        let tokens = u32::from(word >> 1 & self.mask);
-        u32::from(SECONDS[(self.base + (tokens << 4)) as usize & (2 * SECONDS_HALF as usize - 1)])
+        // The token bits, one place up, times 8: the pattern's row of 16 entries.
+        let row = u32::from(word & self.mask) << 3;
+        u32::from(SECONDS[(self.base + row) as usize & (2 * SECONDS_HALF as usize - 1)])
     }
 }
 
@@ -155,6 +156,8 @@ pub struct Geometry {
     pub neighbours: [u128; 128],
     /// Each square with its neighbours.
     pub near: [u128; 128],
+    /// Each square as a set of one.
+    pub bit: [u128; 128],
     /// The targets next to each square (up to 4), and how many there are.
     pub adjacent_targets: [[u8; 4]; 128],
     pub adjacent_count: [u8; 128],
@@ -197,6 +200,7 @@ impl Geometry {
             placement: 0,
             neighbours: [0; 128],
             near: [0; 128],
+            bit: [0; 128],
             adjacent_targets: [[0; 4]; 128],
             adjacent_count: [0; 128],
             kinds: [Kind::Target; 128],
@@ -211,6 +215,7 @@ impl Geometry {
         while sq < cells {
             let (f, r) = (sq % n, sq / n);
             let bit = 1u128 << sq;
+            g.bit[sq as usize] = bit;
             g.board |= bit;
             // Lines: rank r, file f, diagonal f − r, anti-diagonal f + r; positions grow with
             // the file (with the rank on a file).

@@ -567,7 +567,7 @@ impl Obsidio {
     fn put(&mut self, side: Side, sq: Square) {
         let g = self.geo.0;
         let (side, s) = (side & 1, sq as usize & 127);
-        self.tokens[side] |= 1 << s;
+        self.tokens[side] |= g.bit[s];
         if self.supply[side] != UNLIMITED {
             self.supply[side] -= 1;
         }
