@@ -913,6 +913,36 @@ fn text_eight_eight_on_9x9_the_last_claimer_wins() {
 }
 
 #[test]
+fn ruling_end_checks_a_majority_before_all_targets_claimed() {
+    // 9×9: Black 8, White 7; Black claims the 16th, which completes the board with 9–7.
+    let g9 = start("size=9");
+    let geo = g9.geometry();
+    let mut cells: Vec<(String, char)> = Vec::new();
+    for t in 0..15u8 {
+        let c = if t < 8 { 'B' } else { 'W' };
+        cells.push((geo.name(geo.target_square[t as usize]), c));
+    }
+    let last = geo.target_square[15];
+    for (df, dr) in [(-1i32, -1i32), (1, -1), (-1, 1), (1, 1)] {
+        let s = ((last / 9) as i32 + dr) as u8 * 9 + ((last % 9) as i32 + df) as u8;
+        cells.push((geo.name(s), 'b'));
+    }
+    cells.push(("a1".to_string(), 'w'));
+    let refs: Vec<(&str, char)> = cells.iter().map(|(s, c)| (s.as_str(), *c)).collect();
+    let text = format!("{} b anchor=a1 claimer=w", board(9, &refs));
+    let mut g = position("size=9", &text);
+    play(&mut g, &format!("+{}", geo.name(last)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            seat: Seat::First,
+            colour: Colour::Black,
+            reason: "a majority of the targets"
+        })
+    );
+}
+
+#[test]
 fn ruling_a_claim_reaching_a_majority_part_way_is_played_in_full() {
     // Black holds 4 of 9 and claims two more in one move: both are claimed.
     let cells = [
