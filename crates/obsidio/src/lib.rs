@@ -364,10 +364,11 @@ impl Obsidio {
         }
     }
 
-    fn blank(options: &Options) -> Obsidio {
-        let cfg = Config::from_options(options);
-        Obsidio {
-            options: options.clone(),
+    /// The position before the first move (the options are not parsed again: `cfg` is
+    /// theirs).
+    fn start(options: Options, cfg: Config) -> Obsidio {
+        let mut g = Obsidio {
+            options,
             cfg,
             geo: Geo(Geometry::of_size(cfg.size)),
             tokens: [0; 2],
@@ -385,7 +386,9 @@ impl Obsidio {
             last: [None; 2],
             ply: 0,
             hash: 0,
-        }
+        };
+        g.hash = g.hash_from_scratch();
+        g
     }
 
     /// Recomputes the derived fields (`ready`, `around`, `lines`, `over`) from the tokens,
@@ -866,14 +869,16 @@ impl Game for Obsidio {
     }
 
     fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        let mut g = Obsidio::blank(options);
-        g.hash = g.hash_from_scratch();
-        Ok(g)
+        Ok(Obsidio::start(
+            options.clone(),
+            Config::from_options(options),
+        ))
     }
 
     /// Reads the position text described in `docs/rules/obsidio.md`.
     fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        position::parse(Obsidio::blank(options), text).map_err(NewGameError::from)
+        let start = Obsidio::start(options.clone(), Config::from_options(options));
+        position::parse(start, text).map_err(NewGameError::from)
     }
 
     fn position_text(&self) -> String {
@@ -1186,6 +1191,11 @@ impl Game for Obsidio {
 
     fn ply(&self) -> u32 {
         self.ply
+    }
+
+    /// The start position again (the set-up is not random), without reading the options.
+    fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
+        Obsidio::start(self.options.clone(), self.cfg)
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {

@@ -195,3 +195,13 @@ fn random_move_is_uniform_over_the_legal_moves() {
         );
     }
 }
+
+#[test]
+fn restart_gives_the_start_position_again() {
+    for opts in all_option_sets() {
+        let start = Obsidio::new(&opts, 0).unwrap();
+        let mut g = start.clone();
+        g.playout(&mut boardlab_core::rng(3));
+        assert_eq!(g.restart(&mut boardlab_core::rng(4)), start);
+    }
+}
