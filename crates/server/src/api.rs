@@ -1,0 +1,514 @@
+//! The HTTP routes. Handlers only read and check input and shape output; [`App`] does the
+//! work. Every body is read by [`JsonBody`], which answers malformed JSON, wrong types,
+//! unknown fields and oversized bodies with a clear 4xx.
+
+use crate::app::{Actor, App, NewGame};
+use crate::error::ApiError;
+use crate::player::Player;
+use crate::state::Action;
+use crate::{live, view, web};
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use boardlab_games::GameKind;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Longest move text accepted.
+const MOVE_LIMIT: usize = 200;
+
+/// Longest position text accepted.
+const POSITION_LIMIT: usize = 4096;
+
+/// The OpenAPI document served at `/api/openapi.json`.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// The API reference served at `/api/docs`.
+pub const API_DOCS: &str = include_str!("../../../docs/api.md");
+
+/// Every route, for the router and for the test that checks the OpenAPI document.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("get", "/api/catalog"),
+    ("get", "/api/games"),
+    ("post", "/api/games"),
+    ("get", "/api/games/{id}"),
+    ("post", "/api/games/{id}/moves"),
+    ("post", "/api/games/{id}/resign"),
+    ("post", "/api/games/{id}/draw"),
+    ("post", "/api/games/{id}/undo"),
+    ("get", "/api/games/{id}/record"),
+    ("get", "/api/games/{id}/live"),
+    ("get", "/api/games/{id}/events"),
+    ("get", "/api/openapi.json"),
+    ("get", "/api/docs"),
+    ("get", "/api/health"),
+];
+
+/// The router: API under `/api`, the web UI everywhere else.
+pub fn router(app: Arc<App>) -> Router {
+    let api = Router::new()
+        .route("/api/catalog", get(catalog))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/resign", post(post_resign))
+        .route("/api/games/{id}/draw", post(post_draw))
+        .route("/api/games/{id}/undo", post(post_undo))
+        .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/live", get(live::websocket))
+        .route("/api/games/{id}/events", get(live::sse))
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/docs", get(api_docs))
+        .route("/api/health", get(health))
+        .route("/api", get(api_not_found))
+        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::map_response(no_store));
+    api.fallback(web::serve).with_state(app)
+}
+
+async fn no_store(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::not_found("no such API route; see /api/openapi.json or /api/docs")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this method is not allowed here; see /api/openapi.json",
+    )
+}
+
+/// A JSON body of type `T`; anything wrong with it is a 400 (413 when too large).
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+            let ok = ct
+                .to_str()
+                .map(|v| {
+                    let v = v.trim().to_ascii_lowercase();
+                    v.starts_with("application/json") || v.starts_with("text/plain")
+                })
+                .unwrap_or(false);
+            if !ok {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported_media_type",
+                    "send the body as JSON (Content-Type: application/json)",
+                ));
+            }
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    format!("the body is larger than the limit of {BODY_LIMIT} bytes"),
+                )
+            } else {
+                ApiError::bad_request(format!("cannot read the body: {}", e.body_text()))
+            }
+        })?;
+        if bytes.is_empty() {
+            return Err(ApiError::bad_request(
+                "the body is empty; send a JSON object",
+            ));
+        }
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+    }
+}
+
+/// A game id from the path; anything that cannot be an id is a 404.
+#[derive(Debug)]
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::not_found("no such game"))?;
+        if crate::app::valid_id(&id) {
+            Ok(GameId(id))
+        } else {
+            Err(ApiError::not_found(format!(
+                "no game with id '{}'",
+                id.chars().take(40).collect::<String>()
+            )))
+        }
+    }
+}
+
+/// Query parameters of type `T`; anything wrong is a 400.
+#[derive(Debug)]
+pub struct QueryParams<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let q = parts.uri.query().unwrap_or("");
+        serde_urlencoded::from_str(q)
+            .map(QueryParams)
+            .map_err(|e| ApiError::bad_request(format!("bad query parameters: {e}")))
+    }
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+async fn health(State(app): State<Arc<App>>) -> Response {
+    json_response(
+        StatusCode::OK,
+        serde_json::json!({ "status": "ok", "store": app.store.description() }).to_string(),
+    )
+}
+
+async fn catalog() -> Response {
+    let c = view::Catalog {
+        games: GameKind::ALL.iter().map(|k| k.info()).collect(),
+        players: crate::player::ACCEPTED,
+    };
+    json_response(
+        StatusCode::OK,
+        serde_json::to_string(&c).expect("catalog serialises"),
+    )
+}
+
+async fn openapi() -> Response {
+    json_response(StatusCode::OK, OPENAPI.to_string())
+}
+
+async fn api_docs() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/markdown; charset=utf-8"),
+        )],
+        API_DOCS,
+    )
+        .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    limit: Option<i64>,
+    status: Option<String>,
+    game: Option<String>,
+}
+
+async fn list_games(
+    State(app): State<Arc<App>>,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> Result<Response, ApiError> {
+    let limit = q.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit {limit} is out of range; accepted: 1 to 100"
+        )));
+    }
+    if let Some(s) = &q.status {
+        if s != "ongoing" && s != "finished" {
+            return Err(ApiError::bad_request(format!(
+                "unknown status '{s}'; accepted: ongoing, finished"
+            )));
+        }
+    }
+    let game = match &q.game {
+        Some(g) => Some(
+            g.parse::<GameKind>()
+                .map_err(|e| ApiError::bad_request(e.to_string()))?
+                .name(),
+        ),
+        None => None,
+    };
+    let rows = app
+        .store
+        .recent(limit, q.status.as_deref(), game)
+        .await
+        .map_err(ApiError::storage)?;
+    let games: Vec<view::ListedView> = rows.into_iter().map(Into::into).collect();
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::json!({ "games": games }).to_string(),
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatsRequest {
+    first: Option<String>,
+    second: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    game: String,
+    #[serde(default)]
+    options: BTreeMap<String, serde_json::Value>,
+    seed: Option<u64>,
+    position: Option<String>,
+    #[serde(default)]
+    seats: SeatsRequest,
+    #[serde(default)]
+    same_screen: bool,
+}
+
+async fn create_game(
+    State(app): State<Arc<App>>,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let kind: GameKind = req
+        .game
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
+    let mut pairs = Vec::new();
+    for (k, v) in &req.options {
+        let value = match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "option '{k}' must be a string, number or boolean"
+                )))
+            }
+        };
+        pairs.push((k.clone(), value));
+    }
+    let options = kind
+        .info()
+        .options_from_pairs(pairs)
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if let Some(p) = &req.position {
+        if !kind.info().has_position_text {
+            return Err(ApiError::bad_request(format!(
+                "{} has no position text",
+                kind.name()
+            )));
+        }
+        if p.len() > POSITION_LIMIT {
+            return Err(ApiError::bad_request(format!(
+                "the position text is longer than {POSITION_LIMIT} characters"
+            )));
+        }
+    }
+    let player = |seat: &str, text: &Option<String>| -> Result<Player, ApiError> {
+        Player::parse(text.as_deref().unwrap_or("human"))
+            .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))
+    };
+    let players = [
+        player("first", &req.seats.first)?,
+        player("second", &req.seats.second)?,
+    ];
+    for (seat, p) in ["first", "second"].iter().zip(&players) {
+        if let Player::Computer(bot) = p {
+            bot.check_game(kind)
+                .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))?;
+        }
+    }
+    if req.same_screen && players.iter().any(Player::is_computer) {
+        return Err(ApiError::bad_request(
+            "same_screen needs two human seats (one person plays both)",
+        ));
+    }
+    let seed = req.seed.unwrap_or_else(rand::random);
+    let (id, tokens, state) = app
+        .create(NewGame {
+            kind,
+            options,
+            seed,
+            position: req.position,
+            players,
+            same_screen: req.same_screen,
+        })
+        .await?;
+    let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
+    let body = format!(
+        "{{\"id\":{},\"tokens\":{},\"state\":{state}}}",
+        serde_json::to_string(&id).expect("string"),
+        serde_json::to_string(&tokens).expect("map"),
+    );
+    let mut r = json_response(StatusCode::CREATED, body);
+    if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}")) {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    Ok(r)
+}
+
+async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    Ok(json_response(StatusCode::OK, app.state_json(&id).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+    token: Option<String>,
+    version: Option<i64>,
+}
+
+async fn post_move(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> Result<Response, ApiError> {
+    if req.text.len() > MOVE_LIMIT {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed_move",
+            format!("the move text is longer than {MOVE_LIMIT} characters"),
+        ));
+    }
+    let state = app
+        .act(
+            &id,
+            &Actor::Token(req.token),
+            Action::Move,
+            &req.text,
+            req.version,
+        )
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResignRequest {
+    token: Option<String>,
+    version: Option<i64>,
+}
+
+async fn post_resign(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<ResignRequest>,
+) -> Result<Response, ApiError> {
+    let state = app
+        .act(
+            &id,
+            &Actor::Token(req.token),
+            Action::Resign,
+            "",
+            req.version,
+        )
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OfferRequest {
+    token: Option<String>,
+    action: String,
+    version: Option<i64>,
+}
+
+async fn post_draw(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<OfferRequest>,
+) -> Result<Response, ApiError> {
+    let action = match req.action.as_str() {
+        "offer" => Action::DrawOffer,
+        "accept" => Action::DrawAccept,
+        "decline" => Action::DrawDecline,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "unknown draw action '{other}'; accepted: offer, accept, decline"
+            )))
+        }
+    };
+    let state = app
+        .act(&id, &Actor::Token(req.token), action, "", req.version)
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
+async fn post_undo(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<OfferRequest>,
+) -> Result<Response, ApiError> {
+    let action = match req.action.as_str() {
+        "request" => Action::UndoRequest,
+        "accept" => Action::UndoAccept,
+        "decline" => Action::UndoDecline,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "unknown undo action '{other}'; accepted: request, accept, decline"
+            )))
+        }
+    };
+    let state = app
+        .act(&id, &Actor::Token(req.token), action, "", req.version)
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordQuery {
+    format: Option<String>,
+}
+
+async fn get_record(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    QueryParams(q): QueryParams<RecordQuery>,
+) -> Result<Response, ApiError> {
+    let format = q.format.unwrap_or_else(|| "json".into());
+    if format != "json" && format != "pgn" {
+        return Err(ApiError::bad_request(format!(
+            "unknown record format '{format}'; accepted: json, pgn"
+        )));
+    }
+    let record = app.with_entry(&id, |e| e.live.record(&e.meta)).await?;
+    Ok(if format == "json" {
+        json_response(StatusCode::OK, record.to_json())
+    } else {
+        (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            )],
+            record.to_text(),
+        )
+            .into_response()
+    })
+}

@@ -1,0 +1,670 @@
+//! The server's shared state: the store, a cache of live games, live-update channels, and the
+//! computer players. Every change to a game goes through [`App::act`]: check the action
+//! against the state rebuilt from the log, commit the event, then answer and notify.
+
+use crate::error::ApiError;
+use crate::player::Player;
+use crate::state::{Action, Event, Live, Meta};
+use crate::store::{GameRow, Store, StoreError, Summary, Write};
+use crate::{now_ms, token, view};
+use boardlab_core::Seat;
+use boardlab_games::GameKind;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::{broadcast, Semaphore};
+
+/// Games kept in memory at most (least recently touched ones are dropped first).
+const CACHE_LIMIT: usize = 20_000;
+
+/// A game in memory: fixed facts and the state after its log.
+#[derive(Debug)]
+pub struct Entry {
+    pub meta: Arc<Meta>,
+    pub live: Live,
+}
+
+/// One game's cache slot; its lock serialises every change to the game in this process.
+#[derive(Debug, Default)]
+pub struct Slot {
+    entry: tokio::sync::Mutex<Option<Entry>>,
+}
+
+/// A live update: the version and the message text.
+pub type Update = (i64, Arc<str>);
+
+/// Who acts.
+#[derive(Clone, Debug)]
+pub enum Actor {
+    /// A person holding a seat token (`None`: no token given).
+    Token(Option<String>),
+    /// The computer playing `seat`.
+    Computer(Seat),
+}
+
+/// A new game as requested.
+#[derive(Debug)]
+pub struct NewGame {
+    pub kind: GameKind,
+    pub options: boardlab_core::Options,
+    pub seed: u64,
+    pub position: Option<String>,
+    pub players: [Player; 2],
+    pub same_screen: bool,
+}
+
+/// Server settings that shape behaviour.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Pause before each computer move (lets people watch computer games).
+    pub computer_delay: Duration,
+}
+
+struct Thinking {
+    stop: Arc<AtomicBool>,
+    again: bool,
+}
+
+/// The shared server state.
+pub struct App {
+    pub store: Arc<Store>,
+    pub settings: Settings,
+    cache: Mutex<HashMap<String, Arc<Slot>>>,
+    channels: Mutex<HashMap<String, broadcast::Sender<Update>>>,
+    thinking: Mutex<HashMap<String, Thinking>>,
+    ai_slots: Arc<Semaphore>,
+    shutting_down: AtomicBool,
+    /// Tells live connections the server is stopping.
+    pub shutdown: tokio::sync::watch::Sender<bool>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "App({:?})", self.store)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A game's id: 16 lower-case hex digits from the operating system's generator.
+fn new_id() -> String {
+    let t = token::new_token();
+    t[..16].to_string()
+}
+
+/// Whether `id` could be a game id (anything else is answered 404 without a lookup).
+#[must_use]
+pub fn valid_id(id: &str) -> bool {
+    (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+}
+
+fn summary(meta: &Meta, live: &Live) -> Summary {
+    let result = live.result();
+    Summary {
+        version: live.version,
+        status: if live.finished() {
+            "finished"
+        } else {
+            "ongoing"
+        },
+        termination: result.as_ref().map(|r| r.termination.to_string()),
+        result: result.map(|r| r.tag),
+        move_count: live.moves.len() as i64,
+        to_move: live.to_move(),
+        computer_to_move: live.computer_to_move(meta).is_some(),
+        updated_ms: live.updated_ms,
+    }
+}
+
+fn meta_from_row(row: &GameRow) -> Result<Meta, String> {
+    let kind: GameKind = row.game.parse().map_err(|e| format!("{e}"))?;
+    let pairs: BTreeMap<String, String> =
+        serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
+    let options = kind
+        .info()
+        .options_from_pairs(&pairs)
+        .map_err(|e| e.to_string())?;
+    let player = |t: &str| Player::parse(t);
+    let hash = |t: &Option<String>| -> Result<Option<token::TokenHash>, String> {
+        t.as_deref()
+            .map(|h| token::hash_from_hex(h).ok_or_else(|| "bad token digest".to_string()))
+            .transpose()
+    };
+    Ok(Meta {
+        id: row.id.clone(),
+        kind,
+        options,
+        seed: row.seed,
+        position: row.position.clone(),
+        players: [player(&row.first_player)?, player(&row.second_player)?],
+        tokens: [hash(&row.first_token)?, hash(&row.second_token)?],
+        same_screen: row.same_screen,
+        created_ms: row.created_ms,
+    })
+}
+
+impl App {
+    /// The state around `store`.
+    #[must_use]
+    pub fn new(store: Arc<Store>, settings: Settings) -> Arc<App> {
+        let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let (shutdown, _) = tokio::sync::watch::channel(false);
+        Arc::new(App {
+            store,
+            settings,
+            cache: Mutex::new(HashMap::new()),
+            channels: Mutex::new(HashMap::new()),
+            thinking: Mutex::new(HashMap::new()),
+            ai_slots: Arc::new(Semaphore::new(cpus)),
+            shutting_down: AtomicBool::new(false),
+            shutdown,
+        })
+    }
+
+    fn slot(&self, id: &str) -> Arc<Slot> {
+        let mut cache = lock(&self.cache);
+        if let Some(s) = cache.get(id) {
+            return Arc::clone(s);
+        }
+        if cache.len() >= CACHE_LIMIT {
+            // Drop the slots nobody is using; they reload from the store on demand.
+            cache.retain(|_, s| Arc::strong_count(s) > 1);
+            if cache.len() >= CACHE_LIMIT {
+                let drop: Vec<String> = cache.keys().take(CACHE_LIMIT / 4).cloned().collect();
+                for k in drop {
+                    cache.remove(&k);
+                }
+            }
+        }
+        let s = Arc::new(Slot::default());
+        cache.insert(id.to_string(), Arc::clone(&s));
+        s
+    }
+
+    /// Loads the game into `guard` if it is not there.
+    async fn ensure_loaded(&self, id: &str, guard: &mut Option<Entry>) -> Result<(), ApiError> {
+        if guard.is_some() {
+            return Ok(());
+        }
+        *guard = Some(self.load_entry(id).await?);
+        Ok(())
+    }
+
+    async fn load_entry(&self, id: &str) -> Result<Entry, ApiError> {
+        let Some((row, events)) = self.store.load(id).await.map_err(ApiError::storage)? else {
+            return Err(ApiError::not_found(format!("no game with id '{id}'")));
+        };
+        let meta = meta_from_row(&row).map_err(|reason| {
+            ApiError::storage(StoreError::Corrupt {
+                id: id.to_string(),
+                reason,
+            })
+        })?;
+        let live = Live::replay(&meta, &events).map_err(|reason| {
+            ApiError::storage(StoreError::Corrupt {
+                id: id.to_string(),
+                reason,
+            })
+        })?;
+        Ok(Entry {
+            meta: Arc::new(meta),
+            live,
+        })
+    }
+
+    /// Creates a game; returns its id and the tokens of its human seats.
+    ///
+    /// # Errors
+    /// Options or a position the game cannot start from (400); storage failures.
+    pub async fn create(
+        self: &Arc<Self>,
+        new: NewGame,
+    ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
+        let mut tokens = BTreeMap::new();
+        let mut hashes = [None, None];
+        let shared = new.same_screen.then(token::new_token);
+        for seat in Seat::BOTH {
+            if !new.players[seat.index()].is_computer() {
+                let t = shared.clone().unwrap_or_else(token::new_token);
+                hashes[seat.index()] = Some(token::hash(&t));
+                tokens.insert(seat, t);
+            }
+        }
+        let meta = Meta {
+            id: new_id(),
+            kind: new.kind,
+            options: new.options,
+            seed: new.seed,
+            position: new.position,
+            players: new.players,
+            tokens: hashes,
+            same_screen: new.same_screen,
+            created_ms: now_ms(),
+        };
+        let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let row = GameRow {
+            id: meta.id.clone(),
+            game: meta.kind.name().to_string(),
+            options: serde_json::to_string(&meta.options.to_map()).expect("options serialise"),
+            seed: meta.seed,
+            position: meta.position.clone(),
+            first_player: meta.players[0].to_string(),
+            second_player: meta.players[1].to_string(),
+            first_token: meta.tokens[0].map(|h| token::to_hex(&h)),
+            second_token: meta.tokens[1].map(|h| token::to_hex(&h)),
+            same_screen: meta.same_screen,
+            created_ms: meta.created_ms,
+        };
+        let sum = summary(&meta, &live);
+        self.store
+            .write(Write::Create(row, sum))
+            .await
+            .map_err(ApiError::storage)?;
+        let id = meta.id.clone();
+        let computer = live.computer_to_move(&meta).is_some();
+        let json = view::state_json(&meta, &live);
+        let slot = self.slot(&id);
+        *slot.entry.lock().await = Some(Entry {
+            meta: Arc::new(meta),
+            live,
+        });
+        if computer {
+            self.schedule_computer(&id);
+        }
+        Ok((id, tokens, json))
+    }
+
+    /// The state of a game as JSON text.
+    ///
+    /// # Errors
+    /// 404 for an unknown game; storage failures.
+    pub async fn state_json(&self, id: &str) -> Result<String, ApiError> {
+        self.with_entry(id, |e| view::state_json(&e.meta, &e.live))
+            .await
+    }
+
+    /// The state of a game as JSON text, with its version.
+    ///
+    /// # Errors
+    /// 404 for an unknown game; storage failures.
+    pub async fn state_and_version(&self, id: &str) -> Result<(String, i64), ApiError> {
+        self.with_entry(id, |e| (view::state_json(&e.meta, &e.live), e.live.version))
+            .await
+    }
+
+    /// Runs `f` on the game's entry.
+    ///
+    /// # Errors
+    /// 404 for an unknown game; storage failures.
+    pub async fn with_entry<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&Entry) -> T,
+    ) -> Result<T, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::not_found(format!("no game with id '{id}'")));
+        }
+        let slot = self.slot(id);
+        let mut guard = slot.entry.lock().await;
+        self.ensure_loaded(id, &mut guard).await?;
+        Ok(f(guard.as_ref().expect("loaded")))
+    }
+
+    /// Performs `action` on game `id` for `actor`, after checking `expected_version` if given;
+    /// returns the new state as JSON text. Nothing changes on an error.
+    ///
+    /// # Errors
+    /// 404 unknown game, 403 missing or wrong token, 409 stale version / not this seat's turn /
+    /// game over / nothing pending, 400 malformed or illegal move; storage failures.
+    pub async fn act(
+        self: &Arc<Self>,
+        id: &str,
+        actor: &Actor,
+        action: Action,
+        data: &str,
+        expected_version: Option<i64>,
+    ) -> Result<String, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::not_found(format!("no game with id '{id}'")));
+        }
+        let slot = self.slot(id);
+        let mut guard = slot.entry.lock().await;
+        // One retry: when another server appended first, reload and try again (unless the
+        // caller named the version it expected, which is then stale).
+        for attempt in 0..2 {
+            self.ensure_loaded(id, &mut guard).await?;
+            let entry = guard.as_mut().expect("loaded");
+            let seat = resolve_seat(&entry.meta, &entry.live, actor, action)?;
+            if let Some(v) = expected_version {
+                if v != entry.live.version {
+                    return Err(ApiError::stale(v, entry.live.version));
+                }
+            }
+            let at_ms = now_ms().max(entry.live.updated_ms);
+            let stored = entry
+                .live
+                .apply(&entry.meta, seat, action, data, at_ms)
+                .map_err(ApiError::from_action)?;
+            let event = Event {
+                seq: entry.live.version,
+                seat,
+                action,
+                data: stored,
+                at_ms,
+            };
+            let write = Write::Append {
+                game_id: id.to_string(),
+                event,
+                summary: summary(&entry.meta, &entry.live),
+            };
+            match self.store.write(write).await {
+                Ok(true) => {
+                    let entry = guard.as_ref().expect("loaded");
+                    let json = view::state_json(&entry.meta, &entry.live);
+                    self.publish(id, entry.live.version, &json);
+                    let computer = entry.live.computer_to_move(&entry.meta).is_some();
+                    drop(guard);
+                    self.stop_thinking(id);
+                    if computer {
+                        self.schedule_computer(id);
+                    }
+                    return Ok(json);
+                }
+                Ok(false) => {
+                    // Another server wrote this version first: our state is stale.
+                    *guard = None;
+                    if expected_version.is_some() || attempt == 1 {
+                        self.ensure_loaded(id, &mut guard).await?;
+                        let now = guard.as_ref().expect("loaded").live.version;
+                        return Err(ApiError::stale(expected_version.unwrap_or(now - 1), now));
+                    }
+                }
+                Err(e) => {
+                    // Unknown whether it committed: forget the cached state.
+                    *guard = None;
+                    return Err(ApiError::storage(e));
+                }
+            }
+        }
+        unreachable!("the loop returns on its second pass")
+    }
+
+    /// Subscribes to live updates of a game.
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Update> {
+        let mut channels = lock(&self.channels);
+        channels
+            .entry(id.to_string())
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe()
+    }
+
+    /// Forgets the channel of a game nobody listens to any more.
+    pub fn unsubscribed(&self, id: &str) {
+        let mut channels = lock(&self.channels);
+        if channels.get(id).is_some_and(|c| c.receiver_count() == 0) {
+            channels.remove(id);
+        }
+    }
+
+    fn publish(&self, id: &str, version: i64, json: &str) {
+        let channels = lock(&self.channels);
+        if let Some(tx) = channels.get(id) {
+            if tx.receiver_count() > 0 {
+                let _ = tx.send((version, Arc::from(live_message(json))));
+            }
+        }
+    }
+
+    /// Another server changed game `id` to `version`: drop a stale cached copy, and reload and
+    /// notify local subscribers.
+    pub async fn changed_elsewhere(self: &Arc<Self>, id: &str, version: i64) {
+        let slot = {
+            let cache = lock(&self.cache);
+            cache.get(id).cloned()
+        };
+        let listening = lock(&self.channels)
+            .get(id)
+            .is_some_and(|c| c.receiver_count() > 0);
+        let Some(slot) = slot else {
+            if listening {
+                let _ = self.refresh(id).await;
+            }
+            return;
+        };
+        let mut guard = slot.entry.lock().await;
+        if guard.as_ref().is_some_and(|e| e.live.version >= version) {
+            return;
+        }
+        *guard = None;
+        if listening {
+            if let Ok(()) = self.ensure_loaded(id, &mut guard).await {
+                let e = guard.as_ref().expect("loaded");
+                self.publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
+            }
+        }
+        drop(guard);
+        self.stop_thinking(id);
+    }
+
+    /// Reloads a game from the store and notifies its subscribers.
+    async fn refresh(&self, id: &str) -> Result<(), ApiError> {
+        let slot = self.slot(id);
+        let mut guard = slot.entry.lock().await;
+        *guard = None;
+        self.ensure_loaded(id, &mut guard).await?;
+        let e = guard.as_ref().expect("loaded");
+        self.publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
+        Ok(())
+    }
+
+    /// Forgets every cached game (after missed notifications) and refreshes subscribers.
+    pub async fn forget_all(self: &Arc<Self>) {
+        let ids: Vec<String> = lock(&self.cache).keys().cloned().collect();
+        lock(&self.cache).clear();
+        let listened: Vec<String> = lock(&self.channels).keys().cloned().collect();
+        for id in listened {
+            let _ = self.refresh(&id).await;
+        }
+        drop(ids);
+    }
+
+    fn stop_thinking(&self, id: &str) {
+        if let Some(t) = lock(&self.thinking).get(id) {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Makes sure the computer moves in game `id` when it is its turn. At most one task per
+    /// game thinks in this process; asking again while it runs makes it look once more.
+    pub fn schedule_computer(self: &Arc<Self>, id: &str) {
+        if self.shutting_down.load(Ordering::Relaxed) {
+            return;
+        }
+        {
+            let mut thinking = lock(&self.thinking);
+            if let Some(t) = thinking.get_mut(id) {
+                t.again = true;
+                return;
+            }
+            thinking.insert(
+                id.to_string(),
+                Thinking {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    again: false,
+                },
+            );
+        }
+        let app = Arc::clone(self);
+        let id = id.to_string();
+        tokio::spawn(async move {
+            loop {
+                let moved = app.computer_turn(&id).await;
+                if moved && !app.shutting_down.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut thinking = lock(&app.thinking);
+                match thinking.get_mut(&id) {
+                    Some(t) if t.again && !app.shutting_down.load(Ordering::Relaxed) => {
+                        t.again = false;
+                        t.stop.store(false, Ordering::Relaxed);
+                    }
+                    _ => {
+                        thinking.remove(&id);
+                        break;
+                    }
+                }
+            }
+        });
+    }
+
+    /// One computer move if a computer seat is to move; whether a move was played.
+    async fn computer_turn(self: &Arc<Self>, id: &str) -> bool {
+        let snapshot = self
+            .with_entry(id, |e| {
+                e.live.computer_to_move(&e.meta).map(|seat| {
+                    let bot = match e.meta.player(seat) {
+                        Player::Computer(b) => *b,
+                        Player::Human => unreachable!("a computer seat"),
+                    };
+                    (seat, bot, e.live.game.clone(), e.live.version, e.meta.seed)
+                })
+            })
+            .await;
+        let Ok(Some((seat, bot, game, version, seed))) = snapshot else {
+            return false;
+        };
+        let Some(stop) = lock(&self.thinking).get(id).map(|t| Arc::clone(&t.stop)) else {
+            return false;
+        };
+        stop.store(false, Ordering::Relaxed);
+        if !self.settings.computer_delay.is_zero() {
+            tokio::time::sleep(self.settings.computer_delay).await;
+        }
+        let Ok(permit) = Arc::clone(&self.ai_slots).acquire_owned().await else {
+            return false;
+        };
+        let limit = bot.time_hint() * 2 + Duration::from_secs(1);
+        let seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let stop2 = Arc::clone(&stop);
+        let bot2 = bot;
+        let game2 = game.clone();
+        let mut task = tokio::task::spawn_blocking(move || {
+            let r = bot2.choose(&game2, seed, &stop2);
+            drop(permit);
+            r
+        });
+        let chosen = match tokio::time::timeout(limit, &mut task).await {
+            Ok(r) => r,
+            Err(_) => {
+                stop.store(true, Ordering::Relaxed);
+                task.await
+            }
+        };
+        let mv = match chosen {
+            Ok(Ok(mv)) => mv,
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    game = id,
+                    "computer player {bot} failed ({e}); playing a random move"
+                );
+                match crate::bot::Bot::random().choose(&game, seed, &AtomicBool::new(false)) {
+                    Ok(mv) => mv,
+                    Err(_) => return false,
+                }
+            }
+            Err(e) => {
+                tracing::error!(game = id, "computer player task failed: {e}");
+                return false;
+            }
+        };
+        match self
+            .act(id, &Actor::Computer(seat), Action::Move, &mv, Some(version))
+            .await
+        {
+            Ok(_) => true,
+            Err(e) if e.is_conflict() => {
+                // The game changed while the computer thought (take-back, resignation, another
+                // server): look again.
+                true
+            }
+            Err(e) => {
+                tracing::error!(game = id, "computer move {mv} refused: {}", e.message);
+                false
+            }
+        }
+    }
+
+    /// Starts the computer in games where it should be moving and nobody has moved for
+    /// `idle` (after a restart, or when another server stopped).
+    pub async fn sweep_computer_games(self: &Arc<Self>, idle: Duration) {
+        let before = now_ms() - i64::try_from(idle.as_millis()).unwrap_or(i64::MAX);
+        match self.store.waiting_for_computer(before).await {
+            Ok(ids) => {
+                for id in ids {
+                    self.schedule_computer(&id);
+                }
+            }
+            Err(e) => tracing::warn!("cannot look for computer games: {e}"),
+        }
+    }
+
+    /// Stops the computer players and tells live connections to close.
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::Relaxed);
+        for t in lock(&self.thinking).values() {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+        let _ = self.shutdown.send(true);
+    }
+
+    /// Waits (up to `limit`) for computer moves in progress to finish.
+    pub async fn wait_for_computers(&self, limit: Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
+        while !lock(&self.thinking).is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// The live-update message carrying a state.
+#[must_use]
+pub fn live_message(state_json: &str) -> String {
+    format!("{{\"type\":\"state\",\"state\":{state_json}}}")
+}
+
+/// The seat `actor` acts for with `action`, or why it may not.
+fn resolve_seat(meta: &Meta, live: &Live, actor: &Actor, action: Action) -> Result<Seat, ApiError> {
+    let seats = match actor {
+        Actor::Computer(seat) => return Ok(*seat),
+        Actor::Token(None) => {
+            return Err(ApiError::forbidden(
+                "missing token: send the seat's token as \"token\"",
+            ))
+        }
+        Actor::Token(Some(t)) => meta.seats_of(t),
+    };
+    match seats.as_slice() {
+        [] => Err(ApiError::forbidden(
+            "wrong token: it holds no seat of this game",
+        )),
+        [seat] => {
+            if action == Action::Move && !live.finished() && live.game.to_move() != *seat {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!(
+                        "it is not the {seat} seat's turn: the {} seat is to move",
+                        live.game.to_move()
+                    ),
+                ));
+            }
+            Ok(*seat)
+        }
+        _ => Ok(live.game.to_move()),
+    }
+}

@@ -1,0 +1,99 @@
+//! API errors: a status, a stable code and a message saying what was wrong and what is
+//! accepted, sent as `{"error": MESSAGE, "code": CODE}`.
+
+use crate::state::ActionError;
+use crate::store::StoreError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use boardlab_core::MoveError;
+
+/// An error answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    /// Any status with a code.
+    #[must_use]
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// 400: the request is malformed.
+    #[must_use]
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// 403: missing or wrong token.
+    #[must_use]
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    /// 404.
+    #[must_use]
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 409 with a code.
+    #[must_use]
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, message)
+    }
+
+    /// 409: the client's version is not the game's.
+    #[must_use]
+    pub fn stale(given: i64, now: i64) -> ApiError {
+        ApiError::conflict(
+            "stale_version",
+            format!("version {given} is stale: the game is at version {now}; fetch the game again"),
+        )
+    }
+
+    /// 503: the database failed. Logged; the message names no internals.
+    #[must_use]
+    pub fn storage(e: StoreError) -> ApiError {
+        tracing::error!("storage: {e}");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage",
+            "the game store is not available; try again",
+        )
+    }
+
+    /// The answer for a refused action.
+    #[must_use]
+    pub fn from_action(e: ActionError) -> ApiError {
+        match e {
+            ActionError::Move(m @ MoveError::Parse(_)) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "malformed_move", m.to_string())
+            }
+            ActionError::Move(m @ MoveError::Illegal(_)) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "illegal_move", m.to_string())
+            }
+            ActionError::Conflict { code, message } => ApiError::conflict(code, message),
+        }
+    }
+
+    /// Whether this is a 409.
+    #[must_use]
+    pub fn is_conflict(&self) -> bool {
+        self.status == StatusCode::CONFLICT
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message, "code": self.code });
+        (self.status, axum::Json(body)).into_response()
+    }
+}

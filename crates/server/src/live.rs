@@ -1,0 +1,159 @@
+//! Live updates: a WebSocket (`/api/games/{id}/live`) or server-sent events
+//! (`/api/games/{id}/events`). Both send the game's state at once and again after every change,
+//! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token).
+
+use crate::api::GameId;
+use crate::app::{live_message, App, Update};
+use crate::error::ApiError;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::Receiver;
+
+/// Largest message accepted from a client (clients need not send anything).
+const CLIENT_MESSAGE_LIMIT: usize = 4096;
+
+/// `GET /api/games/{id}/live`: upgrades to a WebSocket.
+pub async fn websocket(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    // Subscribe before reading the state, so no change falls between the two.
+    let rx = app.subscribe(&id);
+    let (first, version) = match app.state_and_version(&id).await {
+        Ok(s) => s,
+        Err(e) => {
+            drop(rx);
+            app.unsubscribed(&id);
+            return Err(e);
+        }
+    };
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => {
+            drop(rx);
+            app.unsubscribed(&id);
+            return Err(ApiError::bad_request(format!(
+                "this endpoint needs a WebSocket upgrade ({}); use /api/games/{id}/events for \
+                 server-sent events",
+                e.body_text()
+            )));
+        }
+    };
+    Ok(upgrade
+        .max_message_size(CLIENT_MESSAGE_LIMIT)
+        .max_frame_size(CLIENT_MESSAGE_LIMIT)
+        .on_upgrade(move |socket| async move {
+            run_socket(&app, socket, rx, version, first).await;
+            app.unsubscribed(&id);
+        }))
+}
+
+async fn run_socket(
+    app: &Arc<App>,
+    socket: WebSocket,
+    mut rx: Receiver<Update>,
+    mut sent: i64,
+    first: String,
+) {
+    let (mut sink, mut stream) = socket.split();
+    if sink
+        .send(Message::Text(live_message(&first).into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut shutdown = app.shutdown.subscribe();
+    let mut ping = tokio::time::interval(Duration::from_secs(30));
+    ping.tick().await;
+    loop {
+        tokio::select! {
+            update = rx.recv() => match update {
+                Ok((version, text)) => {
+                    if version > sent {
+                        sent = version;
+                        if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                // Too slow to read every update: the channel keeps the latest ones, and each
+                // carries the whole state, so reading on brings the client up to date.
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return,
+            },
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                Some(Ok(_)) => {}
+            },
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    return;
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = sink.send(Message::Close(None)).await;
+                return;
+            }
+        }
+    }
+}
+
+/// `GET /api/games/{id}/events`: server-sent events, one `state` event per change.
+pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    let rx = app.subscribe(&id);
+    let (first, version) = match app.state_and_version(&id).await {
+        Ok(s) => s,
+        Err(e) => {
+            drop(rx);
+            app.unsubscribed(&id);
+            return Err(e);
+        }
+    };
+    let shutdown = app.shutdown.subscribe();
+    let initial = futures_util::stream::once(async move {
+        Ok::<Event, Infallible>(Event::default().event("state").data(live_message(&first)))
+    });
+    let updates = futures_util::stream::unfold(
+        (rx, version, shutdown, Guard { app, id }),
+        |(mut rx, mut sent, mut shutdown, guard)| async move {
+            loop {
+                tokio::select! {
+                    update = rx.recv() => match update {
+                        Ok((v, text)) if v > sent => {
+                            sent = v;
+                            let ev = Event::default().event("state").data(text.as_ref());
+                            return Some((Ok(ev), (rx, sent, shutdown, guard)));
+                        }
+                        Ok(_) | Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => return None,
+                    },
+                    _ = shutdown.changed() => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(initial.chain(updates))
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// Drops a game's channel when the last event stream ends.
+struct Guard {
+    app: Arc<App>,
+    id: String,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.app.unsubscribed(&self.id);
+    }
+}

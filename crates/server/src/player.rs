@@ -1,0 +1,75 @@
+//! Who sits in a seat: a person (`human`) or the computer (`computer:SPEC`).
+
+use crate::bot::Bot;
+use std::fmt;
+
+/// A seat's player.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// A person, who moves with the seat's token.
+    Human,
+    /// The computer, moving on its own with this bot.
+    Computer(Bot),
+}
+
+/// The accepted player forms, for error messages.
+pub const ACCEPTED: &str = "human, computer (the default level), or computer:SPEC \
+    (e.g. computer:random, computer:level:5)";
+
+impl Player {
+    /// Reads `human`, `computer` or `computer:SPEC`.
+    ///
+    /// # Errors
+    /// Anything else, or a bot spec the computer players do not accept.
+    pub fn parse(text: &str) -> Result<Player, String> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "human" {
+            return Ok(Player::Human);
+        }
+        if lower == "computer" {
+            return Ok(Player::Computer(Bot::default_level()));
+        }
+        if let Some(spec) = lower.strip_prefix("computer:") {
+            return Bot::parse(spec)
+                .map(Player::Computer)
+                .map_err(|e| format!("bad computer player '{t}': {e}"));
+        }
+        Err(format!("unknown player '{t}'; accepted: {ACCEPTED}"))
+    }
+
+    /// Whether this seat is played by the computer.
+    #[must_use]
+    pub fn is_computer(&self) -> bool {
+        matches!(self, Player::Computer(_))
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Human => f.write_str("human"),
+            Player::Computer(bot) => write!(f, "computer:{bot}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_parse_and_print_canonically() {
+        assert!(matches!(Player::parse(" Human "), Ok(Player::Human)));
+        let p = Player::parse("COMPUTER:random").unwrap();
+        assert_eq!(p.to_string(), "computer:random");
+        assert_eq!(
+            Player::parse(&p.to_string()).unwrap().to_string(),
+            "computer:random"
+        );
+        let e = Player::parse("robot").unwrap_err();
+        assert!(e.contains("accepted: human, computer"), "{e}");
+        let e = Player::parse("computer:nonsense").unwrap_err();
+        assert!(e.contains("bad computer player"), "{e}");
+    }
+}

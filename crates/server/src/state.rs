@@ -1,0 +1,556 @@
+//! One game as the server keeps it: fixed facts ([`Meta`]), the append-only event log
+//! ([`Event`]) and the state rebuilt from it by replaying every event through the rules
+//! ([`Live`]). The same [`Live::apply`] checks a new action and replays a stored one, so
+//! what was accepted once is accepted again after a restart.
+
+use crate::player::Player;
+use crate::token::{self, TokenHash};
+use boardlab_core::{GameRecord, MoveError, NewGameError, Options, Outcome, Seat, SeatNames};
+use boardlab_games::{AnyGame, GameKind};
+use std::fmt;
+use std::str::FromStr;
+
+/// What does not change during a game.
+#[derive(Clone, Debug)]
+pub struct Meta {
+    pub id: String,
+    pub kind: GameKind,
+    pub options: Options,
+    pub seed: u64,
+    /// Starting position text, when the game did not start from the normal set-up.
+    pub position: Option<String>,
+    pub players: [Player; 2],
+    /// Digests of the seats' tokens (`None` for computer seats).
+    pub tokens: [Option<TokenHash>; 2],
+    /// One person plays both seats on one screen (one token holds both).
+    pub same_screen: bool,
+    /// Milliseconds since 1970.
+    pub created_ms: i64,
+}
+
+impl Meta {
+    /// The seats `token` holds (none, one, or both in a same-screen game). Every stored
+    /// digest is compared, in constant time, whatever the result.
+    #[must_use]
+    pub fn seats_of(&self, token: &str) -> Vec<Seat> {
+        let digest = token::hash(token);
+        let mut seats = Vec::new();
+        for seat in Seat::BOTH {
+            if let Some(stored) = &self.tokens[seat.index()] {
+                let same: bool = subtle::ConstantTimeEq::ct_eq(&digest[..], &stored[..]).into();
+                if same {
+                    seats.push(seat);
+                }
+            }
+        }
+        seats
+    }
+
+    /// The player of `seat`.
+    #[must_use]
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    /// The game at its start.
+    ///
+    /// # Errors
+    /// Options or a position text the game cannot start from.
+    pub fn start(&self) -> Result<AnyGame, NewGameError> {
+        match &self.position {
+            Some(p) => AnyGame::from_position(self.kind, &self.options, p),
+            None => AnyGame::new(self.kind, &self.options, self.seed),
+        }
+    }
+}
+
+/// The kinds of events in a game's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A move (the data is its canonical notation).
+    Move,
+    Resign,
+    /// Offer a draw; accepting a pending offer of the other seat, and any offer in a
+    /// same-screen game, agrees the draw at once.
+    DrawOffer,
+    DrawAccept,
+    /// Decline the other seat's offer, or withdraw one's own.
+    DrawDecline,
+    /// Ask to take back one's last move; immediate in same-screen games, puzzles and against
+    /// the computer.
+    UndoRequest,
+    UndoAccept,
+    /// Decline the other seat's request, or withdraw one's own.
+    UndoDecline,
+}
+
+impl Action {
+    pub const ALL: [Action; 8] = [
+        Action::Move,
+        Action::Resign,
+        Action::DrawOffer,
+        Action::DrawAccept,
+        Action::DrawDecline,
+        Action::UndoRequest,
+        Action::UndoAccept,
+        Action::UndoDecline,
+    ];
+
+    /// The name stored in the log and used by the API.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Move => "move",
+            Action::Resign => "resign",
+            Action::DrawOffer => "draw-offer",
+            Action::DrawAccept => "draw-accept",
+            Action::DrawDecline => "draw-decline",
+            Action::UndoRequest => "undo-request",
+            Action::UndoAccept => "undo-accept",
+            Action::UndoDecline => "undo-decline",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Action::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("unknown event kind '{s}'"))
+    }
+}
+
+/// One entry of a game's log. `seq` counts from 1; after it the game's version is `seq`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub seq: i64,
+    pub seat: Seat,
+    pub action: Action,
+    /// The move's canonical notation for [`Action::Move`], else empty.
+    pub data: String,
+    pub at_ms: i64,
+}
+
+/// How a game ended other than by its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// This seat resigned.
+    Resigned(Seat),
+    /// Both seats agreed a draw.
+    Agreed,
+}
+
+/// A move in the game's move list with the seat that played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub text: String,
+    pub seat: Seat,
+}
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// Malformed or illegal move text (HTTP 400).
+    Move(MoveError),
+    /// The action does not fit the game's state (HTTP 409). `code` is `game_over`,
+    /// `not_your_turn` or `not_allowed`.
+    Conflict { code: &'static str, message: String },
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::Move(e) => write!(f, "{e}"),
+            ActionError::Conflict { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+fn conflict(message: impl Into<String>) -> ActionError {
+    ActionError::Conflict {
+        code: "not_allowed",
+        message: message.into(),
+    }
+}
+
+fn over(message: String) -> ActionError {
+    ActionError::Conflict {
+        code: "game_over",
+        message,
+    }
+}
+
+/// The state of a game after its log.
+#[derive(Clone, Debug)]
+pub struct Live {
+    start: AnyGame,
+    /// The current position.
+    pub game: AnyGame,
+    /// The moves played (after take-backs).
+    pub moves: Vec<Played>,
+    /// Number of events in the log.
+    pub version: i64,
+    pub ending: Option<Ending>,
+    /// The seat whose draw offer is pending.
+    pub draw_offer: Option<Seat>,
+    /// The seat whose take-back request is pending.
+    pub undo_request: Option<Seat>,
+    /// Time of the last event (or of creation), milliseconds since 1970.
+    pub updated_ms: i64,
+}
+
+impl Live {
+    /// A game with an empty log.
+    ///
+    /// # Errors
+    /// Options or a position the game cannot start from.
+    pub fn new(meta: &Meta) -> Result<Live, NewGameError> {
+        let start = meta.start()?;
+        Ok(Live {
+            game: start.clone(),
+            start,
+            moves: Vec::new(),
+            version: 0,
+            ending: None,
+            draw_offer: None,
+            undo_request: None,
+            updated_ms: meta.created_ms,
+        })
+    }
+
+    /// Replays a stored log.
+    ///
+    /// # Errors
+    /// The first event the rules refuse, with its number.
+    pub fn replay(meta: &Meta, events: &[Event]) -> Result<Live, String> {
+        let mut live = Live::new(meta).map_err(|e| format!("cannot start game: {e}"))?;
+        for e in events {
+            if e.seq != live.version + 1 {
+                return Err(format!(
+                    "event {} found where event {} was expected",
+                    e.seq,
+                    live.version + 1
+                ));
+            }
+            live.apply(meta, e.seat, e.action, &e.data, e.at_ms)
+                .map_err(|err| format!("event {} ({} {}): {err}", e.seq, e.action, e.data))?;
+        }
+        Ok(live)
+    }
+
+    /// Whether the game has ended, by its rules or otherwise.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.ending.is_some() || self.game.outcome().is_some()
+    }
+
+    /// The seat to move, `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Seat> {
+        (!self.finished()).then(|| self.game.to_move())
+    }
+
+    /// The computer seat that must move now, if any.
+    #[must_use]
+    pub fn computer_to_move(&self, meta: &Meta) -> Option<Seat> {
+        self.to_move().filter(|&s| meta.player(s).is_computer())
+    }
+
+    /// Checks `action` by `seat` and applies it; returns the data to store (a move's
+    /// canonical notation). On error nothing changes.
+    ///
+    /// # Errors
+    /// As [`ActionError`].
+    pub fn apply(
+        &mut self,
+        meta: &Meta,
+        seat: Seat,
+        action: Action,
+        data: &str,
+        at_ms: i64,
+    ) -> Result<String, ActionError> {
+        let stored = self.check_and_apply(meta, seat, action, data)?;
+        self.version += 1;
+        self.updated_ms = at_ms;
+        Ok(stored)
+    }
+
+    fn ended_message(&self) -> String {
+        match (self.ending, self.game.outcome()) {
+            (Some(Ending::Resigned(s)), _) => format!("the game is over: the {s} seat resigned"),
+            (Some(Ending::Agreed), _) => "the game is over: drawn by agreement".to_string(),
+            (None, Some(o)) => format!("the game is over: {o}"),
+            (None, None) => "the game is not over".to_string(),
+        }
+    }
+
+    fn check_and_apply(
+        &mut self,
+        meta: &Meta,
+        seat: Seat,
+        action: Action,
+        data: &str,
+    ) -> Result<String, ActionError> {
+        let solitaire = self.game.is_solitaire();
+        let other = seat.other();
+        match action {
+            Action::Move => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
+                let to_move = self.game.to_move();
+                if seat != to_move {
+                    return Err(ActionError::Conflict {
+                        code: "not_your_turn",
+                        message: format!(
+                            "it is not the {seat} seat's turn: the {to_move} seat is to move"
+                        ),
+                    });
+                }
+                let text = self.game.play_text(data).map_err(ActionError::Move)?;
+                self.moves.push(Played {
+                    text: text.clone(),
+                    seat,
+                });
+                if self.draw_offer == Some(other) {
+                    self.draw_offer = None;
+                }
+                self.undo_request = None;
+                Ok(text)
+            }
+            Action::Resign => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
+                if solitaire {
+                    return Err(conflict(
+                        "a puzzle has no opponent to resign to; start a new one instead",
+                    ));
+                }
+                self.ending = Some(Ending::Resigned(seat));
+                self.draw_offer = None;
+                self.undo_request = None;
+                Ok(String::new())
+            }
+            Action::DrawOffer => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
+                if solitaire {
+                    return Err(conflict("a puzzle cannot be drawn"));
+                }
+                if meta.player(other).is_computer() {
+                    return Err(conflict("computer players do not accept draw offers"));
+                }
+                if self.draw_offer == Some(seat) {
+                    return Err(conflict(format!(
+                        "the {seat} seat has already offered a draw; wait for the answer"
+                    )));
+                }
+                if meta.same_screen || self.draw_offer == Some(other) {
+                    self.ending = Some(Ending::Agreed);
+                    self.draw_offer = None;
+                    self.undo_request = None;
+                } else {
+                    self.draw_offer = Some(seat);
+                }
+                Ok(String::new())
+            }
+            Action::DrawAccept => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
+                if self.draw_offer != Some(other) {
+                    return Err(conflict(format!(
+                        "the {other} seat has not offered a draw, so there is nothing to accept"
+                    )));
+                }
+                self.ending = Some(Ending::Agreed);
+                self.draw_offer = None;
+                self.undo_request = None;
+                Ok(String::new())
+            }
+            Action::DrawDecline => {
+                if self.draw_offer.is_none() {
+                    return Err(conflict("no draw offer is pending"));
+                }
+                self.draw_offer = None;
+                Ok(String::new())
+            }
+            Action::UndoRequest => {
+                if self.ending.is_some() {
+                    return Err(over(self.ended_message()));
+                }
+                let immediate = meta.same_screen || solitaire || meta.player(other).is_computer();
+                let count = self.takeback_count(seat, meta.same_screen || solitaire);
+                if count == 0 {
+                    return Err(conflict(format!(
+                        "nothing to take back: the {seat} seat has not moved"
+                    )));
+                }
+                if immediate {
+                    self.take_back(count)?;
+                    self.undo_request = None;
+                    self.draw_offer = None;
+                } else {
+                    match self.undo_request {
+                        Some(s) if s == seat => {
+                            return Err(conflict(format!(
+                                "the {seat} seat has already asked to take back a move; wait \
+                                 for the answer"
+                            )))
+                        }
+                        Some(_) => {
+                            return Err(conflict(format!(
+                                "the {other} seat has asked to take back a move: accept or \
+                                 decline that first"
+                            )))
+                        }
+                        None => self.undo_request = Some(seat),
+                    }
+                }
+                Ok(String::new())
+            }
+            Action::UndoAccept => {
+                if self.ending.is_some() {
+                    return Err(over(self.ended_message()));
+                }
+                if self.undo_request != Some(other) {
+                    return Err(conflict(format!(
+                        "the {other} seat has not asked to take back a move"
+                    )));
+                }
+                let count = self.takeback_count(other, false);
+                if count == 0 {
+                    return Err(conflict(format!(
+                        "nothing to take back: the {other} seat has not moved"
+                    )));
+                }
+                self.take_back(count)?;
+                self.undo_request = None;
+                self.draw_offer = None;
+                Ok(String::new())
+            }
+            Action::UndoDecline => {
+                if self.undo_request.is_none() {
+                    return Err(conflict("no take-back request is pending"));
+                }
+                self.undo_request = None;
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// How many moves a take-back by `seat` removes: its last move and every move after it
+    /// (just the last move when one person plays both seats).
+    fn takeback_count(&self, seat: Seat, last_only: bool) -> usize {
+        if last_only {
+            return usize::from(!self.moves.is_empty());
+        }
+        self.moves
+            .iter()
+            .rposition(|m| m.seat == seat)
+            .map_or(0, |i| self.moves.len() - i)
+    }
+
+    fn take_back(&mut self, count: usize) -> Result<(), ActionError> {
+        let keep = self.moves.len() - count;
+        let mut game = self.start.clone();
+        for m in &self.moves[..keep] {
+            game.play_text(&m.text)
+                .map_err(|e| conflict(format!("cannot replay move '{}': {e}", m.text)))?;
+        }
+        self.game = game;
+        self.moves.truncate(keep);
+        Ok(())
+    }
+
+    /// The result as a game record writes it, with how the game ended.
+    #[must_use]
+    pub fn result(&self) -> Option<GameResult> {
+        match self.ending {
+            Some(Ending::Resigned(loser)) => {
+                let winner = loser.other();
+                let colour = self.game.colour_of(winner);
+                Some(GameResult {
+                    winner: Some(winner),
+                    colour,
+                    draw: false,
+                    tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
+                    reason: format!("the {loser} seat resigned"),
+                    termination: "resignation",
+                    outcome: None,
+                })
+            }
+            Some(Ending::Agreed) => Some(GameResult {
+                winner: None,
+                colour: None,
+                draw: true,
+                tag: "draw".into(),
+                reason: "drawn by agreement".into(),
+                termination: "agreement",
+                outcome: None,
+            }),
+            None => self.game.outcome().map(|o| GameResult {
+                winner: o.winner(),
+                colour: match o {
+                    Outcome::Win { colour, .. } => Some(colour),
+                    _ => None,
+                },
+                draw: matches!(o, Outcome::Draw { .. }),
+                tag: o.tag(),
+                reason: o.reason().to_string(),
+                termination: "rules",
+                outcome: Some(o),
+            }),
+        }
+    }
+
+    /// The game record: options, seed, seats, moves and result.
+    #[must_use]
+    pub fn record(&self, meta: &Meta) -> GameRecord {
+        let result = self.result();
+        GameRecord {
+            game: meta.kind.name().to_string(),
+            options: meta.options.to_map(),
+            seed: meta.seed,
+            position: meta.position.clone(),
+            seats: SeatNames {
+                first: meta.players[0].to_string(),
+                second: meta.players[1].to_string(),
+            },
+            moves: self.moves.iter().map(|m| m.text.clone()).collect(),
+            termination: result
+                .as_ref()
+                .filter(|r| r.termination != "rules")
+                .map(|r| r.termination.to_string()),
+            result: result.map(|r| r.tag),
+            started: Some(crate::rfc3339(meta.created_ms)),
+            finished: self.finished().then(|| crate::rfc3339(self.updated_ms)),
+        }
+    }
+}
+
+/// A finished game's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub winner: Option<Seat>,
+    pub colour: Option<boardlab_core::Colour>,
+    pub draw: bool,
+    /// The record's result tag: the winning colour, `draw`, `solved`, `score N`.
+    pub tag: String,
+    pub reason: String,
+    /// `rules`, `resignation` or `agreement`.
+    pub termination: &'static str,
+    /// The rules' outcome when the rules ended the game.
+    pub outcome: Option<Outcome>,
+}

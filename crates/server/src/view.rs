@@ -1,0 +1,228 @@
+//! The JSON shapes of the API (documented in `docs/api.md`).
+
+use crate::board::{self, Board};
+use crate::state::{Live, Meta};
+use crate::store::Listed;
+use boardlab_core::{Colour, Seat};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A game's full state, as `GET /api/games/{id}` returns it and live updates carry it.
+#[derive(Debug, Serialize)]
+pub struct State<'a> {
+    pub id: &'a str,
+    pub game: &'static str,
+    pub title: &'static str,
+    /// Every option with its value.
+    pub options: BTreeMap<&'static str, &'a str>,
+    pub seed: u64,
+    /// The starting position text, when the game did not start from the normal set-up.
+    pub start_position: Option<&'a str>,
+    pub seats: Seats,
+    pub same_screen: bool,
+    pub solitaire: bool,
+    pub version: i64,
+    /// `ongoing` or `finished`.
+    pub status: &'static str,
+    pub to_move: Option<Turn>,
+    pub legal_moves: Vec<String>,
+    pub moves: Vec<MoveView<'a>>,
+    pub result: Option<ResultView>,
+    pub draw_offer: Option<Seat>,
+    pub undo_request: Option<Seat>,
+    pub position: String,
+    pub diagram: String,
+    pub board: Option<Board>,
+    pub created: String,
+    pub updated: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Seats {
+    pub first: SeatView,
+    pub second: SeatView,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    /// `human` or `computer:SPEC`.
+    pub player: String,
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// The colour the seat plays now (`null` while colours are not yet chosen).
+    pub colour: Option<Colour>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Turn {
+    pub seat: Seat,
+    pub colour: Option<Colour>,
+    /// Whether the computer plays this seat (it moves on its own).
+    pub computer: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MoveView<'a> {
+    pub ply: usize,
+    pub seat: Seat,
+    #[serde(rename = "move")]
+    pub text: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    /// The winning seat; `null` for a draw or a puzzle.
+    pub winner: Option<Seat>,
+    pub colour: Option<Colour>,
+    pub draw: bool,
+    /// The record's result tag: the winning colour, `draw`, `solved` or `score N`.
+    pub tag: String,
+    pub reason: String,
+    /// `rules`, `resignation` or `agreement`.
+    pub termination: &'static str,
+    /// A sentence for people.
+    pub text: String,
+}
+
+/// Builds the state of a game.
+#[must_use]
+pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
+    let info = meta.kind.info();
+    let game = &live.game;
+    let seat_view = |seat: Seat| {
+        let p = meta.player(seat);
+        SeatView {
+            player: p.to_string(),
+            kind: if p.is_computer() { "computer" } else { "human" },
+            colour: game.colour_of(seat),
+        }
+    };
+    let to_move = live.to_move().map(|seat| Turn {
+        seat,
+        colour: game.colour_to_move(),
+        computer: meta.player(seat).is_computer(),
+    });
+    let result = live.result().map(|r| {
+        let text = match (&r.outcome, r.termination) {
+            (Some(o), _) => o.to_string(),
+            (None, "resignation") => {
+                let w = r.winner.unwrap_or(Seat::First);
+                match r.colour {
+                    Some(c) => format!("{c} ({w} seat) wins: {}", r.reason),
+                    None => format!("the {w} seat wins: {}", r.reason),
+                }
+            }
+            (None, _) => format!("draw: {}", r.reason),
+        };
+        ResultView {
+            winner: r.winner,
+            colour: r.colour,
+            draw: r.draw,
+            tag: r.tag,
+            reason: r.reason,
+            termination: r.termination,
+            text,
+        }
+    });
+    State {
+        id: &meta.id,
+        game: info.name,
+        title: info.title,
+        options: meta.options.iter().collect(),
+        seed: meta.seed,
+        start_position: meta.position.as_deref(),
+        seats: Seats {
+            first: seat_view(Seat::First),
+            second: seat_view(Seat::Second),
+        },
+        same_screen: meta.same_screen,
+        solitaire: game.is_solitaire(),
+        version: live.version,
+        status: if live.finished() {
+            "finished"
+        } else {
+            "ongoing"
+        },
+        legal_moves: if live.finished() {
+            Vec::new()
+        } else {
+            game.legal_moves()
+        },
+        to_move,
+        moves: live
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveView {
+                ply: i + 1,
+                seat: m.seat,
+                text: &m.text,
+            })
+            .collect(),
+        result,
+        draw_offer: live.draw_offer,
+        undo_request: live.undo_request,
+        position: game.position_text(),
+        diagram: game.diagram(),
+        board: board::describe(game),
+        created: crate::rfc3339(meta.created_ms),
+        updated: crate::rfc3339(live.updated_ms),
+    }
+}
+
+/// A game's state as JSON text.
+#[must_use]
+pub fn state_json(meta: &Meta, live: &Live) -> String {
+    serde_json::to_string(&state(meta, live)).expect("a state always serialises")
+}
+
+/// One line of `GET /api/games`.
+#[derive(Debug, Serialize)]
+pub struct ListedView {
+    pub id: String,
+    pub game: String,
+    pub seats: ListedSeats,
+    pub status: String,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub moves: i64,
+    pub to_move: Option<String>,
+    pub version: i64,
+    pub created: String,
+    pub updated: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ListedSeats {
+    pub first: String,
+    pub second: String,
+}
+
+impl From<Listed> for ListedView {
+    fn from(l: Listed) -> Self {
+        ListedView {
+            id: l.id,
+            game: l.game,
+            seats: ListedSeats {
+                first: l.first_player,
+                second: l.second_player,
+            },
+            status: l.status,
+            result: l.result,
+            termination: l.termination,
+            moves: l.move_count,
+            to_move: l.to_move,
+            version: l.version,
+            created: crate::rfc3339(l.created_ms),
+            updated: crate::rfc3339(l.updated_ms),
+        }
+    }
+}
+
+/// The catalog: every game with colours, option schema and move examples.
+#[derive(Debug, Serialize)]
+pub struct Catalog {
+    pub games: Vec<&'static boardlab_core::GameInfo>,
+    /// The accepted seat players.
+    pub players: &'static str,
+}

@@ -1,0 +1,427 @@
+//! The JSON API against real servers on loopback (SQLite, and PostgreSQL when configured).
+
+mod common;
+
+use boardlab_core::GameRecord;
+use boardlab_games::{AnyGame, GameKind};
+use common::{legal, version, TestServer};
+use serde_json::{json, Value};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn catalog_lists_every_game_with_colours_and_options() {
+    let s = TestServer::sqlite().await;
+    let (status, c) = s.get("/api/catalog").await;
+    assert_eq!(status, 200);
+    let games = c["games"].as_array().unwrap();
+    assert_eq!(games.len(), GameKind::ALL.len());
+    for (g, kind) in games.iter().zip(GameKind::ALL) {
+        let info = kind.info();
+        assert_eq!(g["name"], info.name);
+        assert_eq!(g["colours"].as_array().unwrap().len(), 2);
+        let options = g["options"].as_array().unwrap();
+        assert_eq!(options.len(), info.options.len());
+        for (o, spec) in options.iter().zip(info.options) {
+            assert_eq!(o["name"], spec.name);
+            assert_eq!(o["default"], spec.default);
+            assert!(o["values"]["kind"].is_string());
+        }
+    }
+    assert!(c["players"].as_str().unwrap().contains("computer:"));
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_can_be_created_played_and_reloaded() {
+    for s in TestServer::all().await {
+        for kind in GameKind::ALL {
+            let (id, tokens, state) = s.create(json!({ "game": kind.name(), "seed": 11 })).await;
+            assert_eq!(state["game"], kind.name());
+            assert_eq!(state["version"], 0);
+            assert_eq!(state["status"], "ongoing");
+            assert!(tokens["first"].as_str().unwrap().len() == 32);
+            assert!(tokens["second"].as_str().unwrap().len() == 32);
+            let board = &state["board"];
+            assert!(
+                board["cells"].as_array().is_some_and(|c| !c.is_empty()),
+                "{kind}: no board"
+            );
+            // Play up to 12 moves with the token of the seat to move.
+            let mut st = state;
+            for ply in 0..12 {
+                if st["status"] != "ongoing" {
+                    break;
+                }
+                let seat = st["to_move"]["seat"].as_str().unwrap().to_string();
+                let moves = legal(&st);
+                let mv = &moves[(ply * 7) % moves.len()];
+                let (code, next) = s
+                    .play(&id, mv, tokens[&seat].as_str().unwrap(), Some(version(&st)))
+                    .await;
+                assert_eq!(code, 200, "{kind} {mv}: {next}");
+                assert_eq!(version(&next), version(&st) + 1);
+                assert_eq!(
+                    next["moves"].as_array().unwrap().last().unwrap()["move"],
+                    mv.as_str()
+                );
+                st = next;
+            }
+            // The stored state replays to the same position.
+            assert_eq!(s.state(&id).await, st);
+            let opts = kind.info().default_options();
+            let mut g = AnyGame::new(*kind, &opts, 11).unwrap();
+            for m in st["moves"].as_array().unwrap() {
+                g.play_text(m["move"].as_str().unwrap()).unwrap();
+            }
+            assert_eq!(st["position"], g.position_text());
+        }
+        s.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_errors_have_the_right_status_and_change_nothing() {
+    for s in TestServer::all().await {
+        let (id, tokens, state) = s
+            .create(json!({ "game": "sight-reduction", "seed": 3 }))
+            .await;
+        let first = tokens["first"].as_str().unwrap();
+        let second = tokens["second"].as_str().unwrap();
+        let legal_move = legal(&state)[0].clone();
+        let before = s.state(&id).await;
+        let path = format!("/api/games/{id}/moves");
+        let cases: Vec<(Value, u16, &str)> = vec![
+            (
+                json!({ "move": "zz99", "token": first }),
+                400,
+                "malformed_move",
+            ),
+            (json!({ "move": "", "token": first }), 400, "malformed_move"),
+            (
+                json!({ "move": "x".repeat(500), "token": first }),
+                400,
+                "malformed_move",
+            ),
+            (json!({ "move": legal_move }), 403, "forbidden"),
+            (
+                json!({ "move": legal_move, "token": "0".repeat(32) }),
+                403,
+                "forbidden",
+            ),
+            (json!({ "move": legal_move, "token": "" }), 403, "forbidden"),
+            (
+                json!({ "move": legal_move, "token": second }),
+                409,
+                "not_your_turn",
+            ),
+            (
+                json!({ "move": legal_move, "token": first, "version": 5 }),
+                409,
+                "stale_version",
+            ),
+            (
+                json!({ "move": legal_move, "token": first, "version": -1 }),
+                409,
+                "stale_version",
+            ),
+            (
+                json!({ "move": legal_move, "token": first, "extra": 1 }),
+                400,
+                "bad_request",
+            ),
+            (json!({ "move": 7, "token": first }), 400, "bad_request"),
+            (json!({ "token": first }), 400, "bad_request"),
+        ];
+        for (body, status, code) in cases {
+            let (got, v) = s.post(&path, &body).await;
+            assert_eq!(got, status, "{body}: {v}");
+            assert_eq!(v["code"], code, "{body}: {v}");
+            assert!(!v["error"].as_str().unwrap().is_empty());
+            assert_eq!(s.state(&id).await, before, "{body} changed the game");
+        }
+        // An illegal move: the first legal move of the *other* colour is not playable now.
+        let pos = before["position"].as_str().unwrap();
+        let other_side = if pos.ends_with(" w") { "b" } else { "w" };
+        let flipped = format!("{} {other_side}", &pos[..pos.len() - 2]);
+        let g = AnyGame::from_position(
+            GameKind::SightReduction,
+            &GameKind::SightReduction.info().default_options(),
+            &flipped,
+        )
+        .unwrap();
+        let illegal = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| !legal(&before).contains(m))
+            .unwrap();
+        let (got, v) = s.play(&id, &illegal, first, None).await;
+        assert_eq!(got, 400, "{v}");
+        assert_eq!(v["code"], "illegal_move");
+        assert!(v["error"].as_str().unwrap().contains("illegal move"), "{v}");
+        assert_eq!(s.state(&id).await, before);
+        // Unknown game.
+        let (got, v) = s.play("0123456789abcdef", &legal_move, first, None).await;
+        assert_eq!((got, v["code"].as_str()), (404, Some("not_found")));
+        // And the right move still works.
+        let (got, _) = s.play(&id, &legal_move, first, Some(0)).await;
+        assert_eq!(got, 200);
+        s.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_one_of_many_concurrent_moves_on_one_version_wins() {
+    for s in TestServer::all().await {
+        let (id, tokens, state) = s
+            .create(json!({ "game": "sight-reduction", "seed": 5, "same_screen": true }))
+            .await;
+        let token = tokens["first"].as_str().unwrap().to_string();
+        let moves = legal(&state);
+        let s = std::sync::Arc::new(s);
+        let mut tasks = Vec::new();
+        for i in 0..16 {
+            let s = std::sync::Arc::clone(&s);
+            let (id, token, mv) = (id.clone(), token.clone(), moves[i % moves.len()].clone());
+            tasks.push(tokio::spawn(async move {
+                s.play(&id, &mv, &token, Some(0)).await.0
+            }));
+        }
+        let mut codes = Vec::new();
+        for t in tasks {
+            codes.push(t.await.unwrap());
+        }
+        assert_eq!(codes.iter().filter(|&&c| c == 200).count(), 1, "{codes:?}");
+        assert!(codes.iter().all(|&c| c == 200 || c == 409), "{codes:?}");
+        assert_eq!(version(&s.state(&id).await), 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_offers_resignation_and_take_backs() {
+    for s in TestServer::all().await {
+        let new = || json!({ "game": "sight-reduction", "seed": 9 });
+        // Draw by agreement.
+        let (id, t, st) = s.create(new()).await;
+        let (a, b) = (t["first"].as_str().unwrap(), t["second"].as_str().unwrap());
+        let draw = |token: &str, action: &str| json!({ "token": token, "action": action });
+        let path = format!("/api/games/{id}/draw");
+        let (c, v) = s.post(&path, &draw(a, "accept")).await;
+        assert_eq!((c, v["code"].as_str()), (409, Some("not_allowed")), "{v}");
+        let (c, v) = s.post(&path, &draw(a, "offer")).await;
+        assert_eq!(c, 200);
+        assert_eq!(v["draw_offer"], "first");
+        let (c, _) = s.post(&path, &draw(a, "offer")).await;
+        assert_eq!(c, 409);
+        let (c, v) = s.post(&path, &draw(a, "dance")).await;
+        assert_eq!(c, 400, "{v}");
+        let (c, v) = s.post(&path, &draw(b, "accept")).await;
+        assert_eq!(c, 200);
+        assert_eq!(v["status"], "finished");
+        assert_eq!(v["result"]["draw"], true);
+        assert_eq!(v["result"]["termination"], "agreement");
+        assert_eq!(v["legal_moves"].as_array().unwrap().len(), 0);
+        let (c, v) = s.play(&id, &legal(&st)[0], a, None).await;
+        assert_eq!((c, v["code"].as_str()), (409, Some("game_over")));
+        let (c, text) = {
+            let r = s
+                .client
+                .get(s.url(&format!("/api/games/{id}/record?format=pgn")))
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        };
+        assert_eq!(c, 200);
+        let rec = GameRecord::from_text(&text).unwrap();
+        assert_eq!(rec.result.as_deref(), Some("draw"));
+        assert_eq!(rec.termination.as_deref(), Some("agreement"));
+
+        // A declined offer lapses; the opponent's move also clears an offer.
+        let (id, t, st) = s.create(new()).await;
+        let (a, b) = (t["first"].as_str().unwrap(), t["second"].as_str().unwrap());
+        let path = format!("/api/games/{id}/draw");
+        s.post(&path, &draw(b, "offer")).await;
+        let (c, v) = s.post(&path, &draw(a, "decline")).await;
+        assert_eq!((c, v["draw_offer"].clone()), (200, Value::Null));
+        s.post(&path, &draw(b, "offer")).await;
+        let (c, v) = s.play(&id, &legal(&st)[0], a, None).await;
+        assert_eq!((c, v["draw_offer"].clone()), (200, Value::Null));
+
+        // Resignation: the other seat wins.
+        let (c, v) = s
+            .post(&format!("/api/games/{id}/resign"), &json!({ "token": b }))
+            .await;
+        assert_eq!(c, 200);
+        assert_eq!(v["result"]["winner"], "first");
+        assert_eq!(v["result"]["termination"], "resignation");
+        let (c, _) = s
+            .post(&format!("/api/games/{id}/resign"), &json!({ "token": a }))
+            .await;
+        assert_eq!(c, 409);
+
+        // Take-back between two people: requested, accepted, two plies undone.
+        let (id, t, st) = s.create(new()).await;
+        let (a, b) = (t["first"].as_str().unwrap(), t["second"].as_str().unwrap());
+        let (_, st1) = s.play(&id, &legal(&st)[0], a, None).await;
+        let (_, st2) = s.play(&id, &legal(&st1)[0], b, None).await;
+        let undo = format!("/api/games/{id}/undo");
+        let (c, v) = s
+            .post(&undo, &json!({ "token": a, "action": "request" }))
+            .await;
+        assert_eq!((c, v["undo_request"].as_str()), (200, Some("first")));
+        assert_eq!(v["moves"], st2["moves"]);
+        let (c, _) = s
+            .post(&undo, &json!({ "token": a, "action": "accept" }))
+            .await;
+        assert_eq!(c, 409);
+        let (c, v) = s
+            .post(&undo, &json!({ "token": b, "action": "accept" }))
+            .await;
+        assert_eq!(c, 200);
+        assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+        assert_eq!(v["position"], st["position"]);
+        assert_eq!(v["to_move"]["seat"], "first");
+        // Declined request.
+        let (_, st1) = s.play(&id, &legal(&st)[0], a, None).await;
+        s.post(&undo, &json!({ "token": a, "action": "request" }))
+            .await;
+        let (c, v) = s
+            .post(&undo, &json!({ "token": b, "action": "decline" }))
+            .await;
+        assert_eq!((c, v["undo_request"].clone()), (200, Value::Null));
+        assert_eq!(v["moves"], st1["moves"]);
+        let (c, _) = s
+            .post(&undo, &json!({ "token": b, "action": "request" }))
+            .await;
+        assert_eq!(c, 409, "the second seat has not moved yet");
+
+        // Same screen: take-back and draw at once.
+        let (id, t, st) = s
+            .create(json!({ "game": "sight-reduction", "seed": 9, "same_screen": true }))
+            .await;
+        let tok = t["first"].as_str().unwrap();
+        assert_eq!(t["second"], t["first"]);
+        let (_, st1) = s.play(&id, &legal(&st)[0], tok, None).await;
+        let (_, st2) = s.play(&id, &legal(&st1)[0], tok, None).await;
+        let (c, v) = s
+            .post(
+                &format!("/api/games/{id}/undo"),
+                &json!({ "token": tok, "action": "request" }),
+            )
+            .await;
+        assert_eq!(c, 200);
+        assert_eq!(v["moves"], st1["moves"]);
+        assert_ne!(v["moves"], st2["moves"]);
+        let (c, v) = s
+            .post(
+                &format!("/api/games/{id}/draw"),
+                &json!({ "token": tok, "action": "offer" }),
+            )
+            .await;
+        assert_eq!(
+            (c, v["result"]["termination"].as_str()),
+            (200, Some("agreement"))
+        );
+        s.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_replay_through_the_rules() {
+    let s = TestServer::sqlite().await;
+    let (id, t, mut st) = s
+        .create(json!({
+            "game": "sight-reduction",
+            "options": { "removal": "pair", "sight": "any" },
+            "seed": 21,
+            "same_screen": true
+        }))
+        .await;
+    let tok = t["first"].as_str().unwrap();
+    let mut i = 0;
+    while st["status"] == "ongoing" {
+        let moves = legal(&st);
+        let (c, next) = s.play(&id, &moves[i % moves.len()], tok, None).await;
+        assert_eq!(c, 200);
+        st = next;
+        i += 3;
+    }
+    let (c, rec) = s.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(c, 200);
+    let rec: GameRecord = serde_json::from_value(rec).unwrap();
+    assert_eq!(rec.game, "sight-reduction");
+    assert_eq!(rec.seed, 21);
+    assert_eq!(rec.options.get("removal").map(String::as_str), Some("pair"));
+    assert_eq!(rec.moves.len(), st["moves"].as_array().unwrap().len());
+    assert_eq!(rec.result.as_deref(), st["result"]["tag"].as_str());
+    let (g, _) = rec
+        .replay::<boardlab_sight_reduction::SightReduction>()
+        .unwrap();
+    assert_eq!(
+        boardlab_core::Game::position_text(&g),
+        st["position"].as_str().unwrap()
+    );
+    let text = s
+        .client
+        .get(s.url(&format!("/api/games/{id}/record?format=pgn")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(GameRecord::from_text(&text).unwrap(), rec);
+    let (c, v) = s.get(&format!("/api/games/{id}/record?format=xml")).await;
+    assert_eq!(c, 400);
+    assert!(v["error"].as_str().unwrap().contains("json, pgn"));
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recent_games_are_listed_newest_first() {
+    for s in TestServer::all().await {
+        let mut ids = Vec::new();
+        for seed in 0..3 {
+            let (id, _, _) = s
+                .create(json!({ "game": "sight-reduction", "seed": seed }))
+                .await;
+            ids.push(id);
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let (c, v) = s.get("/api/games?limit=100&game=sight-reduction").await;
+        assert_eq!(c, 200);
+        let listed: Vec<&str> = v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap())
+            .collect();
+        let pos: Vec<usize> = ids
+            .iter()
+            .map(|id| listed.iter().position(|l| l == id).expect("listed"))
+            .collect();
+        assert!(pos[0] > pos[1] && pos[1] > pos[2], "{pos:?}");
+        let g = &v["games"][pos[2]];
+        assert_eq!(g["status"], "ongoing");
+        assert_eq!(g["seats"]["first"], "human");
+        assert_eq!(g["moves"], 0);
+        let (c, v) = s.get("/api/games?status=finished&limit=100").await;
+        assert_eq!(c, 200);
+        assert!(v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["status"] == "finished"));
+        for bad in [
+            "limit=0",
+            "limit=101",
+            "limit=x",
+            "status=won",
+            "game=chess",
+            "sort=up",
+        ] {
+            let (c, v) = s.get(&format!("/api/games?{bad}")).await;
+            assert_eq!(c, 400, "{bad}: {v}");
+        }
+        s.stop().await;
+    }
+}

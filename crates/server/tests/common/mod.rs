@@ -1,0 +1,192 @@
+//! Test harness: real servers on loopback, on a temporary SQLite file and, when
+//! `BOARDLAB_TEST_POSTGRES_URL` is set, on PostgreSQL.
+
+#![allow(dead_code)]
+
+use boardlab_server::{ServeArgs, Server};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The PostgreSQL URL of the test database, if the environment provides one.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("BOARDLAB_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+}
+
+/// A server running in this process on its own task.
+pub struct TestServer {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub database: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestServer {
+    /// A server on a fresh SQLite file.
+    pub async fn sqlite() -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = format!("sqlite://{}", dir.path().join("test.db").display());
+        let mut s = TestServer::on(&db).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    /// A server on `database`.
+    pub async fn on(database: &str) -> TestServer {
+        let args = ServeArgs {
+            addr: "127.0.0.1:0".into(),
+            database: database.into(),
+            computer_delay_ms: 0,
+        };
+        let server = Server::bind(&args).await.expect("server starts");
+        let addr = server.local_addr().unwrap();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(server.run(async {
+            let _ = rx.await;
+        }));
+        TestServer {
+            base: format!("http://{addr}"),
+            client: client(),
+            database: database.into(),
+            stop: Some(tx),
+            task: Some(task),
+            _dir: None,
+        }
+    }
+
+    /// Every backend the environment offers: SQLite, and PostgreSQL when configured.
+    pub async fn all() -> Vec<TestServer> {
+        let mut v = vec![TestServer::sqlite().await];
+        if let Some(url) = postgres_url() {
+            v.push(TestServer::on(&url).await);
+        }
+        v
+    }
+
+    /// Stops the server gracefully and waits for it.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.task.take() {
+            t.await.expect("server task").expect("server ran");
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// GET; returns status and JSON (Null when the body is not JSON).
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self
+            .client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request");
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// POST a JSON value.
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_raw(path, &body.to_string()).await
+    }
+
+    /// POST raw text as JSON.
+    pub async fn post_raw(&self, path: &str, body: &str) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// Creates a game; returns id, the tokens object and the state.
+    pub async fn create(&self, body: Value) -> (String, Value, Value) {
+        let (status, v) = self.post("/api/games", &body).await;
+        assert_eq!(status, 201, "create {body}: {v}");
+        (
+            v["id"].as_str().unwrap().to_string(),
+            v["tokens"].clone(),
+            v["state"].clone(),
+        )
+    }
+
+    pub async fn state(&self, id: &str) -> Value {
+        let (status, v) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    /// Plays a move; returns status and answer.
+    pub async fn play(
+        &self,
+        id: &str,
+        mv: &str,
+        token: &str,
+        version: Option<i64>,
+    ) -> (u16, Value) {
+        let mut body = json!({ "move": mv, "token": token });
+        if let Some(v) = version {
+            body["version"] = json!(v);
+        }
+        self.post(&format!("/api/games/{id}/moves"), &body).await
+    }
+
+    /// Polls the game until `done` holds (at most `secs` seconds).
+    pub async fn wait_for(&self, id: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let s = self.state(id).await;
+            if done(&s) {
+                return s;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out waiting; last state: {s}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+/// The legal moves of a state.
+pub fn legal(state: &Value) -> Vec<String> {
+    state["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+pub fn version(state: &Value) -> i64 {
+    state["version"].as_i64().unwrap()
+}
