@@ -62,44 +62,54 @@ async fn kill_mid_load_and_restart(database: &str) {
             Arc::clone(&stop),
         );
         tasks.push(tokio::spawn(async move {
-            let (c, created) = post(
-                &http,
-                &format!("{base}/api/games"),
-                &json!({ "game": "sight-reduction", "seed": g as u64, "same_screen": true }),
-            )
-            .await;
-            assert_eq!(c, 201);
-            let id = created["id"].as_str().unwrap().to_string();
-            let token = created["tokens"]["first"].as_str().unwrap().to_string();
-            let slot = {
-                let mut a = acked.lock().unwrap();
-                a.push((id.clone(), token.clone(), Vec::new()));
-                a.len() - 1
-            };
-            let mut state = created["state"].clone();
-            let mut i = g;
-            while !stop.load(Ordering::Relaxed) && state["status"] == "ongoing" {
-                let moves = legal(&state);
-                let mv = moves[i % moves.len()].clone();
-                i += 1;
-                let body = json!({ "move": mv, "token": token, "version": version(&state) });
-                match http
-                    .post(format!("{base}/api/games/{id}/moves"))
-                    .json(&body)
+            // Game after game until the server dies: the kill lands in the middle of play.
+            let mut round = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let Ok(r) = http
+                    .post(format!("{base}/api/games"))
+                    .json(&json!({ "game": "sight-reduction", "seed": g as u64 * 1000 + round, "same_screen": true }))
                     .send()
                     .await
-                {
-                    Ok(r) if r.status().as_u16() == 200 => match r.json::<Value>().await {
-                        Ok(next) => {
-                            // Acknowledged: it must survive.
-                            acked.lock().unwrap()[slot].2.push(mv);
-                            state = next;
-                        }
+                else {
+                    return;
+                };
+                assert_eq!(r.status().as_u16(), 201);
+                let Ok(created) = r.json::<Value>().await else {
+                    return;
+                };
+                round += 1;
+                let id = created["id"].as_str().unwrap().to_string();
+                let token = created["tokens"]["first"].as_str().unwrap().to_string();
+                let slot = {
+                    let mut a = acked.lock().unwrap();
+                    a.push((id.clone(), token.clone(), Vec::new()));
+                    a.len() - 1
+                };
+                let mut state = created["state"].clone();
+                let mut i = g;
+                while state["status"] == "ongoing" {
+                    let moves = legal(&state);
+                    let mv = moves[i % moves.len()].clone();
+                    i += 1;
+                    let body = json!({ "move": mv, "token": token, "version": version(&state) });
+                    match http
+                        .post(format!("{base}/api/games/{id}/moves"))
+                        .json(&body)
+                        .send()
+                        .await
+                    {
+                        Ok(r) if r.status().as_u16() == 200 => match r.json::<Value>().await {
+                            Ok(next) => {
+                                // Acknowledged: it must survive.
+                                acked.lock().unwrap()[slot].2.push(mv);
+                                state = next;
+                            }
+                            Err(_) => return,
+                        },
+                        Ok(r) => panic!("unexpected answer {}", r.status()),
+                        // The server died: stop this client.
                         Err(_) => return,
-                    },
-                    Ok(r) => panic!("unexpected answer {}", r.status()),
-                    // The server died: stop this client.
-                    Err(_) => return,
+                    }
                 }
             }
         }));
@@ -120,6 +130,7 @@ async fn kill_mid_load_and_restart(database: &str) {
     );
 
     let (mut child, base) = spawn_server(database);
+    let mut in_flight = 0;
     for (id, token, moves) in &acked {
         let (c, state) = get(&http, &format!("{base}/api/games/{id}")).await;
         assert_eq!(c, 200, "game {id} lost: {state}");
@@ -135,6 +146,7 @@ async fn kill_mid_load_and_restart(database: &str) {
         );
         // At most the one move in flight at the kill may be stored unacknowledged.
         assert!(stored.len() <= moves.len() + 1);
+        in_flight += stored.len() - moves.len();
         // The game continues.
         if state["status"] == "ongoing" {
             let mv = legal(&state)[0].clone();
@@ -147,6 +159,11 @@ async fn kill_mid_load_and_restart(database: &str) {
             assert_eq!(c, 200, "game {id} does not continue: {next}");
         }
     }
+    eprintln!(
+        "{} games, {total} acknowledged moves before the kill, all kept; {in_flight} moves \
+         committed but not yet acknowledged when it came",
+        acked.len()
+    );
     // The human plays on against the computer, which answers after the restart.
     let (_, st) = get(&http, &format!("{base}/api/games/{vs_computer}")).await;
     let (c, after) = post(

@@ -1,0 +1,236 @@
+//! The board descriptions agree with the engines: for every game and every value of its choice
+//! options, over random games, each cell shows exactly what the engine's own state holds.
+
+use boardlab_core::rand::{Rng, SeedableRng};
+use boardlab_core::{OptionValues, Options};
+use boardlab_games::{AnyGame, GameKind};
+use boardlab_server::board::{self, Board, Cell};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn cell<'a>(b: &'a Board, name: &str) -> &'a Cell {
+    b.cells
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no cell {name}"))
+}
+
+fn has(b: &Board, name: &str, colour: &str, kind: &str) -> bool {
+    cell(b, name)
+        .pieces
+        .iter()
+        .any(|p| p.colour == colour && p.kind == kind)
+}
+
+fn count(b: &Board, colour: &str, kind: &str) -> u32 {
+    b.cells
+        .iter()
+        .flat_map(|c| &c.pieces)
+        .filter(|p| p.colour == colour && p.kind == kind)
+        .count() as u32
+}
+
+/// Checks `b` against the engine state inside `game`.
+fn check_against_engine(game: &AnyGame, b: &Board) {
+    match game {
+        AnyGame::SightReduction(g) => {
+            use boardlab_sight_reduction::{square_name, BLACK, WHITE};
+            for sq in 0..32u8 {
+                let name = square_name(sq);
+                assert_eq!(
+                    has(b, &name, "white", "piece"),
+                    g.pieces(WHITE) >> sq & 1 == 1
+                );
+                assert_eq!(
+                    has(b, &name, "black", "piece"),
+                    g.pieces(BLACK) >> sq & 1 == 1
+                );
+            }
+        }
+        AnyGame::Obsidio(g) => {
+            use boardlab_obsidio::{BLACK, WHITE};
+            let geo = g.geometry();
+            let n = u32::from(geo.n);
+            for sq in 0..(n * n) as u8 {
+                let name = geo.name(sq);
+                for (side, colour) in [(BLACK, "black"), (WHITE, "white")] {
+                    assert_eq!(
+                        has(b, &name, colour, "token"),
+                        g.tokens(side) >> sq & 1 == 1,
+                        "{name}"
+                    );
+                }
+            }
+            assert_eq!(count(b, "black", "control"), g.claimed(BLACK).count_ones());
+            assert_eq!(count(b, "white", "control"), g.claimed(WHITE).count_ones());
+            let anchors: Vec<&str> = b
+                .cells
+                .iter()
+                .filter(|c| c.marks.iter().any(|m| m == "anchor"))
+                .map(|c| c.name.as_str())
+                .collect();
+            assert_eq!(anchors, g.anchor().map(|a| geo.name(a)).as_slice());
+        }
+        AnyGame::Opprimo(g) => {
+            use boardlab_opprimo::board::{point_name, triangle_name, RED, YELLOW};
+            for p in 0..45u8 {
+                let name = point_name(p);
+                for (side, colour) in [(YELLOW, "yellow"), (RED, "red")] {
+                    let mine = g.soldiers(side) >> p & 1 == 1;
+                    let officer = g.officers() >> p & 1 == 1;
+                    assert_eq!(has(b, &name, colour, "soldier"), mine && !officer, "{name}");
+                    assert_eq!(has(b, &name, colour, "officer"), mine && officer, "{name}");
+                }
+            }
+            for (side, colour) in [(YELLOW, "yellow"), (RED, "red")] {
+                let kings: Vec<&str> = b
+                    .cells
+                    .iter()
+                    .filter(|c| {
+                        c.pieces
+                            .iter()
+                            .any(|p| p.kind == "king" && p.colour == colour)
+                    })
+                    .map(|c| c.name.as_str())
+                    .collect();
+                assert_eq!(kings, g.king(side).map(triangle_name).as_slice());
+            }
+        }
+        AnyGame::Assideum(g) => {
+            use boardlab_assideum::notation::square_name;
+            use boardlab_assideum::{BLACK, WHITE};
+            let bd = g.board();
+            for s in 0..64u8 {
+                let name = square_name(s);
+                let c = cell(b, &name);
+                let ground = c.pieces.iter().find(|p| p.kind != "fighter");
+                match (bd.kind_at(s), bd.colour_at(s)) {
+                    (Some(k), Some(col)) => {
+                        let p = ground.unwrap_or_else(|| panic!("{name}: no piece"));
+                        assert_eq!(p.kind, k.name().to_ascii_lowercase().replace('\'', ""));
+                        assert_eq!(p.colour, if col == WHITE { "white" } else { "black" });
+                        if k.directional() {
+                            let f = bd.facing(s).letter().to_ascii_lowercase().to_string();
+                            assert_eq!(p.facing, Some(f.as_str()));
+                        }
+                    }
+                    _ => assert!(ground.is_none(), "{name}"),
+                }
+                for (side, colour) in [(WHITE, "white"), (BLACK, "black")] {
+                    let fighters = c
+                        .pieces
+                        .iter()
+                        .filter(|p| p.kind == "fighter" && p.colour == colour)
+                        .count();
+                    assert_eq!(fighters, usize::from(bd.fighters(side, s)), "{name}");
+                    let zone = format!("zone-{colour}");
+                    assert_eq!(
+                        c.marks.contains(&zone),
+                        bd.zones(side) >> s & 1 == 1,
+                        "{name} {zone}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Generic properties: unique names, cells inside the extent, and every square named in a legal
+/// move is a cell.
+fn check_shape(game: &AnyGame, b: &Board) {
+    let names: BTreeSet<&str> = b.cells.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.len(), b.cells.len(), "duplicate cell names");
+    for c in &b.cells {
+        assert!(
+            (0.0..=b.width).contains(&c.x) && (0.0..=b.height).contains(&c.y),
+            "{}",
+            c.name
+        );
+    }
+    for mv in game.legal_moves() {
+        for word in mv.split(|ch: char| !ch.is_ascii_alphanumeric()) {
+            let looks_like_square = word.len() >= 2
+                && word.as_bytes()[0].is_ascii_lowercase()
+                && word[1..].bytes().all(|ch| ch.is_ascii_digit());
+            if looks_like_square {
+                assert!(names.contains(word), "move {mv}: {word} is not a cell");
+            }
+        }
+    }
+}
+
+/// The default options, and each value of each choice or yes/no option alone.
+fn option_sets(kind: GameKind) -> Vec<Options> {
+    let info = kind.info();
+    let mut sets = vec![info.default_options()];
+    for spec in info.options {
+        let values: Vec<&str> = match spec.values {
+            OptionValues::Choice { choices } => choices.to_vec(),
+            OptionValues::Bool => vec!["true", "false"],
+            _ => continue,
+        };
+        for v in values {
+            if v != spec.default {
+                if let Ok(o) = info.options_from_pairs([(spec.name, v)]) {
+                    sets.push(o);
+                }
+            }
+        }
+    }
+    sets
+}
+
+#[test]
+fn every_game_has_a_board_reader() {
+    let readers: BTreeSet<&str> = board::GAMES.iter().copied().collect();
+    for kind in GameKind::ALL {
+        assert!(readers.contains(kind.name()), "no board for {kind}");
+    }
+}
+
+#[test]
+fn boards_show_exactly_what_the_engines_hold() {
+    let mut rng = boardlab_core::Rng::seed_from_u64(1);
+    for &kind in GameKind::ALL {
+        let mut positions = 0;
+        for options in option_sets(kind) {
+            for seed in 0..3u64 {
+                let Ok(mut game) = AnyGame::new(kind, &options, seed) else {
+                    continue;
+                };
+                for _ply in 0..400 {
+                    let b = board::describe(&game)
+                        .unwrap_or_else(|| panic!("{kind} {options}: {}", game.position_text()));
+                    check_shape(&game, &b);
+                    check_against_engine(&game, &b);
+                    positions += 1;
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = &moves[rng.random_range(0..moves.len())];
+                    game.play_text(mv).unwrap();
+                }
+            }
+        }
+        eprintln!("{kind}: {positions} positions checked");
+        assert!(positions > 50, "{kind}: only {positions} positions checked");
+    }
+}
+
+#[test]
+fn board_readers_refuse_text_they_do_not_understand() {
+    let none = BTreeMap::new();
+    for game in board::GAMES {
+        for bad in [
+            "",
+            "x",
+            "////////",
+            "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBQ w",
+        ] {
+            assert!(
+                board::describe_text(game, bad, &none).is_err(),
+                "{game}: {bad:?}"
+            );
+        }
+    }
+}
