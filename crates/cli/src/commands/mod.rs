@@ -4,11 +4,13 @@ mod analyze;
 mod arena;
 mod bench;
 mod games;
+mod loadtest;
 mod moves;
 mod perft;
 mod play;
 mod replay;
 mod select;
+mod serve;
 mod show;
 
 use anyhow::Result;
@@ -20,8 +22,9 @@ pub use select::Selectors;
 #[derive(Debug, Parser)]
 #[command(name = "boardlab", version, about, long_about = None)]
 pub struct Cli {
+    /// The command; without one, `boardlab` runs the game server with its defaults.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -46,6 +49,11 @@ pub enum Command {
     /// Play a match between two bots with alternating seats: wins, draws, losses, score with
     /// its 95% interval and the Elo difference.
     Arena(arena::Args),
+    /// Run the game server: HTTP + WebSocket API and the browser UI (the default command).
+    Serve(serve::Args),
+    /// Play many concurrent games against a server on this machine and report moves/s and
+    /// latency percentiles.
+    Loadtest(loadtest::Args),
 }
 
 /// Runs a parsed command line.
@@ -53,7 +61,10 @@ pub enum Command {
 /// # Errors
 /// Anything the command reports: bad arguments, options, positions, moves or files.
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return serve::run(&serve::Args::default());
+    };
+    match command {
         Command::Games(a) => games::run(&a),
         Command::Perft(a) => perft::run(a),
         Command::Moves(a) => moves::run(a),
@@ -63,5 +74,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Arena(a) => arena::run(a),
+        Command::Serve(a) => serve::run(&a),
+        Command::Loadtest(a) => loadtest::run(&a),
     }
 }
