@@ -1,0 +1,124 @@
+// The server's JSON API (docs/api.md) and the seat tokens this browser holds.
+
+/** An error answer of the API: `status`, `code` and a message for people. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'network', 'cannot reach the server; check the connection');
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const message = data && data.error ? data.error : `the server answered ${res.status}`;
+    throw new ApiError(res.status, (data && data.code) || 'http', message);
+  }
+  return data;
+}
+
+export const api = {
+  catalog: () => request('GET', '/api/catalog'),
+  list: (params = {}) => {
+    const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v));
+    return request('GET', `/api/games${q.toString() ? `?${q}` : ''}`);
+  },
+  create: (body) => request('POST', '/api/games', body),
+  game: (id) => request('GET', `/api/games/${encodeURIComponent(id)}`),
+  at: (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/at/${ply}`),
+  move: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, body),
+  resign: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, body),
+  draw: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, body),
+  undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
+  hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
+  rules: async (game) => {
+    const res = await fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: 'text/markdown' } });
+    if (!res.ok) throw new ApiError(res.status, 'http', `no rules page (${res.status})`);
+    return res.text();
+  },
+  recordUrl: (id, format) => `/api/games/${encodeURIComponent(id)}/record?format=${format}`,
+};
+
+let catalogPromise = null;
+
+/** The catalog, fetched once. */
+export function catalog() {
+  if (!catalogPromise) {
+    catalogPromise = api.catalog().catch((e) => {
+      catalogPromise = null;
+      throw e;
+    });
+  }
+  return catalogPromise;
+}
+
+let routesPromise = null;
+
+/** Whether the server's OpenAPI document lists `path` (e.g. `/api/games/{id}/hint`). */
+export async function hasRoute(path) {
+  if (!routesPromise) {
+    routesPromise = fetch('/api/openapi.json')
+      .then((r) => (r.ok ? r.json() : { paths: {} }))
+      .then((d) => new Set(Object.keys(d.paths || {})))
+      .catch(() => new Set());
+  }
+  return (await routesPromise).has(path);
+}
+
+/** The catalog entry of `name`. */
+export async function gameInfo(name) {
+  const c = await catalog();
+  return c.games.find((g) => g.name === name);
+}
+
+// Seat tokens, per game: {first?: token, second?: token}. They stay in this browser only.
+const KEY = 'boardlab:seats:';
+
+export const seats = {
+  get(id) {
+    try {
+      return JSON.parse(localStorage.getItem(KEY + id)) || {};
+    } catch {
+      return {};
+    }
+  },
+  set(id, tokens) {
+    try {
+      localStorage.setItem(KEY + id, JSON.stringify(tokens));
+    } catch {
+      // Private mode without storage: the tokens live until the page closes.
+    }
+  },
+  add(id, seat, token) {
+    const t = seats.get(id);
+    t[seat] = token;
+    seats.set(id, t);
+  },
+  /** Ids of games this browser holds a seat in, most recent first. */
+  mine() {
+    const out = [];
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith(KEY)) out.push(k.slice(KEY.length));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,151 @@
+// assideum: ground steps and slides (piece, then destination; Portals and Rangers then choose a
+// facing, Portals also which optional Fighters they carry), spins (click the piece again),
+// Fighter flights and strikes (click the Fighter, then the destination or the Fighter again),
+// Ranger fire (the Ranger, then the target square). Ground pieces are tokens `b1`, the
+// Fighters on a square are `f:b1`.
+
+import { cellsIn, cellAt } from './common.js';
+
+const SQ = '[a-h][1-8]';
+const NAMES = {
+  commander: 'Commander', vedrin: "Ved'rin", striker: 'Striker', cruiser: 'Cruiser',
+  portal: 'Portal', ranger: 'Ranger', fighter: 'Fighter',
+};
+const FACING = { n: 'north', e: 'east', s: 'south', w: 'west' };
+const ARROW = { n: '↑', e: '→', s: '↓', w: '←' };
+const OPPOSITE = { n: 's', s: 'n', e: 'w', w: 'e' };
+
+function arrow(f, flipped) {
+  return ARROW[flipped ? OPPOSITE[f] : f];
+}
+
+function facingLabel(f, flipped) {
+  return f ? `face ${FACING[f]} ${arrow(f, flipped)}` : 'keep facing';
+}
+
+function carryGroup(carry) {
+  return carry ? `carry the Fighters on ${carry.split(',').join(' and ')}` : 'leave the optional Fighters';
+}
+
+function groundName(state, square) {
+  const c = cellAt(state && state.board, square);
+  const g = c && (c.pieces || []).find((p) => p.kind !== 'fighter');
+  return g ? NAMES[g.kind] || g.kind : 'piece';
+}
+
+export default {
+  name: 'assideum',
+
+  parse(move, state, ctx = {}) {
+    const fl = !!ctx.flipped;
+    let m;
+    if ((m = new RegExp(`^f(${SQ})x$`).exec(move))) {
+      return { paths: [[`f:${m[1]}`, `f:${m[1]}`]], label: 'Strike in place', kind: 'capture' };
+    }
+    if ((m = new RegExp(`^f(${SQ})([-x])(${SQ})$`).exec(move))) {
+      const attack = m[2] === 'x';
+      return {
+        paths: [[`f:${m[1]}`, m[3]]],
+        label: attack ? `Fly to ${m[3]} and attack` : `Fly to ${m[3]}`,
+        kind: attack ? 'capture' : 'move',
+      };
+    }
+    if ((m = new RegExp(`^r(${SQ})\\*(${SQ})([fg])$`).exec(move))) {
+      return {
+        paths: [[m[1], m[2]]],
+        group: 'Fire',
+        label: m[3] === 'f' ? `at the Fighters on ${m[2]}` : `at the ${groundName(state, m[2])} on ${m[2]}`,
+        kind: 'special',
+      };
+    }
+    if ((m = new RegExp(`^(${SQ})>([nesw])(?:\\{([a-h1-8,]*)\\})?$`).exec(move))) {
+      return {
+        paths: [[m[1], m[1]]],
+        group: m[3] !== undefined ? `Spin and ${carryGroup(m[3])}` : 'Spin in place',
+        label: facingLabel(m[2], fl),
+        kind: 'special',
+        carry: m[3] || '',
+      };
+    }
+    if ((m = new RegExp(`^(${SQ})([-x])(${SQ})(?:>([nesw]))?(?:\\{([a-h1-8,]*)\\})?$`).exec(move))) {
+      const attack = m[2] === 'x';
+      const verb = attack ? `Attack ${m[3]}` : `Move to ${m[3]}`;
+      return {
+        paths: [[m[1], m[3]]],
+        group: m[5] !== undefined || /\{/.test(move) ? `${verb} and ${carryGroup(m[5])}` : verb,
+        label: facingLabel(m[4], fl),
+        kind: attack ? 'capture' : 'move',
+        carry: m[5] || '',
+      };
+    }
+    return null;
+  },
+
+  cellOf(token) {
+    return token.startsWith('f:') ? token.slice(2) : token;
+  },
+
+  layerOf(token) {
+    return token.startsWith('f:') ? 'f' : 'g';
+  },
+
+  tokenLabel(token, state) {
+    if (token.startsWith('f:')) return 'the Fighter';
+    return `the ${groundName(state, token)}`;
+  },
+
+  layerTitle(cell) {
+    return `Which piece on ${cell}?`;
+  },
+
+  chooserTitle(sel) {
+    const from = this.cellOf(sel[0]);
+    const to = this.cellOf(sel[sel.length - 1]);
+    return from === to ? `On ${from}` : `${from} → ${to}`;
+  },
+
+  buttonLabel(move) {
+    return move;
+  },
+
+  lastCells(move, board) {
+    return cellsIn(move.replace(/\{.*\}/, ''), board, /[a-h][1-8]/g);
+  },
+
+  /** Whose flight zones to show while a Portal or Fighter is selected. */
+  zones(b) {
+    if (!b.sel.length || !b.state || !b.state.to_move) return null;
+    const t = b.sel[0];
+    const colour = b.state.to_move.colour;
+    if (t.startsWith('f:')) return colour;
+    const c = cellAt(b.state.board, t);
+    if (c && (c.pieces || []).some((p) => p.kind === 'portal' && p.colour === colour)) return colour;
+    return null;
+  },
+
+  selectionLabel(sel, state) {
+    const t = sel[0];
+    if (t.startsWith('f:')) return `Fighter on ${t.slice(2)}`;
+    return `${groundName(state, t)} on ${t}`;
+  },
+
+  hint(b) {
+    if (!b.sel.length) return undefined;
+    const t = b.sel[0];
+    const sq = this.cellOf(t);
+    const parts = [];
+    const next = b.nextTokens();
+    if ([...next.keys()].some((x) => this.cellOf(x) === sq)) {
+      parts.push(t.startsWith('f:') ? `click ${sq} again to strike in place` : `click ${sq} again to spin`);
+    }
+    if ([...next.keys()].some((x) => this.cellOf(x) !== sq)) parts.push('click a highlighted square');
+    return `${this.selectionLabel(b.sel, b.state)}: ${parts.join(', or ')}. Esc cancels.`;
+  },
+
+  refusal(cell, state) {
+    const c = cellAt(state.board, cell);
+    const colour = state.to_move && state.to_move.colour;
+    if (c && (c.pieces || []).some((p) => p.colour === colour)) return `No legal move for the pieces on ${cell} (a move may not leave your Commander in siege).`;
+    return `No legal move starts at ${cell}.`;
+  },
+};

@@ -1,0 +1,85 @@
+// Live updates of one game over a WebSocket, reconnecting on its own. Each message carries the
+// whole state, so a reconnection brings the page up to date at once.
+
+export class LiveGame {
+  /**
+   * @param {string} id the game
+   * @param {(state: object) => void} onState called with every state received
+   * @param {(status: 'connecting'|'live'|'offline') => void} onStatus connection changes
+   */
+  constructor(id, onState, onStatus) {
+    this.id = id;
+    this.onState = onState;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.timer = 0;
+    this.status = '';
+    this.wake = () => {
+      if (!this.closed && (!this.ws || this.ws.readyState > 1)) this.connect(true);
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+    this.connect(false);
+  }
+
+  setStatus(s) {
+    if (s !== this.status) {
+      this.status = s;
+      this.onStatus(s);
+    }
+  }
+
+  connect(now) {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    if (this.ws) {
+      this.ws.onclose = null;
+      try {
+        this.ws.close();
+      } catch {
+        // already closed
+      }
+    }
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/live`;
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'offline');
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg && msg.type === 'state' && msg.state) {
+        this.attempt = 0;
+        this.setStatus('live');
+        this.onState(msg.state);
+      }
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.attempt += 1;
+      this.setStatus('offline');
+      const delay = now && this.attempt === 1 ? 0 : Math.min(8000, 400 * 2 ** Math.min(this.attempt, 5));
+      this.timer = setTimeout(() => this.connect(false), delay);
+    };
+    ws.onerror = () => {
+      // onclose follows and schedules the retry.
+    };
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+    }
+  }
+}

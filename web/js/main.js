@@ -1,0 +1,83 @@
+// The single-page app: a small router over the pages. The server answers every path without a
+// file extension with index.html, so these paths work when opened directly or reloaded.
+
+import { mount, h } from './util.js';
+import { homePage } from './pages/home.js';
+import { gamePage } from './pages/game.js';
+import { replayPage } from './pages/replay.js';
+import { listPage } from './pages/list.js';
+import { rulesPage } from './pages/rules.js';
+import { installDefs } from './board.js';
+
+const main = document.getElementById('main');
+let cleanup = null;
+
+const routes = [
+  [/^\/$/, () => homePage],
+  [/^\/games\/?$/, () => listPage],
+  [/^\/games\/([a-z0-9]+)\/replay\/?$/, (m) => (el, q) => replayPage(el, m[1], q)],
+  [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el, q) => gamePage(el, m[1], q)],
+  [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
+  [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
+];
+
+function notFound(el) {
+  mount(el, h('section', { class: 'page narrow' },
+    h('h1', {}, 'Page not found'),
+    h('p', {}, 'There is nothing at this address. ', h('a', { href: '/' }, 'Start a new game'), ' or look at the ', h('a', { href: '/games' }, 'recent games'), '.')));
+}
+
+async function route() {
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch {
+      // a page that failed to clean up must not block the next one
+    }
+    cleanup = null;
+  }
+  const path = location.pathname;
+  let page = notFound;
+  for (const [re, make] of routes) {
+    const m = re.exec(path);
+    if (m) {
+      page = make(m);
+      break;
+    }
+  }
+  for (const a of document.querySelectorAll('.nav a')) {
+    const nav = a.dataset.nav;
+    const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && path.startsWith('/rules'));
+    a.classList.toggle('active', active);
+    if (active) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  main.replaceChildren();
+  main.className = '';
+  try {
+    cleanup = (await page(main, new URLSearchParams(location.search))) || null;
+  } catch (e) {
+    mount(main, h('section', { class: 'page narrow' }, h('h1', {}, 'Something went wrong'), h('p', { class: 'error-text' }, String(e.message || e))));
+  }
+}
+
+/** Navigates inside the app. */
+export function go(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+  window.scrollTo(0, 0);
+}
+
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest('a');
+  if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+  const href = a.getAttribute('href');
+  if (!href || !href.startsWith('/') || href.startsWith('/api/') || a.hasAttribute('download') || a.target) return;
+  ev.preventDefault();
+  if (href !== location.pathname + location.search) go(href);
+});
+
+window.addEventListener('popstate', route);
+installDefs();
+route();

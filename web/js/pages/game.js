@@ -1,0 +1,763 @@
+// The game page: the board, both players, whose turn, the move list with earlier positions,
+// typed moves, undo / draw / resign, record downloads, invite links, live updates.
+
+import { h, mount, cap, toast, copyText } from '../util.js';
+import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
+import { BoardView } from '../board.js';
+import { MoveBuilder } from '../interact.js';
+import { LiveGame } from '../live.js';
+import { adapterFor } from '../games/index.js';
+import { go } from '../main.js';
+import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
+
+/** Reads `#join=SEAT.TOKEN` (an invite link) into this browser's seats and hides it. */
+function takeInvite(id) {
+  const m = /^#join=(first|second)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return null;
+  seats.add(id, m[1], m[2]);
+  history.replaceState(null, '', location.pathname + location.search);
+  return m[1];
+}
+
+export async function gamePage(root, id) {
+  const joined = takeInvite(id);
+  let tokens = seats.get(id);
+  let state = null;
+  let info = null;
+  let viewPly = null; // null: the current position
+  let viewed = null; // the earlier position shown
+  let flipped = null; // null: automatic
+  let connection = 'connecting';
+  let busy = false;
+  let bannerClosed = false;
+  let feedback = { text: '', kind: '' };
+  let flash = null;
+  let hintAvailable = null;
+  let showZones = false;
+  let closed = false;
+  const atCache = new Map();
+
+  root.className = 'game-root';
+  const el = {};
+  el.status = h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  el.conn = h('span', { class: 'conn', title: 'Live connection' });
+  el.title = h('h1', { class: 'game-title' }, 'Loading…');
+  el.subtitle = h('div', { class: 'game-sub' });
+  el.topBar = h('div', { class: 'player-bar top' });
+  el.bottomBar = h('div', { class: 'player-bar bottom' });
+  el.boardWrap = h('div', { class: 'board-wrap' });
+  el.viewing = h('div', { class: 'viewing', hidden: true });
+  el.feedback = h('div', { class: 'feedback', role: 'alert', 'aria-live': 'assertive' });
+  el.actions = h('div', { class: 'move-actions' });
+  el.offers = h('div', { class: 'offers' });
+  el.facts = h('dl', { class: 'facts' });
+  el.moves = h('ol', { class: 'move-list', 'aria-label': 'Moves' });
+  el.nav = h('div', { class: 'move-nav' });
+  el.controls = h('div', { class: 'controls' });
+  el.share = h('div', { class: 'share' });
+  el.typedInput = h('input', {
+    id: 'typed-move', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    placeholder: 'Type a move, e.g. c3', 'aria-label': 'Type a move in notation', list: 'legal-moves',
+  });
+  el.datalist = h('datalist', { id: 'legal-moves' });
+  el.typedForm = h('form', { class: 'typed-move', onsubmit: (ev) => { ev.preventDefault(); submitTyped(); } },
+    el.typedInput, el.datalist, h('button', { type: 'submit', class: 'btn' }, 'Play'));
+
+  const boardView = new BoardView(el.boardWrap, {
+    onCell: (cell, ev, layer) => {
+      builder.pointerClick = !(ev instanceof KeyboardEvent);
+      builder.click(cell, layer);
+    },
+    onCursor: (c) => {
+      const desc = (c.pieces || []).map((p) => `${p.colour} ${p.kind}`).join(', ');
+      el.feedback.textContent = `${c.name}${desc ? `: ${desc}` : ''}`;
+      el.feedback.className = 'feedback';
+    },
+  });
+
+  const adapter = { current: null };
+  let builder = new MoveBuilder({ parse: () => null, buttonLabel: (m) => m }, hooks());
+
+  mount(root,
+    h('div', { class: 'game-layout' },
+      h('section', { class: 'board-col', 'aria-label': 'Board' },
+        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.viewing, el.feedback, el.actions)),
+      h('aside', { class: 'side-col', 'aria-label': 'Game' },
+        h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
+        el.facts,
+        h('div', { class: 'card moves-card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Moves'), el.nav), el.moves, el.typedForm),
+        h('div', { class: 'card' }, el.controls),
+        el.share)));
+
+  function hooks() {
+    return {
+      play: (move) => send(move),
+      changed: () => render(),
+      refuse: (cell, message) => refuse(cell, message),
+      choose: (options, cell, title) => choose(options, cell, title),
+    };
+  }
+
+  function mySeats() {
+    return ['first', 'second'].filter((s2) => tokens[s2]);
+  }
+
+  function canMove() {
+    return !!(state && state.status === 'ongoing' && state.to_move && !state.to_move.computer
+      && tokens[state.to_move.seat] && viewPly === null && !busy);
+  }
+
+  function actingSeat() {
+    const mine = mySeats();
+    if (!mine.length) return null;
+    if (state && state.to_move && mine.includes(state.to_move.seat)) return state.to_move.seat;
+    return mine[0];
+  }
+
+  function isFlipped() {
+    if (flipped !== null) return flipped;
+    const mine = mySeats();
+    return mine.length === 1 && mine[0] === 'second';
+  }
+
+  function setFeedback(text, kind = '') {
+    feedback = { text, kind };
+  }
+
+  function refuse(cell, message) {
+    setFeedback(message, 'error');
+    flash = cell;
+    render();
+    el.boardWrap.classList.remove('shake');
+    void el.boardWrap.offsetWidth;
+    el.boardWrap.classList.add('shake');
+    setTimeout(() => {
+      if (flash === cell) {
+        flash = null;
+        render();
+      }
+    }, 700);
+  }
+
+  // ---- the chooser: a small menu by the clicked cell ----
+  let chooserClose = null;
+  function choose(options, cell, title) {
+    if (chooserClose) chooserClose(null);
+    return new Promise((resolve) => {
+      const box = h('div', { class: 'chooser', role: 'dialog', 'aria-label': title });
+      const finish = (v) => {
+        chooserClose = null;
+        box.remove();
+        document.removeEventListener('keydown', onKey, true);
+        document.removeEventListener('pointerdown', onOutside, true);
+        resolve(v);
+        boardView.svg.focus({ preventScroll: true });
+      };
+      const onKey = (ev) => {
+        if (ev.key === 'Escape') {
+          ev.preventDefault();
+          ev.stopPropagation();
+          finish(null);
+        }
+      };
+      const onOutside = (ev) => {
+        if (!box.contains(ev.target)) finish(null);
+      };
+      chooserClose = finish;
+      const groups = new Map();
+      for (const o of options) groups.set(o.group || '', (groups.get(o.group || '') || []).concat([o]));
+      box.append(h('div', { class: 'chooser-head' }, h('span', {}, title),
+        h('button', { class: 'chooser-x', type: 'button', 'aria-label': 'Cancel', onclick: () => finish(null) }, '×')));
+      for (const [g, os] of groups) {
+        const row = h('div', { class: 'chooser-row' });
+        if (g && groups.size > 1) row.append(h('div', { class: 'chooser-group' }, cap(g)));
+        else if (g) row.append(h('div', { class: 'chooser-group' }, cap(g)));
+        const btns = h('div', { class: 'chooser-btns' });
+        for (const o of os) {
+          btns.append(h('button', { type: 'button', class: 'btn chooser-btn', title: o.title || '', 'data-move': o.title || '', onclick: () => finish(o) }, o.label));
+        }
+        row.append(btns);
+        box.append(row);
+      }
+      el.boardWrap.append(box);
+      // Place it next to the cell, inside the board area.
+      const hit = boardView.svg.querySelector(`[data-cell="${cell}"]`);
+      const wrapRect = el.boardWrap.getBoundingClientRect();
+      if (hit) {
+        const r = hit.getBoundingClientRect();
+        const bw = box.offsetWidth;
+        const bh = box.offsetHeight;
+        let x = r.left - wrapRect.left + r.width / 2 - bw / 2;
+        let y = r.bottom - wrapRect.top + 6;
+        if (y + bh > wrapRect.height) y = r.top - wrapRect.top - bh - 6;
+        x = Math.max(4, Math.min(wrapRect.width - bw - 4, x));
+        y = Math.max(4, Math.min(wrapRect.height - bh - 4, y));
+        box.style.left = `${x}px`;
+        box.style.top = `${y}px`;
+      }
+      document.addEventListener('keydown', onKey, true);
+      setTimeout(() => document.addEventListener('pointerdown', onOutside, true), 0);
+      const first = box.querySelector('.chooser-btn');
+      if (first) first.focus({ preventScroll: true });
+    });
+  }
+
+  // ---- talking to the server ----
+  function apply(next) {
+    if (!next || (state && next.id === state.id && next.version < state.version)) return;
+    const changed = !state || next.version !== state.version;
+    const movedOn = state && next.moves.length !== state.moves.length;
+    state = next;
+    root.dataset.version = String(state.version);
+    root.dataset.status = state.status;
+    if (changed) {
+      if (viewPly !== null && viewPly > state.moves.length) {
+        viewPly = null;
+        viewed = null;
+      }
+      if (movedOn) setFeedback('');
+      if (state.status === 'ongoing') bannerClosed = false;
+      if (chooserClose) chooserClose(null);
+    }
+    const ctx = { flipped: isFlipped() };
+    builder.setState(state, canMove(), ctx);
+    render();
+  }
+
+  async function send(move) {
+    if (!canMove()) return;
+    const seat = state.to_move.seat;
+    busy = true;
+    setFeedback(`Playing ${move}…`, 'pending');
+    builder.setState(state, false, { flipped: isFlipped() });
+    render();
+    try {
+      const next = await api.move(id, { move, token: tokens[seat], version: state.version });
+      busy = false;
+      setFeedback('');
+      apply(next);
+      settle();
+    } catch (e) {
+      busy = false;
+      await handleError(e);
+    }
+  }
+
+  /** After a request: a newer state may have come over the live connection meanwhile. */
+  function settle() {
+    builder.setState(state, canMove(), { flipped: isFlipped() });
+    render();
+  }
+
+  async function handleError(e) {
+    if (e instanceof ApiError && e.status === 409 && e.code === 'stale_version') {
+      await refresh();
+      setFeedback('The game moved on meanwhile; here is the current position.', 'error');
+    } else if (e instanceof ApiError && e.status === 403) {
+      setFeedback(`${e.message} — this browser does not hold that seat.`, 'error');
+    } else {
+      setFeedback(e.message || String(e), 'error');
+    }
+    builder.setState(state, canMove(), { flipped: isFlipped() });
+    render();
+  }
+
+  async function refresh() {
+    try {
+      apply(await api.game(id));
+    } catch (e) {
+      if (e.status === 404) throw e;
+      setFeedback(e.message, 'error');
+      render();
+    }
+  }
+
+  async function submitTyped() {
+    const text = el.typedInput.value.trim();
+    if (!text) return;
+    if (!state || state.status !== 'ongoing') {
+      setFeedback('The game is over.', 'error');
+      render();
+      return;
+    }
+    if (!canMove()) {
+      setFeedback(viewPly !== null ? 'Go back to the current position to move.' : 'It is not your turn.', 'error');
+      render();
+      return;
+    }
+    const seat = state.to_move.seat;
+    busy = true;
+    render();
+    try {
+      const next = await api.move(id, { move: text, token: tokens[seat], version: state.version });
+      busy = false;
+      el.typedInput.value = '';
+      setFeedback('');
+      apply(next);
+      settle();
+    } catch (e) {
+      busy = false;
+      await handleError(e);
+    }
+  }
+
+  async function action(kind, act) {
+    const seat = actingSeat();
+    if (!seat) return;
+    try {
+      let next;
+      const body = { token: tokens[seat], version: state.version };
+      if (kind === 'resign') next = await api.resign(id, body);
+      else if (kind === 'draw') next = await api.draw(id, { ...body, action: act });
+      else next = await api.undo(id, { ...body, action: act });
+      setFeedback('');
+      apply(next);
+    } catch (e) {
+      await handleError(e);
+    }
+  }
+
+  // ---- earlier positions ----
+  async function viewAt(ply) {
+    if (!state) return;
+    const n = state.moves.length;
+    if (ply === null || ply >= n) {
+      viewPly = null;
+      viewed = null;
+      builder.setState(state, canMove(), { flipped: isFlipped() });
+      render();
+      return;
+    }
+    ply = Math.max(0, ply);
+    const key = `${ply}:${state.moves.slice(0, ply).map((m) => m.move).join(' ')}`;
+    viewPly = ply;
+    builder.setState(state, false, { flipped: isFlipped() });
+    if (atCache.has(key)) {
+      viewed = atCache.get(key);
+      render();
+      return;
+    }
+    render();
+    try {
+      const at = await api.at(id, ply);
+      atCache.set(key, at);
+      if (viewPly === ply) {
+        viewed = at;
+        render();
+      }
+    } catch (e) {
+      viewPly = null;
+      viewed = null;
+      builder.setState(state, canMove(), { flipped: isFlipped() });
+      setFeedback(e.status === 404 && /route/.test(e.message)
+        ? 'Earlier positions are not available from this server yet.'
+        : `Cannot show that position: ${e.message}`, 'error');
+      render();
+    }
+  }
+
+  // ---- drawing ----
+  function render() {
+    if (!state || closed) return;
+    const ad = adapter.current;
+    const fl = isFlipped();
+    const earlier = viewPly !== null;
+    const board = earlier ? (viewed && viewed.board) || state.board : state.board;
+    const lastMove = earlier ? (viewPly > 0 ? state.moves[viewPly - 1].move : null) : (state.moves.length ? state.moves[state.moves.length - 1].move : null);
+    const hl = builder.highlights();
+    const zoneColour = ad.zones ? ad.zones(builder) : null;
+    const view = {
+      game: state.game,
+      flipped: fl,
+      targets: earlier ? new Map() : hl.targets,
+      selected: earlier ? new Set() : hl.selected,
+      clickable: earlier || !builder.enabled ? new Set() : hl.clickable,
+      order: hl.order,
+      last: new Set(lastMove && ad.lastCells ? ad.lastCells(lastMove, board) : []),
+      flash,
+      cursor: boardView.view.cursor,
+      zones: showZones ? 'both' : zoneColour,
+      goal: goalOf(state),
+      ghosts: !earlier && ad.ghosts ? ad.ghosts(builder) : null,
+      showAvailable: !builder.sel.length && !builder.extra,
+    };
+    boardView.render(board, view);
+    el.stack.style.setProperty('--aspect', boardView.aspect().toFixed(4));
+    boardView.svg.classList.toggle('can-move', builder.enabled);
+    el.boardWrap.classList.toggle('earlier', earlier);
+
+    // Title and settings.
+    el.title.textContent = state.title;
+    const defaults = Object.fromEntries(((info && info.options) || []).map((o) => [o.name, o.default]));
+    const opts = Object.entries(state.options || {}).filter(([k, v]) => defaults[k] !== v).map(([k, v]) => `${k}=${v}`).join(' · ');
+    const mode = state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen'
+      : (state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer') ? 'Against the computer' : 'Online';
+    mount(el.subtitle, h('span', { class: 'mode-tag' }, mode), opts ? h('span', { class: 'opts' }, opts) : null,
+      h('a', { class: 'rules-link', href: `/rules/${state.game}`, target: '_blank', rel: 'noopener' }, 'Rules'));
+    el.conn.className = `conn conn-${connection}`;
+    el.conn.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting…';
+    el.conn.title = connection === 'live' ? 'Connected: moves appear as they are played' : 'The live connection is down; retrying';
+
+    renderPlayers(fl, board);
+    renderStatus();
+    renderFacts(board);
+    renderMoves();
+    renderActions();
+    renderControls();
+    renderShare();
+    renderBanner();
+
+    el.viewing.hidden = !earlier;
+    if (earlier) {
+      mount(el.viewing, h('span', {}, viewPly === 0 ? 'Viewing the starting position' : `Viewing the position after move ${viewPly} (${state.moves[viewPly - 1].move})`),
+        h('button', { class: 'btn btn-small', type: 'button', onclick: () => viewAt(null) }, 'Back to the game'));
+    }
+    const hint = builder.hint();
+    if (feedback.text) {
+      el.feedback.textContent = feedback.text;
+      el.feedback.className = `feedback ${feedback.kind ? `feedback-${feedback.kind}` : ''}`;
+    } else {
+      el.feedback.textContent = hint || '';
+      el.feedback.className = 'feedback feedback-hint';
+    }
+    el.datalist.replaceChildren(...(canMove() ? state.legal_moves.slice(0, 500).map((m) => h('option', { value: m })) : []));
+    el.typedInput.disabled = !canMove();
+    el.typedInput.placeholder = canMove() && state.legal_moves.length ? `Type a move, e.g. ${state.legal_moves[0]}` : 'Type a move';
+    el.typedForm.querySelector('button').disabled = !canMove();
+    root.dataset.canMove = String(canMove());
+    root.dataset.ply = String(earlier ? viewPly : state.moves.length);
+  }
+
+  function renderPlayers(fl, board) {
+    const bottom = fl ? 'second' : 'first';
+    const top = fl ? 'first' : 'second';
+    for (const [elBar, seat] of [[el.bottomBar, bottom], [el.topBar, top]]) {
+      const sv = state.seats[seat];
+      const colour = sv.colour;
+      const toMove = state.status === 'ongoing' && state.to_move && state.to_move.seat === seat;
+      const facts = [];
+      if (colour && board && board.facts) {
+        for (const [k, v] of Object.entries(board.facts)) {
+          if (k.endsWith(`-${colour}`)) facts.push(h('span', { class: 'pfact' }, `${factLabel(k.slice(0, -colour.length - 1))} ${v}`));
+        }
+      }
+      const won = state.result && state.result.winner === seat;
+      mount(elBar,
+        colourSwatch(colour, state.game),
+        h('div', { class: 'pname' },
+          h('strong', {}, playerName(state, seat, tokens)),
+          h('span', { class: 'pcolour' }, seatColourName(state, seat))),
+        h('div', { class: 'pfacts' }, facts),
+        toMove ? h('span', { class: ['turn-dot', state.to_move.computer ? 'thinking' : ''] }, state.to_move.computer ? 'thinking…' : 'to move') : null,
+        won ? h('span', { class: 'winner-tag' }, 'winner') : null);
+      elBar.classList.toggle('active', !!toMove);
+      elBar.dataset.seat = seat;
+    }
+  }
+
+  function renderStatus() {
+    let text;
+    let cls = 'status';
+    if (state.status === 'finished') {
+      text = state.result ? cap(state.result.text) : 'The game is over.';
+      cls += ' status-over';
+    } else if (state.to_move) {
+      const who = state.to_move.colour ? cap(state.to_move.colour) : `The ${state.to_move.seat} seat`;
+      const mine = tokens[state.to_move.seat];
+      if (state.solitaire) text = `${who} to ${state.game === 'sight-reduction' ? 'remove' : 'move'}`;
+      else if (state.to_move.computer) text = `${who} to move — the computer is thinking`;
+      else if (mine && state.same_screen) text = `${who} to move`;
+      else if (mine) text = `${who} to move — your turn`;
+      else if (mySeats().length) text = `${who} to move — waiting for your opponent`;
+      else text = `${who} to move`;
+      if (mine && !state.to_move.computer) cls += ' status-yours';
+    }
+    el.status.className = cls;
+    el.status.textContent = text || '';
+
+    // Offers.
+    const mine = mySeats();
+    const parts = [];
+    const offer = (what, pendingSeat, kind) => {
+      if (!pendingSeat) return;
+      if (mine.includes(pendingSeat) && !(state.same_screen)) {
+        parts.push(h('div', { class: 'offer' }, `You ${what === 'draw' ? 'offered a draw' : 'asked to take back your last move'}.`,
+          h('button', { class: 'btn btn-small', type: 'button', onclick: () => action(kind, 'decline') }, 'Withdraw')));
+      } else if (mine.length) {
+        parts.push(h('div', { class: 'offer offer-in' }, what === 'draw' ? 'Your opponent offers a draw.' : 'Your opponent asks to take back their last move.',
+          h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => action(kind, 'accept') }, 'Accept'),
+          h('button', { class: 'btn btn-small', type: 'button', onclick: () => action(kind, 'decline') }, 'Decline')));
+      } else {
+        parts.push(h('div', { class: 'offer' }, what === 'draw' ? `The ${pendingSeat} seat offers a draw.` : `The ${pendingSeat} seat asks to take back a move.`));
+      }
+    };
+    if (state.status === 'ongoing') {
+      offer('draw', state.draw_offer, 'draw');
+      offer('undo', state.undo_request, 'undo');
+    }
+    mount(el.offers, parts);
+  }
+
+  function renderFacts(board) {
+    const items = [];
+    const facts = (board && board.facts) || {};
+    for (const [k, v] of Object.entries(facts)) {
+      if (/-(white|black|yellow|red)$/.test(k)) continue;
+      let val = v;
+      if (k === 'plies' && state.options['max-plies']) val = `${v} of ${state.options['max-plies']}`;
+      if (k === 'quiet-plies' && state.options['quiet-plies']) val = `${v} of ${state.options['quiet-plies']}`;
+      items.push(h('div', { class: 'fact' }, h('dt', {}, factLabel(k)), h('dd', {}, val)));
+    }
+    const goal = goalText();
+    if (goal) items.push(h('div', { class: 'fact' }, h('dt', {}, 'Goal'), h('dd', {}, goal)));
+    el.facts.hidden = !items.length;
+    el.facts.className = items.length ? 'facts card' : 'facts';
+    mount(el.facts, items);
+  }
+
+  function goalText() {
+    if (!state.solitaire) return '';
+    const o = state.options || {};
+    if (o.removal === 'pair') return 'Clear the board';
+    if (o.keep) {
+      const [w, b] = o.keep.split(',');
+      return `Leave one White piece on ${w} and one Black piece on ${b}`;
+    }
+    return 'Leave exactly one White and one Black piece';
+  }
+
+  function renderMoves() {
+    const n = state.moves.length;
+    const current = viewPly === null ? n : viewPly;
+    const rows = [];
+    let row = null;
+    const flush = () => {
+      if (row) rows.push(row);
+      row = null;
+    };
+    for (const m of state.moves) {
+      if (!row || (m.seat === 'first' ? row.first || row.second : row.second)) {
+        flush();
+        row = { num: rows.length + 1 };
+      }
+      row[m.seat] = m;
+    }
+    flush();
+    const cell = (m) => {
+      if (!m) return h('span', { class: 'mv mv-empty' }, '…');
+      return h('button', {
+        type: 'button', class: ['mv', m.ply === current ? 'mv-current' : ''], 'data-ply': m.ply,
+        'aria-label': `Move ${m.ply}: ${m.move}`, 'aria-current': m.ply === current ? 'true' : null,
+        onclick: () => viewAt(m.ply === n ? null : m.ply),
+      }, m.move);
+    };
+    mount(el.moves, rows.map((r) => h('li', { class: 'mv-row' }, h('span', { class: 'mv-num' }, `${r.num}.`), cell(r.first), cell(r.second))));
+    if (!rows.length) el.moves.append(h('li', { class: 'mv-none' }, 'No moves yet.'));
+    const cur = el.moves.querySelector('.mv-current');
+    if (cur && viewPly === null) el.moves.scrollTop = el.moves.scrollHeight;
+    else if (cur) cur.scrollIntoView({ block: 'nearest' });
+    const navBtn = (icon, title, ply, disabled, id) => h('button', { type: 'button', class: 'btn btn-icon', id, title, 'aria-label': title, disabled, onclick: () => viewAt(ply) }, navIcon(icon));
+    mount(el.nav,
+      navBtn('first', 'Start position (Home)', 0, current === 0, 'nav-first'),
+      navBtn('prev', 'Previous move (←)', current - 1, current === 0, 'nav-prev'),
+      navBtn('next', 'Next move (→)', current + 1 >= n ? null : current + 1, current >= n, 'nav-next'),
+      navBtn('last', 'Current position (End)', null, current >= n, 'nav-last'));
+  }
+
+  function renderActions() {
+    const parts = [];
+    const pending = builder.pending();
+    if (pending) {
+      parts.push(h('div', { class: 'pending' }, h('span', {}, pending.text),
+        h('button', { type: 'button', class: 'btn btn-primary', disabled: !pending.move, onclick: () => pending.move && builder.play(pending.move) }, pending.confirmLabel || 'Play'),
+        h('button', { type: 'button', class: 'btn', onclick: () => builder.reset() }, 'Cancel')));
+    }
+    if (builder.enabled && builder.buttons.length) {
+      parts.push(h('div', { class: 'move-buttons' }, builder.buttons.map((b) =>
+        h('button', { type: 'button', class: 'btn btn-move', 'data-move': b.move, title: b.move, onclick: () => builder.play(b.move) }, b.label))));
+    }
+    mount(el.actions, parts);
+  }
+
+  function renderControls() {
+    const mine = mySeats();
+    const ongoing = state.status === 'ongoing';
+    const vsComputer = state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer';
+    const immediateUndo = state.same_screen || state.solitaire || vsComputer;
+    const btn = (label, attrs) => h('button', { type: 'button', class: 'btn', ...attrs }, label);
+    const list = [];
+    if (mine.length && ongoing) {
+      const mineMoved = state.moves.some((m) => mine.includes(m.seat));
+      list.push(btn(immediateUndo ? 'Undo' : 'Ask to undo', {
+        id: 'btn-undo', disabled: !mineMoved || busy, title: immediateUndo ? 'Take back the last move' : 'Ask your opponent to let you take back your last move',
+        onclick: () => action('undo', 'request'),
+      }));
+      if (!state.solitaire && !vsComputer) {
+        list.push(btn(state.same_screen ? 'Agree a draw' : 'Offer a draw', {
+          id: 'btn-draw', disabled: state.draw_offer && mine.includes(state.draw_offer) && !state.same_screen,
+          onclick: () => action('draw', state.draw_offer && !mine.includes(state.draw_offer) ? 'accept' : 'offer'),
+        }));
+      }
+      if (!state.solitaire) {
+        list.push(btn('Resign', {
+          id: 'btn-resign', class: 'btn btn-danger',
+          onclick: () => confirmBox(state.same_screen ? `Resign for ${seatColourName(state, actingSeat()) || 'the side to move'}?` : 'Resign this game?', 'Resign', () => action('resign')),
+        }));
+      }
+    }
+    if (hintAvailable && mine.length && ongoing && canMove()) {
+      list.push(btn('Hint', { id: 'btn-hint', onclick: showHint }));
+    }
+    list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
+    if (state.game === 'assideum') {
+      list.push(btn(showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(showZones), onclick: () => { showZones = !showZones; render(); } }));
+    }
+    const base = `boardlab-${state.game}-${state.id}`;
+    list.push(h('div', { class: 'dl' }, h('span', {}, 'Record:'),
+      h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'pgn'), download: `${base}.pgn`, id: 'dl-pgn' }, 'PGN'),
+      h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'json'), download: `${base}.json`, id: 'dl-json' }, 'JSON')));
+    list.push(h('div', { class: 'more-links' },
+      h('a', { href: `/games/${state.id}/replay` }, 'Replay'),
+      h('a', { href: newGameLink() }, 'New game like this')));
+    mount(el.controls, list);
+  }
+
+  function newGameLink() {
+    const q = new URLSearchParams({ game: state.game });
+    for (const [k, v] of Object.entries(state.options || {})) q.set(`o.${k}`, v);
+    const comp = ['first', 'second'].find((s2) => state.seats[s2].kind === 'computer');
+    if (state.solitaire || state.same_screen) q.set('mode', 'same');
+    else if (comp) {
+      q.set('mode', 'computer');
+      const lvl = /level:(\d+)/.exec(state.seats[comp].player);
+      if (lvl) q.set('level', lvl[1]);
+      q.set('seat', comp === 'first' ? 'second' : 'first');
+    } else q.set('mode', 'online');
+    return `/?${q}`;
+  }
+
+  function renderShare() {
+    const invite = tokens.invite;
+    const items = [];
+    if (invite && state.status === 'ongoing') {
+      const link = `${location.origin}/games/${state.id}#join=${invite.seat}.${invite.token}`;
+      items.push(h('div', { class: 'share-row' },
+        h('label', { for: 'invite-link' }, `Invite link for your opponent (${seatColourName(state, invite.seat) || `${invite.seat} seat`})`),
+        h('div', { class: 'copy-row' },
+          h('input', { id: 'invite-link', readonly: true, value: link, onfocus: (ev) => ev.target.select() }),
+          h('button', { type: 'button', class: 'btn btn-primary', id: 'copy-invite', onclick: async () => toast(await copyText(link) ? 'Invite link copied' : 'Copy the link by hand', 'ok') }, 'Copy'))));
+    }
+    const watch = `${location.origin}/games/${state.id}`;
+    items.push(h('div', { class: 'share-row' },
+      h('label', { for: 'watch-link' }, 'Link for spectators'),
+      h('div', { class: 'copy-row' },
+        h('input', { id: 'watch-link', readonly: true, value: watch, onfocus: (ev) => ev.target.select() }),
+        h('button', { type: 'button', class: 'btn', onclick: async () => toast(await copyText(watch) ? 'Link copied' : 'Copy the link by hand', 'ok') }, 'Copy'))));
+    el.share.className = 'card share';
+    mount(el.share, items);
+  }
+
+  function renderBanner() {
+    const old = el.boardWrap.querySelector('.result-banner');
+    if (old) old.remove();
+    if (state.status !== 'finished' || viewPly !== null || bannerClosed || !state.result) return;
+    const r = state.result;
+    const mine = mySeats();
+    let headline = 'Game over';
+    if (state.solitaire) headline = r.tag === 'solved' ? 'Solved!' : 'Puzzle over';
+    else if (r.draw) headline = 'Draw';
+    else if (r.winner && mine.length === 1) headline = mine[0] === r.winner ? 'You win!' : 'You lose';
+    else if (r.winner) headline = `${cap(r.colour || `${r.winner} seat`)} wins`;
+    el.boardWrap.append(h('div', { class: ['result-banner', r.draw ? 'draw' : ''], role: 'dialog', 'aria-label': 'Result' },
+      h('button', { class: 'banner-x', type: 'button', 'aria-label': 'Close', onclick: () => { bannerClosed = true; render(); } }, '×'),
+      h('div', { class: 'banner-head' }, headline),
+      h('div', { class: 'banner-text' }, cap(r.text)),
+      h('div', { class: 'banner-btns' },
+        h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
+        h('a', { class: 'btn', href: `/games/${state.id}/replay` }, 'Replay'))));
+  }
+
+  function confirmBox(question, yes, then) {
+    const dlg = h('div', { class: 'modal-back' },
+      h('div', { class: 'modal', role: 'alertdialog', 'aria-label': question },
+        h('p', {}, question),
+        h('div', { class: 'modal-btns' },
+          h('button', { type: 'button', class: 'btn btn-danger', id: 'confirm-yes', onclick: () => { dlg.remove(); then(); } }, yes),
+          h('button', { type: 'button', class: 'btn', onclick: () => dlg.remove() }, 'Cancel'))));
+    dlg.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') dlg.remove(); });
+    document.body.append(dlg);
+    dlg.querySelector('#confirm-yes').focus();
+  }
+
+  async function showHint() {
+    try {
+      const hint = await api.hint(id);
+      hintAvailable = true;
+      setFeedback(`Hint: ${hint.move}${hint.text ? ` — ${hint.text}` : ''}`, 'hint');
+      const cells = adapter.current.lastCells ? adapter.current.lastCells(hint.move, state.board) : [];
+      if (cells.length) {
+        flash = null;
+        boardView.view.cursor = cells[0];
+      }
+    } catch (e) {
+      if (e.status === 404) {
+        hintAvailable = false;
+        setFeedback('Hints are not available on this server.', 'error');
+      } else setFeedback(e.message, 'error');
+    }
+    render();
+  }
+
+  // ---- keyboard shortcuts outside the board ----
+  const onKey = (ev) => {
+    if (ev.target.closest('input, textarea, select, .board, .chooser, .modal')) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (!state) return;
+    const n = state.moves.length;
+    const cur = viewPly === null ? n : viewPly;
+    if (ev.key === 'ArrowLeft') viewAt(cur - 1);
+    else if (ev.key === 'ArrowRight') viewAt(cur + 1 >= n ? null : cur + 1);
+    else if (ev.key === 'Home') viewAt(0);
+    else if (ev.key === 'End') viewAt(null);
+    else if (ev.key === 'f' || ev.key === 'F') {
+      flipped = !isFlipped();
+      render();
+    } else if (ev.key === 'Escape') builder.reset();
+    else return;
+    ev.preventDefault();
+  };
+  document.addEventListener('keydown', onKey);
+
+  // ---- start ----
+  let first;
+  try {
+    first = await api.game(id);
+  } catch (e) {
+    mount(root, h('section', { class: 'page narrow' },
+      h('h1', {}, e.status === 404 ? 'No such game' : 'Cannot load the game'),
+      h('p', { class: 'error-text' }, e.message),
+      h('p', {}, h('a', { href: '/' }, 'Start a new game'))));
+    document.removeEventListener('keydown', onKey);
+    return null;
+  }
+  info = await gameInfo(first.game).catch(() => null);
+  hintAvailable = await hasRoute('/api/games/{id}/hint');
+  adapter.current = adapterFor(first.game);
+  builder = new MoveBuilder(adapter.current, hooks());
+  document.title = `${first.title} · boardlab`;
+  if (joined) toast(`You joined as the ${joined} seat.`, 'ok');
+  apply(first);
+  if (info) el.typedInput.title = `Move notation: ${info.move_examples}`;
+  const live = new LiveGame(id, (st) => apply(st), (status) => {
+    connection = status;
+    render();
+  });
+
+  return () => {
+    closed = true;
+    live.close();
+    document.removeEventListener('keydown', onKey);
+    if (chooserClose) chooserClose(null);
+  };
+}
+

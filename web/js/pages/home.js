@@ -1,0 +1,287 @@
+// The start page: choose a game, its options (generated from the catalog's schema), and how to
+// play: on this screen, against the computer, or online with an invite link.
+
+import { h, s, mount, cap, ago } from '../util.js';
+import { api, catalog, seats } from '../api.js';
+import { go } from '../main.js';
+import { seatsText } from './shared.js';
+
+const LEVELS = { min: 1, max: 10, def: 3 };
+
+/** A small emblem per game for the game cards. */
+function emblem(name) {
+  const svg = s('svg', { class: 'emblem', viewBox: '0 0 120 90', 'aria-hidden': 'true' });
+  if (name === 'sight-reduction') {
+    svg.append(s('rect', { x: 30, y: 5, width: 60, height: 80, rx: 4, fill: '#c9a46c' }));
+    const pat = 'WBWBBWWBBBWWWBWBBWBWWBWB';
+    for (let i = 0; i < 24; i += 1) {
+      const x = 37.5 + (i % 4) * 15;
+      const y = 12.5 + Math.floor(i / 4) * 13;
+      if (i === 9 || i === 14) continue;
+      svg.append(s('circle', { cx: x, cy: y, r: 5.6, fill: pat[i] === 'W' ? 'url(#g-white)' : 'url(#g-black)' }));
+    }
+  } else if (name === 'obsidio') {
+    svg.append(s('rect', { x: 15, y: 0, width: 90, height: 90, rx: 4, fill: '#d9d2c3' }));
+    for (let r = 0; r < 5; r += 1) {
+      for (let f = 0; f < 5; f += 1) {
+        const x = 15 + f * 18;
+        const y = r * 18;
+        if (f % 2 === 1 && r % 2 === 1) {
+          svg.append(s('rect', { x: x + 2, y: y + 2, width: 14, height: 14, rx: 3, fill: '#4b5d73' }));
+        } else if ((f + r) % 2 === 0) svg.append(s('rect', { x, y, width: 18, height: 18, fill: '#c2b8a3' }));
+      }
+    }
+    for (const [f, r, c] of [[0, 1, 'black'], [2, 1, 'white'], [1, 0, 'black'], [1, 2, 'black'], [3, 2, 'white'], [2, 3, 'white'], [4, 3, 'white']]) {
+      svg.append(s('circle', { cx: 15 + f * 18 + 9, cy: r * 18 + 9, r: 6, fill: `url(#g-${c})` }));
+    }
+    svg.append(s('circle', { cx: 15 + 3 * 18 + 9, cy: 3 * 18 + 9, r: 7.5, fill: 'url(#g-white)' }));
+  } else if (name === 'opprimo') {
+    const dx = 17;
+    const pt = (c, r) => [18 + c * dx, 86 - r * 8];
+    const g = s('g', { stroke: '#8a7a5a', 'stroke-width': 1.2 });
+    for (let c = 0; c < 6; c += 1) {
+      for (let r = 0; r < 10; r += 1) {
+        if ((c + r) % 2 !== 1) continue;
+        const [x, y] = pt(c, r);
+        for (const [dc, dr] of [[0, 2], [1, 1], [-1, 1]]) {
+          const c2 = c + dc;
+          const r2 = r + dr;
+          if (c2 >= 0 && c2 < 6 && r2 < 10) {
+            const [x2, y2] = pt(c2, r2);
+            g.append(s('line', { x1: x, y1: y, x2, y2 }));
+          }
+        }
+      }
+    }
+    svg.append(s('rect', { x: 8, y: 0, width: 104, height: 90, rx: 4, fill: '#f3e9d2' }), g);
+    for (const [c, r, col] of [[1, 0, 'yellow'], [3, 0, 'yellow'], [0, 1, 'yellow'], [2, 1, 'yellow'], [4, 1, 'yellow'], [1, 2, 'yellow'], [3, 4, 'red'], [2, 5, 'yellow'], [1, 8, 'red'], [3, 8, 'red'], [0, 9, 'red'], [2, 9, 'red'], [4, 9, 'red'], [5, 8, 'red']]) {
+      const [x, y] = pt(c, r);
+      svg.append(s('circle', { cx: x, cy: y, r: 5, fill: `url(#g-${col})` }));
+    }
+  } else if (name === 'assideum') {
+    svg.append(s('rect', { x: 15, y: 0, width: 90, height: 90, rx: 4, fill: '#a9b8c9' }));
+    for (let r = 0; r < 5; r += 1) {
+      for (let f = 0; f < 5; f += 1) {
+        if ((f + r) % 2 === 0) svg.append(s('rect', { x: 15 + f * 18, y: r * 18, width: 18, height: 18, fill: '#dfe6ee' }));
+      }
+    }
+    svg.append(s('rect', { x: 33, y: 18, width: 54, height: 72, fill: 'rgba(255,255,255,0.35)' }));
+    svg.append(s('circle', { cx: 60, cy: 81, r: 7.5, fill: 'url(#g-white)', stroke: '#333', 'stroke-width': 0.8 }));
+    svg.append(s('path', { d: 'M60 68 L65 75 L55 75 Z', fill: '#1d2633' }));
+    svg.append(s('use', { href: '#sym-fighter', x: 48, y: 24, width: 24, height: 24, fill: '#fff', stroke: '#1d2633', 'stroke-width': 4 }));
+    svg.append(s('circle', { cx: 96, cy: 9, r: 7, fill: 'url(#g-black)' }));
+    svg.append(s('use', { href: '#sym-fighter', x: 15, y: 0, width: 18, height: 18, fill: '#222', transform: 'rotate(180 24 9)' }));
+  }
+  return svg;
+}
+
+function optionControl(spec, value, onChange) {
+  const id = `opt-${spec.name}`;
+  const v = spec.values;
+  const label = h('label', { for: id, class: 'opt-label' }, spec.name);
+  const desc = h('div', { class: 'opt-desc' }, spec.description);
+  let control;
+  if (v.kind === 'choice') {
+    if (v.choices.length <= 4) {
+      control = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': spec.name, id },
+        v.choices.map((c) => h('button', {
+          type: 'button', role: 'radio', class: ['seg', c === value ? 'on' : ''], 'aria-checked': String(c === value), 'data-value': c,
+          onclick: (ev) => {
+            for (const b of ev.target.parentElement.children) {
+              b.classList.toggle('on', b === ev.target);
+              b.setAttribute('aria-checked', String(b === ev.target));
+            }
+            onChange(c);
+          },
+        }, c)));
+    } else {
+      control = h('select', { id, onchange: (ev) => onChange(ev.target.value) },
+        v.choices.map((c) => h('option', { value: c, selected: c === value }, c)));
+    }
+  } else if (v.kind === 'bool') {
+    control = h('label', { class: 'switch' },
+      h('input', { id, type: 'checkbox', checked: value === 'true', onchange: (ev) => onChange(String(ev.target.checked)) }),
+      h('span', { class: 'switch-track' }), h('span', { class: 'switch-text' }, value === 'true' ? 'on' : 'off'));
+    control.querySelector('input').addEventListener('change', (ev) => {
+      control.querySelector('.switch-text').textContent = ev.target.checked ? 'on' : 'off';
+    });
+  } else if (v.kind === 'int') {
+    control = h('input', { id, type: 'number', min: v.min, max: v.max, step: 1, value, inputmode: 'numeric', onchange: (ev) => onChange(ev.target.value) });
+  } else if (v.kind === 'intor') {
+    const isWord = value === v.word;
+    const num = h('input', { type: 'number', min: v.min, max: v.max, step: 1, value: isWord ? '' : value, disabled: isWord, 'aria-label': `${spec.name} number`, onchange: (ev) => onChange(ev.target.value) });
+    const chk = h('input', { id, type: 'checkbox', checked: isWord, onchange: (ev) => { num.disabled = ev.target.checked; onChange(ev.target.checked ? v.word : num.value || String(v.min)); } });
+    control = h('div', { class: 'intor' }, h('label', {}, chk, ` ${v.word}`), num);
+  } else {
+    control = h('input', { id, type: 'text', value: value || '', placeholder: v.accepted, onchange: (ev) => onChange(ev.target.value.trim()) });
+  }
+  return h('div', { class: 'opt' }, label, control, desc);
+}
+
+export async function homePage(root, query) {
+  root.className = 'home-root';
+  let cat;
+  try {
+    cat = await catalog();
+  } catch (e) {
+    mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'Cannot reach the server'), h('p', { class: 'error-text' }, e.message)));
+    return null;
+  }
+  const games = cat.games;
+  const pick = {
+    game: games.some((g) => g.name === query.get('game')) ? query.get('game') : games[0].name,
+    options: {},
+    mode: ['same', 'computer', 'online'].includes(query.get('mode')) ? query.get('mode') : 'computer',
+    level: Number(query.get('level')) || LEVELS.def,
+    seat: ['first', 'second', 'random'].includes(query.get('seat')) ? query.get('seat') : 'first',
+    seed: '',
+    position: '',
+  };
+  for (const [k, v] of query) if (k.startsWith('o.')) pick.options[k.slice(2)] = v;
+
+  const cards = h('div', { class: 'game-cards', role: 'radiogroup', 'aria-label': 'Game' });
+  const form = h('div', { class: 'setup' });
+  const recent = h('div', { class: 'recent-mini' });
+
+  function info() {
+    return games.find((g) => g.name === pick.game);
+  }
+
+  function renderCards() {
+    mount(cards, games.map((g) => h('button', {
+      type: 'button', role: 'radio', class: ['game-card', g.name === pick.game ? 'on' : ''], 'aria-checked': String(g.name === pick.game), 'data-game': g.name,
+      onclick: () => {
+        if (pick.game !== g.name) {
+          pick.game = g.name;
+          pick.options = {};
+        }
+        renderCards();
+        renderForm();
+      },
+    }, emblem(g.name), h('span', { class: 'gc-title' }, g.title), h('span', { class: 'gc-sum' }, g.summary))));
+  }
+
+  function solitaire() {
+    return pick.options.mode === 'solitaire';
+  }
+
+  function colourOf(seat) {
+    const g = info();
+    return g.colours ? cap(g.colours[seat === 'first' ? 0 : 1]) : seat;
+  }
+
+  function renderForm() {
+    const g = info();
+    const opts = g.options.map((spec) => optionControl(spec, pick.options[spec.name] ?? spec.default, (v) => {
+      if (v === spec.default) delete pick.options[spec.name];
+      else pick.options[spec.name] = v;
+      if (spec.name === 'mode') renderForm();
+    }));
+    const modeCard = (value, title, text) => h('button', {
+      type: 'button', role: 'radio', class: ['mode-card', pick.mode === value ? 'on' : ''], 'aria-checked': String(pick.mode === value), 'data-mode': value,
+      disabled: solitaire() && value !== 'same',
+      onclick: () => { pick.mode = value; renderForm(); },
+    }, h('strong', {}, title), h('span', {}, text));
+    const mode = solitaire() ? 'same' : pick.mode;
+    const seatPick = h('div', { class: 'seat-pick' }, h('span', { class: 'opt-label' }, 'You play'),
+      h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Your seat' },
+        [['first', `${colourOf('first')} (moves first)`], ['second', colourOf('second')], ['random', 'Random']].map(([v, t]) => h('button', {
+          type: 'button', role: 'radio', class: ['seg', pick.seat === v ? 'on' : ''], 'aria-checked': String(pick.seat === v), 'data-seat': v,
+          onclick: () => { pick.seat = v; renderForm(); },
+        }, t))));
+    const levelOut = h('output', { for: 'level', class: 'level-out' }, String(pick.level));
+    const level = h('div', { class: 'level-pick' },
+      h('label', { for: 'level', class: 'opt-label' }, 'Computer level'),
+      h('div', { class: 'level-row' },
+        h('span', { class: 'lv-end' }, 'easy'),
+        h('input', { id: 'level', type: 'range', min: LEVELS.min, max: LEVELS.max, step: 1, value: pick.level, oninput: (ev) => { pick.level = Number(ev.target.value); levelOut.textContent = ev.target.value; } }),
+        h('span', { class: 'lv-end' }, 'strong'), levelOut),
+      h('div', { class: 'opt-desc' }, 'Levels 1–6 think briefly; 7–10 take up to a few seconds a move.'));
+    const err = h('div', { class: 'form-error', role: 'alert' });
+    const start = h('button', { type: 'button', class: 'btn btn-primary btn-big', id: 'start-game', onclick: () => create(err, start) }, 'Start game');
+    mount(form,
+      h('h2', {}, `${g.title}`),
+      h('p', { class: 'lead' }, g.summary, ' ', h('a', { href: `/rules/${g.name}` }, 'Read the rules')),
+      h('div', { class: 'modes', role: 'radiogroup', 'aria-label': 'How to play' },
+        modeCard('computer', 'Against the computer', 'Pick a level and a side.'),
+        modeCard('same', solitaire() ? 'Solitaire' : 'Same screen', solitaire() ? 'One person removes for both colours.' : 'Two people take turns on this device.'),
+        modeCard('online', 'Online with a friend', 'Get an invite link to send.')),
+      mode === 'computer' ? h('div', { class: 'mode-extra' }, level, seatPick) : null,
+      mode === 'online' ? h('div', { class: 'mode-extra' }, seatPick) : null,
+      g.options.length ? h('details', { class: 'options', open: Object.keys(pick.options).length > 0 || g.options.length <= 3 },
+        h('summary', {}, 'Options'), h('div', { class: 'opt-grid' }, opts)) : null,
+      h('details', { class: 'options advanced' }, h('summary', {}, 'Advanced'),
+        h('div', { class: 'opt-grid' },
+          h('div', { class: 'opt' }, h('label', { for: 'seed', class: 'opt-label' }, 'seed'),
+            h('input', { id: 'seed', type: 'number', min: 0, step: 1, value: pick.seed, placeholder: 'random', onchange: (ev) => { pick.seed = ev.target.value; } }),
+            h('div', { class: 'opt-desc' }, 'Random set-ups and the computer follow this number; the same seed gives the same game.')),
+          g.has_position_text ? h('div', { class: 'opt opt-wide' }, h('label', { for: 'position', class: 'opt-label' }, 'start position'),
+            h('input', { id: 'position', type: 'text', value: pick.position, placeholder: 'position text (see the rules page)', onchange: (ev) => { pick.position = ev.target.value.trim(); } }),
+            h('div', { class: 'opt-desc' }, 'Start from a position written in the game\'s position text.')) : null)),
+      h('div', { class: 'start-row' }, start),
+      err);
+  }
+
+  async function create(err, btn) {
+    err.textContent = '';
+    const mode = solitaire() ? 'same' : pick.mode;
+    let mySeat = pick.seat === 'random' ? (Math.random() < 0.5 ? 'first' : 'second') : pick.seat;
+    const body = { game: pick.game, options: { ...pick.options }, seats: { first: 'human', second: 'human' } };
+    if (mode === 'same') body.same_screen = true;
+    if (mode === 'computer') body.seats[mySeat === 'first' ? 'second' : 'first'] = `computer:level:${pick.level}`;
+    if (pick.seed !== '') body.seed = Number(pick.seed);
+    if (pick.position) body.position = pick.position;
+    btn.disabled = true;
+    btn.textContent = 'Starting…';
+    try {
+      const res = await api.create(body);
+      const tokens = {};
+      if (mode === 'online') {
+        tokens[mySeat] = res.tokens[mySeat];
+        const other = mySeat === 'first' ? 'second' : 'first';
+        tokens.invite = { seat: other, token: res.tokens[other] };
+      } else {
+        Object.assign(tokens, res.tokens);
+      }
+      seats.set(res.id, tokens);
+      go(`/games/${res.id}`);
+    } catch (e) {
+      err.textContent = e.message;
+      btn.disabled = false;
+      btn.textContent = 'Start game';
+    }
+  }
+
+  async function loadRecent() {
+    const mine = new Set(seats.mine());
+    try {
+      const { games: list } = await api.list({ limit: 8 });
+      const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+      if (!list.length) {
+        mount(recent);
+        return;
+      }
+      mount(recent, h('div', { class: 'card-head' }, h('h2', {}, 'Recent games'), h('a', { href: '/games' }, 'All games')),
+        h('ul', { class: 'recent-list' }, list.map((g) => h('li', {},
+          h('a', { href: `/games/${g.id}` },
+            h('strong', {}, titles[g.game] || g.game),
+            h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second)),
+            h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${g.moves} moves · playing` : (g.result || 'over')),
+            mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null,
+            h('span', { class: 'muted small' }, ago(g.updated)))))));
+    } catch {
+      mount(recent);
+    }
+  }
+
+  mount(root,
+    h('section', { class: 'hero' },
+      h('h1', {}, 'Play abstract strategy games'),
+      h('p', {}, 'Four games with exact rules: play on one screen, against the computer, or online with a friend.')),
+    h('section', { class: 'page home' }, cards, h('div', { class: 'home-grid' }, h('div', { class: 'card setup-card' }, form), recent)));
+  renderCards();
+  renderForm();
+  loadRecent();
+  document.title = 'boardlab';
+  return null;
+}

@@ -1,0 +1,52 @@
+// Recent games: every game on the server, newest first, with filters; games this browser
+// holds a seat in are marked.
+
+import { h, mount, ago } from '../util.js';
+import { api, catalog, seats } from '../api.js';
+import { seatsText } from './shared.js';
+import { go } from '../main.js';
+
+export async function listPage(root, query) {
+  root.className = 'list-root';
+  const cat = await catalog();
+  const titles = Object.fromEntries(cat.games.map((g) => [g.name, g.title]));
+  const filter = { game: query.get('game') || '', status: query.get('status') || '' };
+  const table = h('div', { class: 'table-wrap' });
+  const sel = (name, options, value) => h('select', {
+    'aria-label': name,
+    onchange: (ev) => {
+      filter[name] = ev.target.value;
+      const q = new URLSearchParams(Object.entries(filter).filter(([, v]) => v));
+      go(`/games${q.toString() ? `?${q}` : ''}`, true);
+    },
+  }, options.map(([v, t]) => h('option', { value: v, selected: v === value }, t)));
+
+  mount(root, h('section', { class: 'page' },
+    h('div', { class: 'page-head' }, h('h1', {}, 'Games'),
+      h('div', { class: 'filters' },
+        sel('game', [['', 'All games'], ...cat.games.map((g) => [g.name, g.title])], filter.game),
+        sel('status', [['', 'Any status'], ['ongoing', 'Being played'], ['finished', 'Finished']], filter.status))),
+    table));
+
+  const mine = new Set(seats.mine());
+  try {
+    const { games } = await api.list({ limit: 100, ...filter });
+    if (!games.length) {
+      mount(table, h('p', { class: 'empty' }, 'No games yet. ', h('a', { href: '/' }, 'Start one.')));
+      return null;
+    }
+    mount(table, h('table', { class: 'games-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Status'), h('th', { class: 'num' }, 'Moves'), h('th', {}, 'Updated'), h('th', {}, ''))),
+      h('tbody', {}, games.map((g) => h('tr', {},
+        h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null),
+        h('td', {}, seatsText(g.seats.first, g.seats.second)),
+        h('td', {}, g.status === 'ongoing' ? h('span', { class: 'pill pill-live' }, g.to_move ? `${g.to_move} seat to move` : 'playing') : `${g.result || 'over'}${g.termination && g.termination !== 'rules' ? ` (${g.termination})` : ''}`),
+        h('td', { class: 'num' }, String(g.moves)),
+        h('td', { class: 'muted' }, ago(g.updated)),
+        h('td', {}, h('a', { href: `/games/${g.id}/replay` }, 'replay')))))));
+  } catch (e) {
+    mount(table, h('p', { class: 'error-text' }, e.message));
+  }
+  document.title = 'Games · boardlab';
+  return null;
+}

@@ -1,0 +1,82 @@
+// Pieces of pages used in more than one place: player names, colour swatches, fact labels.
+
+import { h, s, cap } from '../util.js';
+
+/** "You", "Computer (level 5)", "Opponent"… for a seat. */
+export function playerName(state, seat, tokens) {
+  const sv = state.seats[seat];
+  if (sv.kind === 'computer') return computerName(sv.player);
+  if (state.solitaire) return 'You';
+  if (state.same_screen) return seat === 'first' ? 'Player 1' : 'Player 2';
+  if (tokens && tokens[seat]) return 'You';
+  if (tokens && (tokens.first || tokens.second)) return 'Opponent';
+  return seat === 'first' ? 'First player' : 'Second player';
+}
+
+/** "Computer (level 5)" for `computer:level:5`. */
+export function computerName(player) {
+  const spec = player.replace(/^computer:?/, '');
+  const lvl = /^level:(\d+)$/.exec(spec);
+  if (lvl) return `Computer · level ${lvl[1]}`;
+  return spec ? `Computer · ${spec}` : 'Computer';
+}
+
+/** "White (first seat)". */
+export function seatColourName(state, seat) {
+  if (!seat) return '';
+  const c = state.seats[seat].colour;
+  return c ? cap(c) : 'colour not chosen yet';
+}
+
+const FACT_LABELS = {
+  phase: 'Phase',
+  passes: 'Passes in a row',
+  plies: 'Plies played',
+  'quiet-plies': 'Plies without a removal',
+  supply: 'supply',
+  targets: 'targets',
+  pieces: 'pieces',
+};
+
+export function factLabel(key) {
+  return FACT_LABELS[key] || key.replace(/-/g, ' ');
+}
+
+/** A round swatch of a colour, drawn like the game's pieces. */
+export function colourSwatch(colour, game) {
+  const svg = s('svg', { class: 'swatch', viewBox: '-12 -12 24 24', 'aria-hidden': 'true' });
+  if (colour) svg.append(s('circle', { r: 10, fill: `url(#g-${colour})`, class: `swatch-${colour}` }));
+  else svg.append(s('circle', { r: 10, class: 'swatch-none' }));
+  return svg;
+}
+
+/** Solitaire goal squares (Sight Reduction `keep=X,Y`): X for White, Y for Black. */
+export function goalOf(state) {
+  const goal = new Map();
+  if (state && state.solitaire && state.options && state.options.keep && state.options.removal !== 'pair') {
+    const [w, b] = state.options.keep.split(',');
+    if (w) goal.set(w.trim(), 'white');
+    if (b) goal.set(b.trim(), 'black');
+  }
+  return goal;
+}
+
+/** A short text for a listed game's players. */
+export function seatsText(first, second) {
+  const name = (p) => (p === 'human' ? 'human' : computerName(p));
+  return `${name(first)} vs ${name(second)}`;
+}
+
+const ICONS = {
+  first: 'M5 4h2v16H5zM19 4v16L8 12z',
+  prev: 'M17 4v16L6 12z',
+  next: 'M7 4v16l11-8z',
+  last: 'M17 4h2v16h-2zM5 4v16l11-8z',
+};
+
+/** A small icon for the move navigation buttons. */
+export function navIcon(name) {
+  return s('svg', { class: 'icon', viewBox: '0 0 24 24', width: 16, height: 16, 'aria-hidden': 'true' }, s('path', { d: ICONS[name], fill: 'currentColor' }));
+}
+
+export { h };

@@ -1,0 +1,107 @@
+// Small DOM helpers shared by every page.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+function setAttrs(el, attrs, svg) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') el.setAttribute('class', Array.isArray(v) ? v.filter(Boolean).join(' ') : v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'style' && typeof v === 'object') Object.assign(el.style, v);
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v);
+    else if (!svg && (k === 'value' || k === 'checked' || k === 'disabled' || k === 'selected')) el[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+}
+
+/** Creates an HTML element: h('button', {class: 'x', onclick}, 'text'). */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs, false);
+  append(el, children);
+  return el;
+}
+
+/** Creates an SVG element. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs, true);
+  append(el, children);
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function mount(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Upper-cases the first letter. */
+export function cap(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** A short relative time ("3 min ago") for an RFC 3339 time. */
+export function ago(iso) {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
+  const s = Math.max(0, (Date.now() - t) / 1000);
+  if (s < 45) return 'just now';
+  if (s < 90) return '1 min ago';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 5400) return '1 hour ago';
+  if (s < 86400) return `${Math.round(s / 3600)} hours ago`;
+  if (s < 172800) return 'yesterday';
+  return new Date(t).toLocaleDateString();
+}
+
+/** Shows a short message at the bottom of the screen. */
+export function toast(message, kind = 'info', ms = 3200) {
+  let box = document.getElementById('toasts');
+  if (!box) {
+    box = h('div', { id: 'toasts', role: 'status', 'aria-live': 'polite' });
+    document.body.append(box);
+  }
+  const t = h('div', { class: ['toast', `toast-${kind}`] }, message);
+  box.append(t);
+  setTimeout(() => t.classList.add('toast-out'), ms);
+  setTimeout(() => t.remove(), ms + 400);
+  return t;
+}
+
+/** Copies text to the clipboard; falls back to a selection for old browsers. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = h('textarea', { style: { position: 'fixed', opacity: '0' } }, text);
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    ta.remove();
+    return ok;
+  }
+}
+
+/** Debounces `fn`. */
+export function debounce(fn, ms) {
+  let t = 0;
+  return (...args) => {
+    clearTimeout(t);
+    t = setTimeout(() => fn(...args), ms);
+  };
+}

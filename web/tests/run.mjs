@@ -1,0 +1,730 @@
+// Browser tests of the boardlab web UI: starts a real server (the built binary, a loopback
+// port, a temporary SQLite database), drives Debian's Chromium headless with playwright-core,
+// and saves screenshots of every board.
+//
+//   node web/tests/run.mjs [--bin PATH] [--artifacts DIR] [--only NAME] [--chromium PATH]
+//
+// --bin: the boardlab binary (runs `serve`), or boardlab-server; default: the first of
+// target/release/boardlab-server, target/release/boardlab, target/debug/… that exists.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const argv = process.argv.slice(2);
+const arg = (name, def) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : def;
+};
+
+const artifacts = path.resolve(repo, arg('--artifacts', 'target/ui-artifacts'));
+const only = arg('--only', process.env.UI_TEST_ONLY || '');
+const chromiumPath = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+function findBinary() {
+  const given = arg('--bin', process.env.BOARDLAB_BIN || '');
+  const candidates = given ? [given] : [
+    'target/release/boardlab-server', 'target/release/boardlab',
+    'target/debug/boardlab-server', 'target/debug/boardlab',
+  ];
+  for (const c of candidates) {
+    const p = path.resolve(repo, c);
+    if (fs.existsSync(p)) return p;
+  }
+  throw new Error(`no server binary found (tried ${candidates.join(', ')}); build it or pass --bin`);
+}
+
+// ---------------------------------------------------------------- server
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'boardlab-ui-'));
+const dbFile = path.join(tmp, 'games.db');
+const bin = findBinary();
+let port = 0;
+let server = null;
+let serverLog = '';
+
+async function startServer() {
+  const base = path.basename(bin);
+  const args = base.startsWith('boardlab-server') ? [] : ['serve'];
+  args.push('--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dbFile}`);
+  server = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
+  const grab = (d) => {
+    serverLog += d.toString();
+    if (serverLog.length > 200000) serverLog = serverLog.slice(-100000);
+  };
+  server.stdout.on('data', grab);
+  server.stderr.on('data', grab);
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}):\n${serverLog}`);
+    try {
+      const r = await fetch(`${origin()}/api/health`);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the server did not start:\n${serverLog}`);
+}
+
+async function stopServer(signal = 'SIGTERM') {
+  if (!server || server.exitCode !== null) return;
+  const done = new Promise((r) => server.once('exit', r));
+  server.kill(signal);
+  await Promise.race([done, sleep(10000)]);
+}
+
+const origin = () => `http://127.0.0.1:${port}`;
+// --dev: pages come from web/ on disk through dev-server.mjs (no server rebuild after edits).
+const dev = argv.includes('--dev');
+let devPort = 0;
+let devServer = null;
+const pageOrigin = () => (dev ? `http://127.0.0.1:${devPort}` : origin());
+
+async function startDevServer() {
+  devPort = await freePort();
+  devServer = spawn(process.execPath, [path.join(here, 'dev-server.mjs'), '--port', String(devPort), '--api', origin()], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${pageOrigin()}/`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(50);
+  }
+  throw new Error('the dev server did not start');
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function apiGet(p) {
+  const r = await fetch(origin() + p);
+  if (!r.ok) throw new Error(`GET ${p}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+// ---------------------------------------------------------------- browser
+
+const browsers = [];
+
+/** A fresh browser with its own profile directory (its own storage). */
+async function newBrowser(viewport = { width: 1280, height: 900 }) {
+  const dir = fs.mkdtempSync(path.join(tmp, 'profile-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    acceptDownloads: true,
+  });
+  browsers.push(ctx);
+  ctx.setDefaultTimeout(15000);
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  page.on('pageerror', (e) => pageErrors.push(`${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(m.text())) pageErrors.push(`console: ${m.text()}`);
+  });
+  return { ctx, page };
+}
+
+const pageErrors = [];
+
+async function shot(page, name) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+// ---------------------------------------------------------------- helpers on a game page
+
+/** Reads the game page's data attributes. */
+async function pageState(page) {
+  return page.evaluate(() => {
+    const r = document.querySelector('main');
+    return {
+      version: Number(r.dataset.version || -1),
+      status: r.dataset.status || '',
+      canMove: r.dataset.canMove === 'true',
+      ply: Number(r.dataset.ply || 0),
+    };
+  });
+}
+
+function gameId(page) {
+  const m = /\/games\/([a-z0-9]+)/.exec(page.url());
+  if (!m) throw new Error(`not on a game page: ${page.url()}`);
+  return m[1];
+}
+
+/** Waits until the page may move or the game is over. */
+async function waitTurn(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const r = document.querySelector('main');
+    return r.dataset.status === 'finished' || r.dataset.canMove === 'true';
+  }, null, { timeout, polling: 50 });
+  return pageState(page);
+}
+
+/** Cells the board shows as clickable now: [{cell, layer, target}]. */
+async function clickables(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.board .hit')]
+    .filter((e) => e.classList.contains('hit-target') || e.classList.contains('hit-active'))
+    .map((e) => ({ cell: e.dataset.cell, layer: e.dataset.layer || '', target: e.classList.contains('hit-target') })));
+}
+
+async function clickCell(page, cell, layer = '') {
+  const sel = layer ? `.board .hit[data-cell="${cell}"][data-layer="${layer}"]` : `.board .hit[data-cell="${cell}"]:not([data-layer])`;
+  await page.locator(sel).first().click();
+}
+
+/** A small seeded random generator, so failures can be replayed. */
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return ((x >>> 0) % 1000000) / 1000000;
+  };
+}
+
+/**
+ * Plays one move by clicking: a highlighted cell (or a move button), then highlighted targets,
+ * chooser buttons and the claim confirmation, until the version changes. Prefers attacks when
+ * `aggressive`.
+ */
+async function playOneByClicks(page, rand, { aggressive = false } = {}) {
+  const start = await pageState(page);
+  for (let step = 0; step < 40; step += 1) {
+    const now = await pageState(page);
+    if (now.version !== start.version || now.status === 'finished') return true;
+    const chooser = page.locator('.chooser .chooser-btn');
+    if (await chooser.count()) {
+      const n = await chooser.count();
+      await chooser.nth(Math.floor(rand() * n)).click();
+      await waitChange(page, start.version, 3000);
+      continue;
+    }
+    const confirm = page.locator('.pending .btn-primary:not([disabled])');
+    const cells = await clickables(page);
+    const targets = cells.filter((c) => c.target);
+    if (await confirm.count() && (rand() < 0.6 || !targets.length)) {
+      await confirm.click();
+      await waitChange(page, start.version, 3000);
+      continue;
+    }
+    if (targets.length) {
+      let pool = targets;
+      if (aggressive) {
+        const caps = await page.evaluate(() => [...document.querySelectorAll('.board .tgt.target-capture, .board .tgt.target-special')].length);
+        if (caps && rand() < 0.8) {
+          const capCells = await page.evaluate(() => {
+            const out = [];
+            for (const hit of document.querySelectorAll('.board .hit-target')) out.push(hit.dataset.cell);
+            return out;
+          });
+          pool = targets.filter((t) => capCells.includes(t.cell));
+        }
+      }
+      const t = pool[Math.floor(rand() * pool.length)];
+      await clickCell(page, t.cell, t.layer);
+      await sleep(30);
+      continue;
+    }
+    const buttons = page.locator('.move-buttons .btn-move');
+    const nb = await buttons.count();
+    if (nb && (!cells.length || rand() < 0.15)) {
+      await buttons.nth(Math.floor(rand() * nb)).click();
+      await waitChange(page, start.version, 3000);
+      continue;
+    }
+    if (!cells.length) {
+      if (nb) continue;
+      await sleep(100);
+      continue;
+    }
+    const c = cells[Math.floor(rand() * cells.length)];
+    await clickCell(page, c.cell, c.layer);
+    await sleep(30);
+  }
+  throw new Error('could not complete a move by clicking in 40 steps');
+}
+
+async function waitChange(page, version, timeout) {
+  try {
+    await page.waitForFunction((v) => {
+      const r = document.querySelector('main');
+      return Number(r.dataset.version) !== v || !document.querySelector('.chooser');
+    }, version, { timeout, polling: 30 });
+  } catch {
+    // the caller looks again
+  }
+}
+
+/** Creates a game from the start page. */
+async function createFromStartPage(page, { game, mode, level = 1, seat = 'first', options = {} }) {
+  await page.goto(`${pageOrigin()}/`);
+  await page.locator(`.game-card[data-game="${game}"]`).click();
+  await page.locator(`.mode-card[data-mode="${mode}"]`).click();
+  if (mode === 'computer') {
+    await page.locator('#level').fill(String(level));
+  }
+  if (mode !== 'same') await page.locator(`.seg[data-seat="${seat}"]`).click();
+  if (Object.keys(options).length) {
+    const det = page.locator('details.options:not(.advanced)');
+    if (!(await det.evaluate((d) => d.open))) await det.locator('summary').click();
+    for (const [k, v] of Object.entries(options)) {
+      const seg = page.locator(`#opt-${k} .seg[data-value="${v}"]`);
+      if (await seg.count()) await seg.click();
+      else {
+        const input = page.locator(`#opt-${k}`);
+        const [tag, type] = await input.evaluate((e) => [e.tagName.toLowerCase(), e.type]);
+        if (tag === 'select') await input.selectOption(v);
+        else if (type === 'checkbox') await input.setChecked(v === 'true', { force: true });
+        else {
+          await input.fill(String(v));
+          await input.dispatchEvent('change');
+        }
+      }
+    }
+  }
+  await page.locator('#start-game').click();
+  await page.waitForURL(/\/games\/[a-z0-9]+$/);
+  await page.waitForSelector('.board .hit');
+  return gameId(page);
+}
+
+// ---------------------------------------------------------------- tests
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const GAMES = {
+  'sight-reduction': { options: {}, mid: 6 },
+  obsidio: { options: { size: '7' }, mid: 8 },
+  opprimo: { options: { 'max-plies': '100' }, mid: 14 },
+  assideum: { options: { 'quiet-plies': '30' }, mid: 12, aggressive: true },
+};
+
+for (const [game, cfg] of Object.entries(GAMES)) {
+  test(`${game}: a full game against the computer, played by clicking`, async () => {
+    const { page } = await newBrowser();
+    const id = await createFromStartPage(page, { game, mode: 'computer', level: 1, options: cfg.options });
+    await shot(page, `${game}-1-start`);
+    const rand = rng(game.length * 7919 + 17);
+    let moves = 0;
+    for (;;) {
+      const st = await waitTurn(page, 90000);
+      if (st.status === 'finished') break;
+      await playOneByClicks(page, rand, { aggressive: cfg.aggressive });
+      moves += 1;
+      if (moves === cfg.mid) await shot(page, `${game}-2-middle`);
+      assert(moves < 2000, 'the game did not end');
+    }
+    await page.waitForSelector('.result-banner');
+    await shot(page, `${game}-3-end`);
+    const api = await apiGet(`/api/games/${id}`);
+    assert(api.status === 'finished', `the server says ${api.status}`);
+    assert(api.result && api.result.text, 'no result');
+    const banner = await page.locator('.result-banner').innerText();
+    assert(banner.length > 5, 'empty result banner');
+    // The moves shown are the server's moves.
+    const shown = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
+    assert(shown.join(' ') === api.moves.map((m) => m.move).join(' '), 'the move list differs from the server\'s');
+    console.log(`    ${api.moves.length} plies; ${api.result.text}`);
+  });
+}
+
+test('online: two browsers play through the invite link, with live updates', async () => {
+  const a = await newBrowser();
+  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'online', seat: 'first' });
+  const link = await a.page.locator('#invite-link').inputValue();
+  assert(link.includes(`/games/${id}#join=second.`), `unexpected invite link ${link}`);
+  const b = await newBrowser({ width: 1100, height: 850 });
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  assert(!b.page.url().includes('#join'), 'the token stays in the address bar');
+  const bName = await b.page.locator('.player-bar.bottom .pname strong').innerText();
+  assert(bName === 'You', `the invited player is shown as '${bName}'`);
+  const rand = rng(42);
+  let turns = 0;
+  for (;;) {
+    const [sa, sb] = await Promise.all([pageState(a.page), pageState(b.page)]);
+    if (sa.status === 'finished' && sb.status === 'finished') break;
+    const mover = sa.canMove ? a.page : sb.canMove ? b.page : null;
+    if (!mover) {
+      await sleep(50);
+      continue;
+    }
+    const other = mover === a.page ? b.page : a.page;
+    const before = (await pageState(mover)).version;
+    // The other side cannot move now.
+    assert(!(await pageState(other)).canMove, 'both browsers may move at once');
+    await playOneByClicks(mover, rand);
+    // The other browser sees the move without reloading.
+    await other.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, before, { timeout: 10000 });
+    turns += 1;
+    if (turns === 4) {
+      await shot(a.page, 'online-1-first-player');
+      await shot(b.page, 'online-2-second-player');
+    }
+    assert(turns < 200, 'the online game did not end');
+  }
+  const [ra, rb] = await Promise.all([a.page.locator('.result-banner .banner-head').innerText(), b.page.locator('.result-banner .banner-head').innerText()]);
+  assert(new Set([ra, rb]).size === 2 && [ra, rb].includes('You win!'), `banners: ${ra} / ${rb}`);
+  await shot(b.page, 'online-3-end');
+});
+
+test('illegal click and illegal typed move: feedback, no state change', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '9' } });
+  // Two moves so that the anchor restricts placements.
+  await playOneByClicks(page, rng(5));
+  await waitTurn(page);
+  await playOneByClicks(page, rng(6));
+  await waitTurn(page);
+  const before = await apiGet(`/api/games/${id}`);
+  const legalFirst = new Set(before.legal_moves.map((m) => m.replace(/^\+/, '').split(/[,+]/)[0]));
+  const empty = before.board.cells.find((c) => !(c.pieces || []).length && !legalFirst.has(c.name) && c.shade !== 'target');
+  assert(empty, 'no illegal square found');
+  await clickCell(page, empty.name);
+  await page.waitForSelector('.feedback-error');
+  const msg = await page.locator('.feedback-error').innerText();
+  assert(msg.includes(empty.name), `feedback does not name the square: ${msg}`);
+  await shot(page, 'illegal-click-feedback');
+  // A taken square.
+  const taken = before.board.cells.find((c) => (c.pieces || []).length);
+  await clickCell(page, taken.name);
+  await page.waitForSelector('.feedback-error');
+  const after = await apiGet(`/api/games/${id}`);
+  assert(after.version === before.version && after.position === before.position, 'the state changed');
+  const ui = await pageState(page);
+  assert(ui.version === before.version, 'the page moved on');
+  // A typed move that is illegal here, and one that is malformed.
+  await page.locator('#typed-move').fill(empty.name);
+  await page.locator('.typed-move button').click();
+  await page.waitForFunction(() => /illegal|not legal|cannot/i.test(document.querySelector('.feedback').textContent));
+  await page.locator('#typed-move').fill('zz99');
+  await page.locator('.typed-move button').click();
+  await page.waitForFunction(() => document.querySelector('.feedback-error') && /zz99/i.test(document.querySelector('.feedback').textContent));
+  const after2 = await apiGet(`/api/games/${id}`);
+  assert(after2.version === before.version, 'a refused typed move changed the game');
+  // A legal typed move is played.
+  await page.locator('#typed-move').fill(before.legal_moves[0].toUpperCase());
+  await page.locator('.typed-move button').click();
+  await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, before.version);
+});
+
+test('reload in the middle of a game restores it', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'opprimo', mode: 'computer', level: 1 });
+  const rand = rng(99);
+  for (let i = 0; i < 4; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  await waitTurn(page);
+  const before = await apiGet(`/api/games/${id}`);
+  const movesBefore = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
+  await page.reload();
+  await page.waitForSelector('.board .hit');
+  const st = await waitTurn(page);
+  assert(st.version === before.version, `after reload version ${st.version}, expected ${before.version}`);
+  assert(st.canMove, 'after reload the player cannot move');
+  const movesAfter = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
+  assert(movesAfter.join(' ') === movesBefore.join(' '), 'the move list changed');
+  await playOneByClicks(page, rand);
+  await shot(page, 'reload-restored');
+});
+
+test('undo, draw offer and resignation in an online game; record downloads', async () => {
+  const a = await newBrowser();
+  await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
+  const id = gameId(a.page);
+  const link = await a.page.locator('#invite-link').inputValue();
+  const b = await newBrowser();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  await waitTurn(a.page);
+  await playOneByClicks(a.page, rng(1));
+  await waitTurn(b.page);
+  // A asks to take back; B accepts.
+  await a.page.locator('#btn-undo').click();
+  await b.page.waitForSelector('.offer-in');
+  await shot(b.page, 'online-undo-request');
+  await b.page.locator('.offer-in .btn-primary').click();
+  await a.page.waitForFunction(() => document.querySelector('main').dataset.ply === '0');
+  // A moves, B offers a draw, A declines; then B resigns.
+  await waitTurn(a.page);
+  await playOneByClicks(a.page, rng(2));
+  await waitTurn(b.page);
+  await b.page.locator('#btn-draw').click();
+  await a.page.waitForSelector('.offer-in');
+  await a.page.locator('.offer-in .btn:not(.btn-primary)').click();
+  await b.page.waitForFunction(() => !document.querySelector('.offer'));
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('.result-banner');
+  const head = await a.page.locator('.result-banner .banner-head').innerText();
+  assert(head === 'You win!', `after the resignation A sees '${head}'`);
+  // Downloads.
+  for (const [sel, ext] of [['#dl-pgn', 'pgn'], ['#dl-json', 'json']]) {
+    const [dl] = await Promise.all([a.page.waitForEvent('download'), a.page.locator(sel).click()]);
+    const file = path.join(artifacts, `record.${ext}`);
+    await dl.saveAs(file);
+    const text = fs.readFileSync(file, 'utf8');
+    assert(text.includes('obsidio'), `the ${ext} record does not name the game`);
+    if (ext === 'json') JSON.parse(text);
+  }
+  const api = await apiGet(`/api/games/${id}`);
+  assert(api.result.termination === 'resignation', 'not ended by resignation');
+});
+
+test('move list navigation shows earlier positions', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  const rand = rng(3);
+  for (let i = 0; i < 4; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  await waitTurn(page);
+  const api = await apiGet(`/api/games/${id}`);
+  const routes = Object.keys((await apiGet('/api/openapi.json')).paths || {});
+  const hasAt = await fetch(`${origin()}/api/games/${id}/at/2`).then((r) => r.ok);
+  await page.locator('.move-list .mv[data-ply="2"]').click();
+  if (!hasAt) {
+    // Without the server's route the page says so and stays at the current position.
+    await page.waitForSelector('.feedback-error');
+    const msg = await page.locator('.feedback-error').innerText();
+    assert(/not available/.test(msg), `unexpected message: ${msg}`);
+    assert((await pageState(page)).canMove, 'the page did not stay at the current position');
+    console.log(`    (the server has no /api/games/{id}/at/{ply} route yet${routes.length ? '' : ''}: earlier boards not checked)`);
+    return;
+  }
+  await page.waitForFunction(() => document.querySelector('main').dataset.ply === '2');
+  await page.waitForSelector('.viewing:not([hidden])');
+  // Clicking the board now does not move.
+  assert(!(await pageState(page)).canMove, 'moves are allowed while looking back');
+  const at2 = await apiGet(`/api/games/${id}/at/2`);
+  await page.waitForFunction((n) => document.querySelectorAll('.board .cell-pieces .pc').length === n,
+    at2.board.cells.reduce((n, c) => n + (c.pieces || []).length, 0));
+  await shot(page, 'history-ply-2');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('main').dataset.ply === '1');
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => document.querySelector('main').dataset.ply === String(n), api.moves.length);
+  assert((await pageState(page)).canMove, 'back at the current position the player can move again');
+});
+
+test('keyboard: cursor, Enter to select and play; Escape cancels', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'opprimo', mode: 'same' });
+  await waitTurn(page);
+  const v0 = (await pageState(page)).version;
+  await page.locator('.board').focus();
+  // The first arrow press puts the cursor on a cell that starts a move: a castle triangle.
+  await page.keyboard.press('ArrowUp');
+  const cursor = await page.evaluate(() => document.querySelector('.board .hit-cursor').dataset.cell);
+  assert(cursor, 'no keyboard cursor');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, v0);
+  await waitTurn(page);
+  // Escape clears a selection.
+  const cells = await clickables(page);
+  await clickCell(page, cells[0].cell);
+  await page.keyboard.press('Escape');
+  const sel = await page.evaluate(() => document.querySelectorAll('.board .pt-selected, .board .tri-selected, .board .selected').length);
+  assert(sel === 0, 'Escape left a selection');
+});
+
+test('reconnection: the page follows the game after the server restarts', async () => {
+  const a = await newBrowser();
+  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'online' });
+  const link = await a.page.locator('#invite-link').inputValue();
+  await waitTurn(a.page);
+  await playOneByClicks(a.page, rng(8));
+  await stopServer();
+  await a.page.waitForSelector('.conn-offline', { timeout: 15000 });
+  await shot(a.page, 'reconnecting');
+  await startServer();
+  await a.page.waitForSelector('.conn-live', { timeout: 20000 });
+  // The other player moves through the API; the page shows it.
+  const b = await newBrowser();
+  await b.page.goto(link);
+  await waitTurn(b.page);
+  await playOneByClicks(b.page, rng(9));
+  await a.page.waitForFunction(() => document.querySelector('main').dataset.ply === '2', null, { timeout: 10000 });
+  const api = await apiGet(`/api/games/${id}`);
+  assert(api.moves.length === 2, 'moves were lost');
+});
+
+test('assideum: chooser for step and spin, Fighter flights, flight zones', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'assideum', mode: 'same' });
+  await waitTurn(page);
+  // The Portal on b1 with its landed Fighter: click the Portal itself, then b2? b2 holds a
+  // Ved'rin, so spin it in place: click b1 twice.
+  await clickCell(page, 'b1');
+  await clickCell(page, 'b1');
+  await page.waitForSelector('.chooser');
+  await shot(page, 'assideum-spin-chooser');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.chooser', { state: 'detached' });
+  // The Fighter on b1: flights appear with the zones.
+  await clickCell(page, 'b1', 'f');
+  const zones = await page.evaluate(() => document.querySelectorAll('.board .zone-white').length);
+  assert(zones > 0, 'no flight zone shown for a selected Fighter');
+  await shot(page, 'assideum-fighter-selected');
+  const targets = (await clickables(page)).filter((c) => c.target).map((c) => c.cell);
+  assert(targets.includes('b4'), `b4 is not a flight target: ${targets}`);
+  const v = (await pageState(page)).version;
+  await clickCell(page, 'b4');
+  await page.waitForFunction((x) => Number(document.querySelector('main').dataset.version) > x, v);
+  const state = await apiGet(`/api/games/${gameId(page)}`);
+  assert(state.moves[0].move === 'fb1-b4', `played ${state.moves[0].move}`);
+  await shot(page, 'assideum-after-flight');
+});
+
+test('obsidio: two-token placement and a claim', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '7', pie: 'false' } });
+  await waitTurn(page);
+  // Play until a claim is possible, placing tokens by clicks.
+  const rand = rng(11);
+  let claimed = false;
+  for (let i = 0; i < 60 && !claimed; i += 1) {
+    const st = await waitTurn(page);
+    if (st.status === 'finished') break;
+    const s = await apiGet(`/api/games/${id}`);
+    const claim = s.legal_moves.find((m) => m.startsWith('+') && m.split('+').length === 2);
+    if (claim) {
+      const t = claim.slice(1);
+      await clickCell(page, t);
+      await page.waitForSelector('.pending');
+      await shot(page, 'obsidio-claim-selected');
+      await page.locator('.pending .btn-primary').click();
+      await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, st.version);
+      const after = await apiGet(`/api/games/${id}`);
+      assert(after.moves[after.moves.length - 1].move.startsWith('+'), 'the claim was not played');
+      claimed = true;
+      break;
+    }
+    const two = s.legal_moves.find((m) => m.includes(','));
+    if (two && rand() < 0.7) {
+      const [x, y] = two.split(',');
+      await clickCell(page, x);
+      const tg = (await clickables(page)).filter((c) => c.target).map((c) => c.cell);
+      assert(tg.includes(y), `after ${x} the square ${y} is not offered`);
+      if (i < 3) await shot(page, 'obsidio-second-token');
+      await clickCell(page, y);
+      await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, st.version);
+    } else {
+      await playOneByClicks(page, rand);
+    }
+  }
+  assert(claimed, 'no claim came up');
+});
+
+test('phone-size layout and pages', async () => {
+  const { page } = await newBrowser({ width: 390, height: 844 });
+  await page.goto(`${pageOrigin()}/`);
+  await page.waitForSelector('.game-card');
+  await shot(page, 'phone-home');
+  await createFromStartPage(page, { game: 'assideum', mode: 'computer', level: 1 });
+  await waitTurn(page);
+  const box = await page.locator('.board').boundingBox();
+  assert(box.width <= 390 && box.width > 300, `board width ${box.width} on a phone`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  assert(!overflow, 'the page scrolls sideways on a phone');
+  await shot(page, 'phone-assideum');
+  await page.goto(`${pageOrigin()}/games`);
+  await page.waitForSelector('.games-table');
+  await shot(page, 'phone-games');
+  await page.goto(`${pageOrigin()}/rules/opprimo`);
+  await page.waitForSelector('.rules h1, .rules h2');
+  await shot(page, 'phone-rules');
+  const wide = await newBrowser();
+  await wide.page.goto(`${pageOrigin()}/`);
+  await wide.page.waitForSelector('.game-card');
+  await shot(wide.page, 'home');
+  await wide.page.goto(`${pageOrigin()}/rules/assideum`);
+  await wide.page.waitForSelector('.rules h1, .rules h2');
+  await shot(wide.page, 'rules-assideum');
+  await wide.page.goto(`${pageOrigin()}/games`);
+  await wide.page.waitForSelector('.games-table');
+  await shot(wide.page, 'games');
+});
+
+// ---------------------------------------------------------------- runner
+
+async function main() {
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  port = await freePort();
+  console.log(`server: ${bin} on ${origin()} (database ${dbFile})`);
+  await startServer();
+  if (dev) await startDevServer();
+  let failed = 0;
+  const chosen = tests.filter((t) => !only || t.name.includes(only));
+  for (const t of chosen) {
+    const t0 = Date.now();
+    pageErrors.length = 0;
+    try {
+      await t.fn();
+      if (pageErrors.length) throw new Error(`errors in the page:\n${pageErrors.join('\n')}`);
+      console.log(`ok   ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+    } catch (e) {
+      failed += 1;
+      console.log(`FAIL ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n    ${String(e.stack || e).split('\n').join('\n    ')}`);
+      if (pageErrors.length) console.log(`    errors in the page:\n      ${pageErrors.join('\n      ')}`);
+      for (const ctx of browsers) {
+        for (const [i, p] of ctx.pages().entries()) {
+          await p.screenshot({ path: path.join(artifacts, `FAILED-${t.name.replace(/[^a-z0-9]+/gi, '-')}-${browsers.indexOf(ctx)}-${i}.png`) }).catch(() => {});
+        }
+      }
+    }
+    for (const ctx of browsers.splice(0)) await ctx.close().catch(() => {});
+    if (!server || server.exitCode !== null) await startServer();
+  }
+  await stopServer();
+  if (devServer) devServer.kill();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`\n${chosen.length - failed} passed, ${failed} failed; screenshots in ${path.relative(repo, artifacts) || artifacts}`);
+  if (failed) {
+    console.log(`server log (tail):\n${serverLog.slice(-3000)}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  for (const ctx of browsers) await ctx.close().catch(() => {});
+  await stopServer('SIGKILL');
+  process.exitCode = 1;
+});
