@@ -29,8 +29,8 @@ export function installDefs() {
       s('filter', { id: 'f-shadow', x: '-30%', y: '-30%', width: '160%', height: '160%' },
         s('feDropShadow', { dx: '0', dy: '3', stdDeviation: '3', 'flood-color': '#000', 'flood-opacity': '0.35' })),
       s('pattern', { id: 'p-zone-white', width: 16, height: 16, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-        s('rect', { width: 16, height: 16, fill: 'rgba(255,255,255,0.18)' }),
-        s('rect', { width: 6, height: 16, fill: 'rgba(255,255,255,0.55)' })),
+        s('rect', { width: 16, height: 16, fill: 'rgba(59,130,246,0.16)' }),
+        s('rect', { width: 6, height: 16, fill: 'rgba(255,255,255,0.6)' })),
       s('pattern', { id: 'p-zone-black', width: 16, height: 16, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(-45)' },
         s('rect', { width: 16, height: 16, fill: 'rgba(20,30,60,0.10)' }),
         s('rect', { width: 6, height: 16, fill: 'rgba(20,30,60,0.32)' })),
@@ -168,7 +168,12 @@ export class BoardView {
       if (v.last && v.last.has(c.name)) marksG.append(s('rect', { class: 'last', x: x0, y: y0, width: K, height: K }));
       for (const m of marks) {
         if (m === 'last-black' || m === 'last-white') {
-          marksG.append(s('rect', { class: ['last', m], x: x0, y: y0, width: K, height: K }));
+          // Each colour's last move: the latest one bright, the other one faint, with a tab
+          // of the colour in the corner.
+          const col = m.slice(5);
+          const latest = !v.lastMover || v.lastMover === col;
+          marksG.append(s('rect', { class: ['last', m, latest ? '' : 'last-older'], x: x0, y: y0, width: K, height: K }));
+          marksG.append(s('path', { class: ['last-tab', `last-tab-${col}`], d: `M${x0} ${y0} h${K * 0.26} L${x0} ${y0 + K * 0.26} Z` }));
         }
       }
       if (v.goal && v.goal.has(c.name)) {
@@ -204,6 +209,7 @@ export class BoardView {
       const t = v.targets && v.targets.get(c.name);
       if (t) triG.append(s('polygon', { class: ['tri-target', `target-${t}`], points: pts }));
       else if (v.showAvailable && v.clickable && v.clickable.has(c.name)) triG.append(s('polygon', { class: 'avail-tri', points: pts }));
+      if (v.flash === c.name) triG.append(s('polygon', { class: 'tri-flash', points: pts }));
     }
     for (const l of this.board.lines || []) {
       const [x1, y1] = this.xy(...l.from);
@@ -225,7 +231,7 @@ export class BoardView {
       }
       piecesG.append(this.pieces(c, cx, cy));
       if (v.ghosts && v.ghosts.has(c.name)) piecesG.append(this.ghost(v.ghosts.get(c.name), cx, cy));
-      if (c.shape === 'point') this.overlayFor(c, cx, cy, overG);
+      this.overlayFor(c, cx, cy, overG);
     }
     this.svg.append(triG, linesG, pointsG, piecesG, overG);
   }
@@ -235,7 +241,7 @@ export class BoardView {
     const v = this.view;
     const t = v.targets && v.targets.get(c.name);
     const occupied = (c.pieces || []).length > 0;
-    const point = c.shape === 'point';
+    const point = c.shape === 'point' || c.shape === 'triangle';
     if (t) {
       if (t === 'confirm') {
         g.append(s('circle', { class: 'tgt tgt-confirm', cx, cy, r: (point ? 0.36 : 0.44) * K }));
@@ -311,7 +317,7 @@ export class BoardView {
         if (p.facing) {
           let a = FACING_ANGLE[p.facing] || 0;
           if (flip) a += 180;
-          g.append(s('path', { class: 'facing', transform: `rotate(${a})`, d: `M0 ${-r - 14} L${r * 0.55} ${-r * 0.55} L${-r * 0.55} ${-r * 0.55} Z` }));
+          g.append(s('path', { class: 'facing', transform: `rotate(${a})`, d: `M0 ${-r - 17} L${r * 0.62} ${-r * 0.5} L${-r * 0.62} ${-r * 0.5} Z` }));
         }
         g.append(s('circle', { r, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }));
         if (p.kind === 'portal') g.append(s('circle', { r: r * 0.72, class: 'portal-ring' }));

@@ -130,7 +130,7 @@ export class MoveBuilder {
       const custom = this.adapter.hint(this);
       if (custom !== undefined) return custom;
     }
-    if (!this.sel.length) return '';
+    if (!this.sel.length) return this.adapter.idleHint ? this.adapter.idleHint(this) : '';
     const done = this.completed();
     const cells = this.sel.map((t) => this.cellOf(t));
     const more = this.nextTokens().size > 0;
@@ -229,6 +229,7 @@ export class MoveBuilder {
   }
 
   async finish(options, cell) {
+    if (this.adapter.arrange) options = this.adapter.arrange(options);
     if (options.length === 1 && !this.mustConfirm(options[0])) {
       this.play(options[0].move);
       return;

@@ -61,6 +61,7 @@ export default {
     if ((m = new RegExp(`^(${SQ})>([nesw])(?:\\{([a-h1-8,]*)\\})?$`).exec(move))) {
       return {
         paths: [[m[1], m[1]]],
+        verb: 'Spin',
         group: m[3] !== undefined ? `Spin and ${carryGroup(m[3])}` : 'Spin in place',
         label: facingLabel(m[2], fl),
         kind: 'special',
@@ -72,13 +73,31 @@ export default {
       const verb = attack ? `Attack ${m[3]}` : `Move to ${m[3]}`;
       return {
         paths: [[m[1], m[3]]],
-        group: m[5] !== undefined || /\{/.test(move) ? `${verb} and ${carryGroup(m[5])}` : verb,
+        verb,
+        group: m[5] !== undefined ? `${verb} and ${carryGroup(m[5])}` : verb,
         label: facingLabel(m[4], fl),
         kind: attack ? 'capture' : 'move',
         carry: m[5] || '',
       };
     }
     return null;
+  },
+
+  /** Chooser rows: when some choices carry optional Fighters, the others say they leave them. */
+  arrange(options) {
+    const optional = new Set();
+    for (const o of options) for (const sq of (o.carry || '').split(',').filter(Boolean)) optional.add(sq);
+    if (!optional.size) return options;
+    const all = [...optional].sort((a, b) => (a[1] - b[1]) || a.localeCompare(b));
+    return options.map((o) => {
+      if (!o.verb) return o;
+      const carried = (o.carry || '').split(',').filter(Boolean);
+      const left = all.filter((sq) => !carried.includes(sq));
+      const parts = [];
+      if (carried.length) parts.push(`carry the Fighters on ${carried.join(' and ')}`);
+      if (left.length) parts.push(`leave the Fighters on ${left.join(' and ')}`);
+      return { ...o, group: `${o.verb === 'Spin' ? 'Spin' : o.verb}: ${parts.join(', ')}` };
+    });
   },
 
   cellOf(token) {
@@ -129,8 +148,13 @@ export default {
     return `${groundName(state, t)} on ${t}`;
   },
 
+  idleHint(b) {
+    if (!b.entries.length) return '';
+    return 'Click a piece or a Fighter, then where it goes; click it again to spin or strike in place.';
+  },
+
   hint(b) {
-    if (!b.sel.length) return undefined;
+    if (!b.sel.length) return this.idleHint(b);
     const t = b.sel[0];
     const sq = this.cellOf(t);
     const parts = [];

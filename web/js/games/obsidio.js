@@ -40,6 +40,15 @@ export default {
     return b.entries.filter((e) => e.claim);
   },
 
+  idleHint(b) {
+    const claims = this.claims(b).length > 0;
+    const place = b.entries.some((e) => !e.claim);
+    if (place && claims) return 'Click a marked square to place a token, or a target to claim it.';
+    if (claims) return 'Click a target to claim it.';
+    if (place) return 'Click a marked square to place a token (on a light square, then a second one).';
+    return '';
+  },
+
   /** Claim selection: clicking an unclaimed target that some claim contains. */
   click(b, cell) {
     const claims = this.claims(b);
@@ -104,7 +113,7 @@ export default {
     if (b.sel.length) {
       return `First token on ${b.sel[0]}: click a highlighted square for the second token. Esc cancels.`;
     }
-    return undefined;
+    return this.idleHint(b);
   },
 
   pending(b) {

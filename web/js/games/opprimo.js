@@ -30,8 +30,16 @@ export default {
     return cellsIn(move, board, /[a-g]\d{1,2}[a-g]?/g);
   },
 
+  idleHint(b) {
+    const moves = b.state ? b.state.legal_moves : [];
+    if (moves.some((m) => m.startsWith('k@'))) return 'Place your King: click a marked triangle of your castle.';
+    if (moves.some((m) => /^k[a-g]/.test(m))) return 'Click a soldier and then a point to step or jump to, or your King and then a triangle.';
+    if (b.entries.length) return 'Click a soldier and then a point to step or jump to.';
+    return '';
+  },
+
   hint(b) {
-    if (!b.sel.length) return undefined;
+    if (!b.sel.length) return this.idleHint(b);
     const c = b.sel[0];
     if (/[a-g]$/.test(c)) return `King on ${c}: click a highlighted triangle of the castle. Esc cancels.`;
     return `Soldier on ${c}: click a highlighted point to step there or jump (a jump converts the soldier between). Esc cancels.`;

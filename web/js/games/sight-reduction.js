@@ -32,8 +32,17 @@ export default {
     return cellsIn(move, board, /[a-z]\d+/g);
   },
 
+  idleHint(b) {
+    const moves = b.state ? b.state.legal_moves : [];
+    if (moves.some((m) => m.startsWith('@'))) return 'Click a marked square to place a piece.';
+    if (moves.some((m) => m.startsWith('swap'))) return 'Swap two pieces of different colours (click one, then the other), or press Done arranging.';
+    if (moves.some((m) => m.includes('+'))) return 'Click a marked piece to remove it, or two that see each other to remove the pair.';
+    if (b.entries.length) return 'Click a marked piece to remove it.';
+    return '';
+  },
+
   hint(b) {
-    if (!b.sel.length) return undefined;
+    if (!b.sel.length) return this.idleHint(b);
     const c = b.sel[0];
     const done = b.completed();
     const partners = [...b.nextTokens().keys()];

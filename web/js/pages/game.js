@@ -81,7 +81,7 @@ export async function gamePage(root, id) {
   mount(root,
     h('div', { class: 'game-layout' },
       h('section', { class: 'board-col', 'aria-label': 'Board' },
-        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.viewing, el.feedback, el.actions)),
+        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
         el.facts,
@@ -365,6 +365,8 @@ export async function gamePage(root, id) {
     const board = earlier ? (viewed && viewed.board) || state.board : state.board;
     const lastMove = earlier ? (viewPly > 0 ? state.moves[viewPly - 1].move : null) : (state.moves.length ? state.moves[state.moves.length - 1].move : null);
     const hl = builder.highlights();
+    const lastPly = earlier ? viewPly : state.moves.length;
+    const lastMover = lastPly > 0 ? state.seats[state.moves[lastPly - 1].seat].colour : null;
     const zoneColour = ad.zones ? ad.zones(builder) : null;
     const view = {
       game: state.game,
@@ -374,6 +376,7 @@ export async function gamePage(root, id) {
       clickable: earlier || !builder.enabled ? new Set() : hl.clickable,
       order: hl.order,
       last: new Set(lastMove && ad.lastCells ? ad.lastCells(lastMove, board) : []),
+      lastMover,
       flash,
       cursor: boardView.view.cursor,
       zones: showZones ? 'both' : zoneColour,
@@ -431,10 +434,12 @@ export async function gamePage(root, id) {
   function renderPlayers(fl, board) {
     const bottom = fl ? 'second' : 'first';
     const top = fl ? 'first' : 'second';
+    const colours = (info && info.colours) || [];
     for (const [elBar, seat] of [[el.bottomBar, bottom], [el.topBar, top]]) {
       const sv = state.seats[seat];
-      const colour = sv.colour;
-      const toMove = state.status === 'ongoing' && state.to_move && state.to_move.seat === seat;
+      // In a solitaire one person plays both colours: the bars stand for the colours.
+      const colour = state.solitaire ? colours[seat === 'first' ? 0 : 1] || sv.colour : sv.colour;
+      const toMove = state.status === 'ongoing' && state.to_move && (state.solitaire ? state.to_move.colour === colour : state.to_move.seat === seat);
       const facts = [];
       if (colour && board && board.facts) {
         for (const [k, v] of Object.entries(board.facts)) {
@@ -445,8 +450,8 @@ export async function gamePage(root, id) {
       mount(elBar,
         colourSwatch(colour, state.game),
         h('div', { class: 'pname' },
-          h('strong', {}, playerName(state, seat, tokens)),
-          h('span', { class: 'pcolour' }, seatColourName(state, seat))),
+          h('strong', {}, state.solitaire ? `${cap(colour || '')} pieces` : playerName(state, seat, tokens)),
+          h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat))),
         h('div', { class: 'pfacts' }, facts),
         toMove ? h('span', { class: ['turn-dot', state.to_move.computer ? 'thinking' : ''] }, state.to_move.computer ? 'thinking…' : 'to move') : null,
         won ? h('span', { class: 'winner-tag' }, 'winner') : null);
@@ -462,7 +467,7 @@ export async function gamePage(root, id) {
       text = state.result ? cap(state.result.text) : 'The game is over.';
       cls += ' status-over';
     } else if (state.to_move) {
-      const who = state.to_move.colour ? cap(state.to_move.colour) : `The ${state.to_move.seat} seat`;
+      const who = state.to_move.colour ? cap(state.to_move.colour) : playerName(state, state.to_move.seat, tokens);
       const mine = tokens[state.to_move.seat];
       if (state.solitaire) text = `${who} to ${state.game === 'sight-reduction' ? 'remove' : 'move'}`;
       else if (state.to_move.computer) text = `${who} to move — the computer is thinking`;
