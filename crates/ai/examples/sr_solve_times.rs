@@ -1,7 +1,7 @@
 //! Measures how long the Sight Reduction exact search takes from fresh random boards.
 
 use boardlab_ai::games::sight_reduction::SrEndgame;
-use boardlab_ai::policy::Endgame;
+use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_core::Game;
 use boardlab_sight_reduction::SightReduction;
 use std::time::Instant;
@@ -12,12 +12,12 @@ fn main() {
     let mut total = 0.0f64;
     let mut worst = 0.0f64;
     let mut wins = 0;
-    for seed in 0..20 {
+    for seed in 0..6 {
         let g = SightReduction::new(&o, seed).unwrap();
         let mut eg = SrEndgame::default();
         let t = Instant::now();
         let mut nodes = 0;
-        let r = eg.solve(&g, u64::MAX, &mut nodes);
+        let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
         let s = t.elapsed().as_secs_f64();
         total += s;
         worst = worst.max(s);

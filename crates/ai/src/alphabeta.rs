@@ -6,7 +6,7 @@
 //! Scores are from the point of view of the seat to move. A seat that moves twice in a row
 //! (a swap, a pass) keeps the sign; only a change of seat negates it.
 
-use crate::policy::{win_chance, Endgame, GameAi};
+use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
 use crate::search::{Bot, Proven, SearchResult, Value};
 use crate::spec::{AlphaBetaSpec, DEFAULT_TIME};
 use boardlab_core::Wdl;
@@ -195,7 +195,9 @@ impl<G: GameAi> AlphaBeta<G> {
         if !self.spec.exact || !self.endgame.applies(g, false) {
             return None;
         }
-        let (p, _) = self.endgame.solve(g, limit, &mut self.nodes)?;
+        let (p, _) = self
+            .endgame
+            .solve(g, ExactBudget::nodes(limit), &mut self.nodes)?;
         Some(match p {
             Proven::Win(n) => WIN - ply as i32 - n as i32,
             Proven::Loss(n) => -(WIN - ply as i32 - n as i32),
@@ -470,9 +472,10 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
         );
 
         if spec.exact && self.endgame.applies(game, true) {
+            // At most half of a time budget.
             let limit = match time {
-                Some(t) => (t.as_secs_f64() * 4e6) as u64,
-                None => spec.nodes.unwrap_or(4_000_000),
+                Some(t) => ExactBudget::until(start + t / 2),
+                None => ExactBudget::nodes(spec.nodes.unwrap_or(4_000_000)),
             };
             let mut n = 0;
             if let Some((p, Some(mv))) = self.endgame.solve(game, limit, &mut n) {

@@ -9,7 +9,7 @@
 //! Rewards are scores in 0..1 for the seat that made the move into a node, so games where a
 //! seat moves twice in a row (a swap, a pass) need no special case.
 
-use crate::policy::{win_chance, Endgame, GameAi};
+use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
 use crate::search::{outcome_scores, Bot, Proven, SearchResult, Value};
 use crate::spec::{MctsSpec, Rollout, DEFAULT_TIME};
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
@@ -366,10 +366,11 @@ impl<G: GameAi> Tree<G> {
             return state_rewards(n.state, n.mover);
         }
         if cfg.exact && self.endgame.applies(g, false) {
-            if let Some((p, _)) = self
-                .endgame
-                .solve(g, LEAF_EXACT_NODES, &mut self.exact_nodes)
-            {
+            if let Some((p, _)) = self.endgame.solve(
+                g,
+                ExactBudget::nodes(LEAF_EXACT_NODES),
+                &mut self.exact_nodes,
+            ) {
                 let to_move = g.to_move().index() as u8;
                 let (state, len) = match p {
                     Proven::Win(l) => (WIN, l),
@@ -612,10 +613,11 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
         }
         self.trees.truncate(threads);
         if cfg.exact {
+            // At most half of a time budget.
             let limit = match (time, iterations) {
-                (_, Some(n)) => n.saturating_mul(50).max(100_000),
-                (Some(t), None) => (t.as_secs_f64() * 4e6) as u64,
-                (None, None) => 4_000_000,
+                (_, Some(n)) => ExactBudget::nodes(n.saturating_mul(50).max(100_000)),
+                (Some(t), None) => ExactBudget::until(start + t / 2),
+                (None, None) => unreachable!("a budget is always set"),
             };
             let tree = &mut self.trees[0];
             if tree.endgame.applies(game, true) {
@@ -811,7 +813,7 @@ pub(crate) fn exact_line<G: GameAi>(game: &G, first: G::Move, eg: &mut G::Endgam
     g.play_unchecked(first);
     let mut nodes = 0;
     while pv.len() < 40 && g.outcome().is_none() {
-        match eg.solve(&g, 200_000, &mut nodes) {
+        match eg.solve(&g, ExactBudget::nodes(200_000), &mut nodes) {
             Some((_, Some(m))) => {
                 pv.push(m);
                 g.play_unchecked(m);

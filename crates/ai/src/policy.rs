@@ -69,18 +69,47 @@ pub trait GameAi: Game {
     }
 }
 
+/// How much work an exact endgame search may do: a node count and, for searches with a time
+/// budget, a deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactBudget {
+    pub nodes: u64,
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl ExactBudget {
+    /// At most `nodes` nodes.
+    #[must_use]
+    pub fn nodes(nodes: u64) -> ExactBudget {
+        ExactBudget {
+            nodes,
+            deadline: None,
+        }
+    }
+
+    /// Until `deadline`.
+    #[must_use]
+    pub fn until(deadline: std::time::Instant) -> ExactBudget {
+        ExactBudget {
+            nodes: u64::MAX,
+            deadline: Some(deadline),
+        }
+    }
+}
+
 /// An exact search for small endgames. `Default` gives an empty search with its own table.
 pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     /// Whether the position is small enough to search exactly (cheap to ask): at the root
     /// of a search (where a failed attempt costs little), or inside the tree.
     fn applies(&self, game: &G, at_root: bool) -> bool;
 
-    /// The exact result for the seat to move and a move that achieves it, or `None` when the
-    /// search needs more than `node_limit` nodes. Adds the nodes searched to `nodes`.
+    /// The exact result for the seat to move and a move that achieves it (in a lost
+    /// position: the move that gives the opponent the most chances to go wrong), or `None`
+    /// when the search needs more than `budget`. Adds the nodes searched to `nodes`.
     fn solve(
         &mut self,
         game: &G,
-        node_limit: u64,
+        budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<G::Move>)>;
 }
@@ -97,7 +126,7 @@ impl<G: Game> Endgame<G> for NoEndgame {
     fn solve(
         &mut self,
         _game: &G,
-        _node_limit: u64,
+        _budget: ExactBudget,
         _nodes: &mut u64,
     ) -> Option<(Proven, Option<G::Move>)> {
         None

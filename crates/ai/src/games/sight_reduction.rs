@@ -5,14 +5,14 @@
 //! trying first the moves that leave the opponent the fewest removals. It is used at the
 //! root of every search once few enough pieces remain, and at the leaves of the trees.
 
-use crate::policy::{Endgame, GameAi};
+use crate::policy::{Endgame, ExactBudget, GameAi};
 use crate::search::Proven;
 use crate::spec::BotSpec;
-use boardlab_core::rand::Rng;
+use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Game;
 use boardlab_sight_reduction::bits::{self, Dir, ALL_DIRS, ORTHOGONAL};
 use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The removal rule on raw sets, as the engine applies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +91,38 @@ fn to_move(removed: u32) -> Move {
     }
 }
 
-const TABLE_BITS: u32 = 20;
+const TABLE_BITS: u32 = 22;
+
+/// Random playouts per reply when choosing a move in a lost position.
+const SWINDLE_PLAYOUTS: u32 = 48;
+/// How sharply a playout-guided opponent prefers the replies that look best.
+const SWINDLE_TEMPERATURE: f64 = 0.05;
+
+/// Plays uniformly random single removals from (`me` to move, `opp`) to the end; true when
+/// `me` loses.
+fn random_playout_loses<R: Rng>(rules: Rules, mut me: u32, mut opp: u32, rng: &mut R) -> bool {
+    let mut my_turn = true;
+    let mut moves = [0u32; 64];
+    loop {
+        let r = rules.removable(me, opp);
+        if r == 0 {
+            return my_turn;
+        }
+        let removed = if rules.pair {
+            let mut v = Vec::new();
+            rules.moves(me, opp, &mut v);
+            let n = v.len().min(moves.len());
+            moves[..n].copy_from_slice(&v[..n]);
+            moves[rng.random_range(0..n)]
+        } else {
+            1 << bits::nth_bit(r, rng.random_range(0..r.count_ones()))
+        };
+        let next = opp;
+        opp = me & !removed;
+        me = next;
+        my_turn = !my_turn;
+    }
+}
 
 /// Exact win/loss search for the removal phase of a match.
 #[derive(Debug, Default)]
@@ -102,11 +133,12 @@ pub struct SrEndgame {
     table: Vec<(u64, i16)>,
     nodes: u64,
     limit: u64,
+    deadline: Option<Instant>,
     bufs: Vec<Vec<u32>>,
 }
 
 /// Root searches are tried up to this many pieces on the board (with a node limit).
-const ROOT_PIECES: u32 = 22;
+const ROOT_PIECES: u32 = 32;
 /// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
 const LEAF_PIECES: u32 = 14;
 
@@ -129,6 +161,10 @@ impl SrEndgame {
     fn value(&mut self, rules: Rules, me: u32, opp: u32) -> Option<i16> {
         self.nodes += 1;
         if self.nodes > self.limit {
+            return None;
+        }
+        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.limit = 0;
             return None;
         }
         let key = u64::from(me) | u64::from(opp) << 32;
@@ -170,6 +206,45 @@ impl SrEndgame {
         Some(loss)
     }
 
+    /// In a lost position, the move that gives an opponent who is not perfect the best chance
+    /// to go wrong. Each reply of the opponent is solved exactly and also estimated the way a
+    /// player guided by random playouts sees it (its playout score); a move scores the share
+    /// of the opponent's likely choices (replies weighted by how good their playouts look)
+    /// that throw the win away. Ties go to the longest game. `None` past the budget.
+    fn swindle(&mut self, rules: Rules, me: u32, opp: u32, moves: &[u32]) -> Option<u32> {
+        let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
+        let mut best: Option<((i64, i16), u32)> = None;
+        let mut replies = Vec::new();
+        for &m in moves {
+            let mine = me & !m;
+            rules.moves(opp, mine, &mut replies);
+            let (mut lost, mut all) = (0.0f64, 0.0f64);
+            for &r in &replies {
+                let theirs = opp & !r;
+                // The reply throws the win away when it leaves us winning.
+                let throws = self.value(rules, mine, theirs)? > 0;
+                // The opponent's playout score after the reply (we are to move).
+                let mut score = 0u32;
+                for _ in 0..SWINDLE_PLAYOUTS {
+                    score += u32::from(random_playout_loses(rules, mine, theirs, &mut rng));
+                }
+                let q = f64::from(score) / f64::from(SWINDLE_PLAYOUTS);
+                let w = (q / SWINDLE_TEMPERATURE).exp();
+                all += w;
+                if throws {
+                    lost += w;
+                }
+            }
+            let chance = (lost / all.max(1e-300) * 1e6) as i64;
+            let length = self.value(rules, opp, mine)?;
+            let key = (-chance, -length);
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+
     fn applies_with(game: &SightReduction, pieces: u32) -> bool {
         game.phase() == Phase::Remove
             && !game.is_solitaire()
@@ -185,7 +260,7 @@ impl Endgame<SightReduction> for SrEndgame {
     fn solve(
         &mut self,
         game: &SightReduction,
-        node_limit: u64,
+        budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<Move>)> {
         if !Self::applies_with(game, 32) {
@@ -194,7 +269,8 @@ impl Endgame<SightReduction> for SrEndgame {
         let rules = Rules::of(game.config());
         self.prepare(rules);
         self.nodes = 0;
-        self.limit = node_limit;
+        self.limit = budget.nodes;
+        self.deadline = budget.deadline;
         let side = game.side_to_move();
         let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
         let mut moves = Vec::new();
@@ -203,6 +279,8 @@ impl Endgame<SightReduction> for SrEndgame {
             if moves.is_empty() {
                 return Some((Proven::Loss(0), None));
             }
+            // Immediate wins first, then the moves that leave the fewest replies.
+            moves.sort_by_key(|&m| rules.removable(opp, me & !m).count_ones());
             let mut longest: Option<(i16, u32)> = None;
             for &m in &moves {
                 let v = self.value(rules, opp, me & !m)?;
@@ -214,6 +292,7 @@ impl Endgame<SightReduction> for SrEndgame {
                 }
             }
             let (v, m) = longest.expect("there are moves");
+            let m = self.swindle(rules, me, opp, &moves).unwrap_or(m);
             Some((Proven::Loss(v as u32 + 1), Some(to_move(m))))
         })();
         *nodes += self.nodes;
@@ -346,7 +425,9 @@ mod tests {
                 }
                 let mut eg = SrEndgame::default();
                 let mut nodes = 0;
-                let (p, mv) = eg.solve(&g, u64::MAX, &mut nodes).unwrap();
+                let (p, mv) = eg
+                    .solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes)
+                    .unwrap();
                 let mut memo = HashMap::new();
                 let wins = minimax(&g, &mut memo);
                 assert_eq!(matches!(p, Proven::Win(_)), wins, "{opts} seed {seed}");
