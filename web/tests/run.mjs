@@ -153,7 +153,7 @@ const pageErrors = [];
 
 async function shot(page, name) {
   fs.mkdirSync(artifacts, { recursive: true });
-  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false, animations: 'disabled' });
 }
 
 // ---------------------------------------------------------------- helpers on a game page
@@ -283,7 +283,7 @@ async function waitChange(page, version, timeout) {
 }
 
 /** Creates a game from the start page. */
-async function createFromStartPage(page, { game, mode, level = 1, seat = 'first', options = {} }) {
+async function createFromStartPage(page, { game, mode, level = 1, seat = 'first', options = {}, position = '' }) {
   await page.goto(`${pageOrigin()}/`);
   await page.locator(`.game-card[data-game="${game}"]`).click();
   await page.locator(`.mode-card[data-mode="${mode}"]`).click();
@@ -308,6 +308,11 @@ async function createFromStartPage(page, { game, mode, level = 1, seat = 'first'
         }
       }
     }
+  }
+  if (position) {
+    await page.locator('details.advanced summary').click();
+    await page.locator('#position').fill(position);
+    await page.locator('#position').dispatchEvent('change');
   }
   await page.locator('#start-game').click();
   await page.waitForURL(/\/games\/[a-z0-9]+$/);
@@ -649,6 +654,107 @@ test('obsidio: two-token placement and a claim', async () => {
     }
   }
   assert(claimed, 'no claim came up');
+});
+
+/** Plays `move` by clicking `clicks` (cells, `f:cell` for a Fighter, `=label` for a chooser
+ * button, `!label` for a move button, `ok` for the claim confirmation) and checks it was played. */
+async function playClicks(page, id, clicks, expected) {
+  const before = (await pageState(page)).version;
+  for (const c of clicks) {
+    if (c.startsWith('=')) await page.locator('.chooser .chooser-btn', { hasText: c.slice(1) }).first().click();
+    else if (c.startsWith('!')) await page.locator('.move-buttons .btn-move', { hasText: c.slice(1) }).first().click();
+    else if (c === 'ok') await page.locator('.pending .btn-primary').click();
+    else if (c.startsWith('f:')) await clickCell(page, c.slice(2), 'f');
+    else await clickCell(page, c);
+  }
+  await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, before);
+  const st = await apiGet(`/api/games/${id}`);
+  const last = st.moves[st.moves.length - 1].move;
+  assert(last === expected, `clicks ${clicks.join(' ')} played ${last}, expected ${expected}`);
+  return st;
+}
+
+test('sight-reduction: the fair set-up, pair removals and a solitaire', async () => {
+  const { page } = await newBrowser();
+  let id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same', options: { setup: 'fair', removal: 'pair' } });
+  let st = await apiGet(`/api/games/${id}`);
+  // Swap the first White and the first Black piece in square order.
+  const colourAt = Object.fromEntries(st.board.cells.map((c) => [c.name, c.pieces && c.pieces[0] && c.pieces[0].colour]));
+  const names = st.board.cells.map((c) => c.name);
+  const w = names.find((n) => colourAt[n] === 'white');
+  const b = names.find((n) => colourAt[n] === 'black');
+  const swap = st.legal_moves.find((m) => m === `swap ${w} ${b}` || m === `swap ${b} ${w}`);
+  await playClicks(page, id, [b, w], swap);
+  await shot(page, 'sight-reduction-fair-arranging');
+  await playClicks(page, id, ['!Done arranging'], 'done');
+  await playClicks(page, id, ['!Take Black'], 'color black');
+  await shot(page, 'sight-reduction-fair-first-choice');
+  await playClicks(page, id, ['!White removes first'], 'first white');
+  st = await waitTurn(page) && await apiGet(`/api/games/${id}`);
+  // A pair by clicking both pieces, then a single by clicking one piece twice.
+  const pair = st.legal_moves.find((m) => m.includes('+'));
+  assert(pair, 'no pair removal offered');
+  const [p1, p2] = pair.split('+');
+  await clickCell(page, p2);
+  await shot(page, 'sight-reduction-pair-partner');
+  await playClicks(page, id, [p1], pair);
+  await waitTurn(page);
+  st = await apiGet(`/api/games/${id}`);
+  const single = st.legal_moves.find((m) => !m.includes('+'));
+  const withPair = st.legal_moves.some((m) => m.includes('+') && m.split('+').includes(single));
+  await playClicks(page, id, withPair ? [single, single] : [single], single);
+  // A solitaire with a goal, played to its end.
+  id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same', options: { mode: 'solitaire', keep: 'b2,c7' } });
+  await page.waitForSelector('.board .goal');
+  await shot(page, 'sight-reduction-solitaire');
+  const rand = rng(77);
+  for (let i = 0; i < 40; i += 1) {
+    const s2 = await waitTurn(page);
+    if (s2.status === 'finished') break;
+    await playOneByClicks(page, rand);
+  }
+  await page.waitForSelector('.result-banner');
+  const head = await page.locator('.result-banner .banner-head').innerText();
+  assert(/Solved|Puzzle over/.test(head), `solitaire banner '${head}'`);
+  await shot(page, 'sight-reduction-solitaire-end');
+});
+
+test('obsidio: a claim of two targets, the last one chosen as the anchor', async () => {
+  const { page } = await newBrowser();
+  const position = '......./.+.+.+./......./.+.+.+./......./.+b+.+./bbbbb.. b supply=- anchor=e1 swap=closed';
+  const id = await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '7' }, position });
+  const st = await apiGet(`/api/games/${id}`);
+  assert(st.legal_moves.includes('+b2+d2') && st.legal_moves.includes('+d2+b2'), `claims: ${st.legal_moves.filter((m) => m.startsWith('+'))}`);
+  await clickCell(page, 'd2');
+  await clickCell(page, 'b2');
+  await page.waitForSelector('.board .order-badge');
+  await shot(page, 'obsidio-multi-claim');
+  await playClicks(page, id, ['ok'], '+d2+b2');
+  const after = await apiGet(`/api/games/${id}`);
+  assert(after.board.cells.find((c) => c.name === 'b2').marks.includes('anchor'), 'b2 is not the anchor');
+});
+
+test('assideum: carry or leave a Fighter, Ranger fire', async () => {
+  const { page } = await newBrowser();
+  // Figure 14 of the rules: Portals on b5 (facing east) and e4 (facing north); the Fighter on
+  // e6 lies in both zones.
+  let id = await createFromStartPage(page, { game: 'assideum', mode: 'same', position: '7k/2[psf]3[rs]1/4[F]3/1[Pe]1[f]4/4[PnF]3/8/8/K7 w 0' });
+  await clickCell(page, 'b5');
+  await clickCell(page, 'a5');
+  await page.waitForSelector('.chooser');
+  await shot(page, 'assideum-carry-chooser');
+  const rows = await page.locator('.chooser .chooser-group').allInnerTexts();
+  assert(rows.some((r) => /carry the Fighters on e6/.test(r)) && rows.some((r) => /leave the Fighters on e6/.test(r)), `chooser rows: ${rows}`);
+  await playClicks(page, id, ['=face north'], 'b5-a5>n');
+  // Ranger fire: Black's Ranger on g7 faces south at a White Fighter on g6.
+  id = await createFromStartPage(page, { game: 'assideum', mode: 'same', position: '7k/2[psf]3[rs]1/6[F]1/1[Pe]1[f]2V1/4[PnF]3/8/8/K7 b 0' });
+  await waitTurn(page);
+  await clickCell(page, 'g7');
+  await clickCell(page, 'g6');
+  await page.waitForSelector('.chooser');
+  await shot(page, 'assideum-fire-chooser');
+  await playClicks(page, id, ['=at the Fighters'], 'rg7*g6f');
+  await shot(page, 'assideum-after-fire');
 });
 
 test('phone-size layout and pages', async () => {

@@ -120,7 +120,9 @@ export default {
     if (!b.extra) return null;
     const move = this.claimMove(b);
     return {
-      text: move ? `Claim ${b.extra.join(', ')}` : 'These targets cannot be claimed together in this order',
+      text: !move ? 'These targets cannot be claimed together in this order'
+        : b.extra.length === 1 ? `Claim ${b.extra[0]}`
+          : `Claim ${b.extra.join(', ')} (${b.extra[b.extra.length - 1]} last: it becomes the anchor)`,
       confirmLabel: 'Claim',
       move,
     };

@@ -479,6 +479,11 @@ export async function gamePage(root, id) {
     }
     el.status.className = cls;
     el.status.textContent = text || '';
+    const last = state.moves[state.moves.length - 1];
+    if (last) {
+      const col = state.seats[last.seat].colour;
+      el.status.append(h('span', { class: 'last-move' }, `Last move: ${last.move}${col && !state.solitaire ? ` (${cap(col)})` : ''}`));
+    }
 
     // Offers.
     const mine = mySeats();

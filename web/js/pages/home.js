@@ -167,7 +167,11 @@ export async function homePage(root, query) {
 
   function colourOf(seat) {
     const g = info();
-    return g.colours ? cap(g.colours[seat === 'first' ? 0 : 1]) : seat;
+    const cols = [...(g.colours || [])];
+    // A game whose `first` option names the colour that moves first gives it to the first seat.
+    const first = pick.options.first;
+    if (first && cols.includes(first)) cols.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
+    return cols.length ? cap(cols[seat === 'first' ? 0 : 1]) : seat;
   }
 
   function renderForm() {
@@ -175,7 +179,7 @@ export async function homePage(root, query) {
     const opts = g.options.map((spec) => optionControl(spec, pick.options[spec.name] ?? spec.default, (v) => {
       if (v === spec.default) delete pick.options[spec.name];
       else pick.options[spec.name] = v;
-      if (spec.name === 'mode') renderForm();
+      if (spec.name === 'mode' || spec.name === 'first') renderForm();
     }));
     const modeCard = (value, title, text) => h('button', {
       type: 'button', role: 'radio', class: ['mode-card', pick.mode === value ? 'on' : ''], 'aria-checked': String(pick.mode === value), 'data-mode': value,

@@ -4,7 +4,7 @@ import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
 import { BoardView } from '../board.js';
 import { adapterFor } from '../games/index.js';
-import { seatsText, goalOf } from './shared.js';
+import { seatsText, goalOf, navIcon } from './shared.js';
 
 export async function replayPage(root, id, query) {
   root.className = 'replay-root';
@@ -25,28 +25,29 @@ export async function replayPage(root, id, query) {
   const cache = new Map([[n, state]]);
 
   const boardWrap = h('div', { class: 'board-wrap' });
+  let stack = null;
   const bv = new BoardView(boardWrap, { onCell: () => {} });
   const info = h('div', { class: 'replay-info', role: 'status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: n, value: ply, 'aria-label': 'Move', oninput: (ev) => show(Number(ev.target.value)) });
   const list = h('ol', { class: 'move-list replay-moves' });
   const playBtn = h('button', { type: 'button', class: 'btn btn-primary', id: 'replay-play', onclick: () => toggle() }, 'Play');
-  const speed = h('select', { 'aria-label': 'Speed' }, [['1500', 'slow'], ['800', 'normal'], ['300', 'fast']].map(([v, t]) => h('option', { value: v, selected: v === '800' }, t)));
+  const speed = h('select', { 'aria-label': 'Speed', onchange: () => { if (timer) { toggle(); toggle(); } } }, [['1500', 'slow'], ['800', 'normal'], ['300', 'fast']].map(([v, t]) => h('option', { value: v, selected: v === '800' }, t)));
 
   mount(root, h('div', { class: 'game-layout' },
-    h('section', { class: 'board-col' }, boardWrap, info,
+    h('section', { class: 'board-col' }, stack = h('div', { class: 'board-stack' }, boardWrap, info,
       h('div', { class: 'replay-controls' },
-        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Start', onclick: () => show(0) }, '⏮'),
-        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Previous move', onclick: () => show(ply - 1) }, '◀'),
+        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Start', title: 'Start (Home)', onclick: () => show(0) }, navIcon('first')),
+        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Previous move', title: 'Previous move (←)', onclick: () => show(ply - 1) }, navIcon('prev')),
         playBtn,
-        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Next move', onclick: () => show(ply + 1) }, '▶'),
-        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'End', onclick: () => show(n) }, '⏭'),
+        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'Next move', title: 'Next move (→)', onclick: () => show(ply + 1) }, navIcon('next')),
+        h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': 'End', title: 'End (End)', onclick: () => show(n) }, navIcon('last')),
         speed,
         h('button', { type: 'button', class: 'btn', onclick: () => { flipped = !flipped; draw(); } }, 'Flip')),
-      slider),
+      slider)),
     h('aside', { class: 'side-col' },
       h('div', { class: 'card head-card' },
         h('h1', { class: 'game-title' }, `${state.title} — replay`),
-        h('div', { class: 'game-sub' }, seatsText(state.seats.first.player, state.seats.second.player)),
+        h('div', { class: 'game-sub' }, state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen' : seatsText(state.seats.first.player, state.seats.second.player)),
         h('div', { class: 'status' }, state.result ? cap(state.result.text) : 'The game is still being played.'),
         h('div', { class: 'more-links' }, h('a', { href: `/games/${id}` }, 'Open the game'),
           h('a', { href: api.recordUrl(id, 'pgn'), download: `boardlab-${state.game}-${id}.pgn` }, 'PGN'),
@@ -54,7 +55,7 @@ export async function replayPage(root, id, query) {
       h('div', { class: 'card moves-card' }, h('h2', {}, 'Moves'), list))));
 
   function drawList() {
-    mount(list, h('li', { class: 'mv-row' }, h('button', { type: 'button', class: ['mv', ply === 0 ? 'mv-current' : ''], onclick: () => show(0) }, 'start')),
+    mount(list, h('li', { class: 'mv-row' }, h('span', { class: 'mv-num' }, '0.'), h('button', { type: 'button', class: ['mv', ply === 0 ? 'mv-current' : ''], 'data-ply': 0, onclick: () => show(0) }, 'start')),
       state.moves.map((m) => h('li', { class: 'mv-row' }, h('span', { class: 'mv-num' }, `${m.ply}.`),
         h('button', { type: 'button', class: ['mv', m.ply === ply ? 'mv-current' : ''], 'data-ply': m.ply, onclick: () => show(m.ply) }, m.move))));
     const cur = list.querySelector('.mv-current');
@@ -69,6 +70,7 @@ export async function replayPage(root, id, query) {
       game: state.game, flipped, last: new Set(last && adapter.lastCells ? adapter.lastCells(last, board || state.board) : []), goal: goalOf(state),
     });
     boardWrap.classList.toggle('earlier', !board);
+    stack.style.setProperty('--aspect', bv.aspect().toFixed(4));
     slider.value = String(ply);
     info.textContent = !available ? 'This server cannot show earlier positions yet; only the final position is drawn.'
       : ply === 0 ? `Start position · ${n} moves in all` : `Move ${ply} of ${n}: ${state.moves[ply - 1].move} (${state.moves[ply - 1].seat} seat)`;
