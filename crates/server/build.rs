@@ -1,11 +1,13 @@
-//! Embeds the browser UI (`web/` at the workspace root) into the server binary: writes a
-//! table of `(path, bytes)` to `OUT_DIR/web_files.rs`. Without a `web/` folder the table is
-//! empty and the server shows a page saying the UI is not built.
+//! Embeds files from the workspace into the server binary, as tables of `(path, bytes)` in
+//! `OUT_DIR`:
+//! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder). Without a `web/`
+//!   folder the table is empty and the server shows a page saying the UI is not built.
+//! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) {
+fn collect(dir: &Path, base: &Path, skip_top: &[&str], out: &mut Vec<(String, PathBuf)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -17,12 +19,15 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) {
         if name.starts_with('.') || name == "node_modules" {
             continue;
         }
+        if dir == base && skip_top.contains(&name.as_str()) {
+            continue;
+        }
         if path.is_dir() {
-            collect(&path, base, out);
+            collect(&path, base, skip_top, out);
         } else if path.is_file() {
             let rel = path
                 .strip_prefix(base)
-                .expect("inside web/")
+                .expect("inside the folder")
                 .to_string_lossy()
                 .replace('\\', "/");
             out.push((rel, path));
@@ -30,18 +35,14 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
-fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let web = manifest.join("../../web");
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed={}", web.display());
+fn table(dir: &Path, skip_top: &[&str], name: &str, doc: &str) {
+    println!("cargo:rerun-if-changed={}", dir.display());
     let mut files = Vec::new();
-    if web.is_dir() {
-        let web = web.canonicalize().expect("web/ exists");
-        collect(&web, &web, &mut files);
+    if dir.is_dir() {
+        let dir = dir.canonicalize().expect("the folder exists");
+        collect(&dir, &dir, skip_top, &mut files);
     }
-    let mut code = String::from("/// The files of `web/`, by path relative to it.\n");
-    code.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
+    let mut code = format!("/// {doc}\npub static FILES: &[(&str, &[u8])] = &[\n");
     for (rel, path) in &files {
         let _ = writeln!(
             code,
@@ -50,8 +51,26 @@ fn main() {
         );
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("web_files.rs");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join(name);
     if std::fs::read_to_string(&out).ok().as_deref() != Some(code.as_str()) {
         std::fs::write(&out, code).expect("OUT_DIR is writable");
     }
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let root = manifest.join("../..");
+    println!("cargo:rerun-if-changed=build.rs");
+    table(
+        &root.join("web"),
+        &["tests"],
+        "web_files.rs",
+        "The files of `web/`, by path relative to it.",
+    );
+    table(
+        &root.join("docs/rules"),
+        &[],
+        "rules_files.rs",
+        "The rules pages of `docs/rules/`, by file name.",
+    );
 }

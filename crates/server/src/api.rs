@@ -46,6 +46,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/undo"),
     ("get", "/api/games/{id}/record"),
+    ("get", "/api/games/{id}/at/{ply}"),
+    ("get", "/api/games/{id}/hint"),
+    ("get", "/api/rules/{game}"),
     ("get", "/api/games/{id}/live"),
     ("get", "/api/games/{id}/events"),
     ("get", "/api/openapi.json"),
@@ -64,6 +67,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(post_draw))
         .route("/api/games/{id}/undo", post(post_undo))
         .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/at/{ply}", get(get_at))
+        .route("/api/games/{id}/hint", get(get_hint))
+        .route("/api/rules/{game}", get(get_rules))
         .route("/api/games/{id}/live", get(live::websocket))
         .route("/api/games/{id}/events", get(live::sse))
         .route("/api/openapi.json", get(openapi))
@@ -148,9 +154,10 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Path(id) = Path::<String>::from_request_parts(parts, state)
+        let Path(params) = Path::<BTreeMap<String, String>>::from_request_parts(parts, state)
             .await
             .map_err(|_| ApiError::not_found("no such game"))?;
+        let id = params.get("id").cloned().unwrap_or_default();
         if crate::app::valid_id(&id) {
             Ok(GameId(id))
         } else {
@@ -200,6 +207,11 @@ async fn catalog() -> Response {
     let c = view::Catalog {
         games: GameKind::ALL.iter().map(|k| k.info()).collect(),
         players: crate::player::ACCEPTED,
+        levels: view::Levels {
+            min: 1,
+            max: boardlab_ai::spec::MAX_LEVEL,
+            default: crate::bot::DEFAULT_LEVEL,
+        },
     };
     json_response(
         StatusCode::OK,
@@ -511,4 +523,67 @@ async fn get_record(
         )
             .into_response()
     })
+}
+
+async fn get_at(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    Path(params): Path<BTreeMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let text = params.get("ply").map_or("", String::as_str);
+    let ply: usize = text.parse().map_err(|_| {
+        ApiError::bad_request(format!("ply '{text}' is not a whole number of moves"))
+    })?;
+    let at = app
+        .with_entry(&id, |e| -> Result<view::At, ApiError> {
+            let game = e.live.position_at(ply).map_err(ApiError::bad_request)?;
+            let over = game.outcome().is_some() || (ply == e.live.moves.len() && e.live.finished());
+            let to_move = (!over).then(|| {
+                let seat = game.to_move();
+                view::Turn {
+                    seat,
+                    colour: game.colour_to_move(),
+                    computer: e.meta.player(seat).is_computer(),
+                }
+            });
+            Ok(view::At {
+                ply,
+                position: game.position_text(),
+                board: crate::board::describe(&game),
+                diagram: game.diagram(),
+                to_move,
+                last_move: ply.checked_sub(1).map(|i| e.live.moves[i].text.clone()),
+                legal_moves: if over { Vec::new() } else { game.legal_moves() },
+            })
+        })
+        .await??;
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&at).expect("serialises"),
+    ))
+}
+
+async fn get_hint(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    let hint = app.hint(&id).await?;
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&hint).expect("serialises"),
+    ))
+}
+
+async fn get_rules(Path(params): Path<BTreeMap<String, String>>) -> Result<Response, ApiError> {
+    let name = params.get("game").map_or("", String::as_str);
+    let kind: GameKind = name
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
+    let page = crate::web::rules_page(kind.name())
+        .ok_or_else(|| ApiError::not_found(format!("no rules page for {}", kind.name())))?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/markdown; charset=utf-8"),
+        )],
+        page,
+    )
+        .into_response())
 }

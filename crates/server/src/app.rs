@@ -15,6 +15,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{broadcast, Semaphore};
 
+/// The search behind `GET /api/games/{id}/hint`.
+pub const HINT_SPEC: &str = "best:time=500ms";
+
 /// Games kept in memory at most (least recently touched ones are dropped first).
 const CACHE_LIMIT: usize = 20_000;
 
@@ -59,6 +62,8 @@ pub struct NewGame {
 pub struct Settings {
     /// Pause before each computer move (lets people watch computer games).
     pub computer_delay: Duration,
+    /// Serve the web UI from this folder instead of the embedded copy.
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 struct Thinking {
@@ -598,6 +603,75 @@ impl App {
                 false
             }
         }
+    }
+
+    /// A suggested move for the side to move of game `id`: a short search of the strongest
+    /// computer player (exact where the game is small enough).
+    ///
+    /// # Errors
+    /// 404 unknown game, 409 the game is over, 503 when the computer players are all busy.
+    pub async fn hint(&self, id: &str) -> Result<view::Hint, ApiError> {
+        let (game, finished, version, seed) = self
+            .with_entry(id, |e| {
+                (
+                    e.live.game.clone(),
+                    e.live.finished(),
+                    e.live.version,
+                    e.meta.seed,
+                )
+            })
+            .await?;
+        if finished {
+            return Err(ApiError::conflict(
+                "game_over",
+                "the game is over: there is no move to suggest",
+            ));
+        }
+        let permit = tokio::time::timeout(
+            Duration::from_secs(10),
+            Arc::clone(&self.ai_slots).acquire_owned(),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the computer players are all busy; try again shortly",
+            )
+        })?;
+        let spec: boardlab_ai::BotSpec = HINT_SPEC.parse().expect("a valid spec");
+        let seed = seed ^ (version as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let seat = game.to_move();
+        let analysis = tokio::task::spawn_blocking(move || {
+            let r = boardlab_ai::analyze(&game, &spec, seed, &AtomicBool::new(false));
+            drop(permit);
+            r
+        })
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                e.to_string(),
+            )
+        })?
+        .map_err(|e| ApiError::conflict("not_allowed", e.to_string()))?;
+        let value = analysis.value.for_seat(seat);
+        Ok(view::Hint {
+            best: analysis.best,
+            exact: value.proven.is_some(),
+            value: value.proven.map(|p| match p {
+                boardlab_ai::Proven::Win(_) => "win",
+                boardlab_ai::Proven::Loss(_) => "loss",
+                boardlab_ai::Proven::Draw => "draw",
+            }),
+            score: value.score,
+            pv: analysis.pv,
+            text: value.to_string(),
+            bot: analysis.bot,
+        })
     }
 
     /// Starts the computer in games where it should be moving and nobody has moved for

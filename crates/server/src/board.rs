@@ -45,7 +45,7 @@ pub struct Cell {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shade: Option<&'static str>,
     /// Display marks such as `anchor`, `last-black`, `castle-yellow`, `star-red`,
-    /// `zone-white`.
+    /// `zone-white`, `zone-of-b1`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<String>,
     /// What stands on the cell, bottom first.
@@ -648,6 +648,7 @@ fn assideum(text: &str) -> Result<Board, String> {
     }
     for (pf, pr, colour, facing) in portals {
         let mark = format!("zone-{colour}");
+        let own = format!("zone-of-{}", square_name(pf as usize, pr as usize));
         // Side offsets -1..=1, depth -1..=3 along the facing.
         let (df, dr): (i64, i64) = match facing {
             'n' => (0, 1),
@@ -664,6 +665,7 @@ fn assideum(text: &str) -> Result<Board, String> {
                     if !cell.marks.contains(&mark) {
                         cell.marks.push(mark.clone());
                     }
+                    cell.marks.push(own.clone());
                 }
             }
         }
@@ -763,6 +765,9 @@ mod tests {
         assert!(at("c4").marks.contains(&"zone-white".to_string()));
         assert!(!at("c5").marks.contains(&"zone-white".to_string()));
         assert!(at("a5").marks.contains(&"zone-black".to_string()));
+        assert!(at("c4").marks.contains(&"zone-of-b1".to_string()));
+        assert!(!at("c4").marks.contains(&"zone-of-g1".to_string()));
+        assert!(at("f2").marks.contains(&"zone-of-g1".to_string()));
         assert_eq!(at("e8").pieces[0].kind, "commander");
     }
 }

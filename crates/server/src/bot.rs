@@ -9,6 +9,9 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// The level of a plain `computer` seat.
+pub const DEFAULT_LEVEL: u8 = 3;
+
 /// A bot described by its spec.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bot {
@@ -38,7 +41,7 @@ impl Bot {
     #[must_use]
     pub fn default_level() -> Bot {
         Bot {
-            spec: BotSpec::Level(3),
+            spec: BotSpec::Level(DEFAULT_LEVEL),
         }
     }
 

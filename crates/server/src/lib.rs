@@ -21,7 +21,7 @@ pub mod state;
 pub mod store;
 pub mod token;
 pub mod view;
-mod web;
+pub mod web;
 
 use anyhow::{Context, Result};
 use app::{App, Settings};
@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// Pause before each computer move, in milliseconds (for watching computer games).
     #[arg(long, default_value_t = 0)]
     pub computer_delay_ms: u64,
+    /// Serve the browser UI from the source tree's web/ folder on disk instead of the copy
+    /// built into the binary (for working on the UI: edits show on reload).
+    #[arg(long)]
+    pub dev: bool,
 }
 
 impl Default for ServeArgs {
@@ -80,6 +84,7 @@ impl Default for ServeArgs {
             addr: DEFAULT_ADDR.to_string(),
             database: DEFAULT_DATABASE.to_string(),
             computer_delay_ms: 0,
+            dev: false,
         }
     }
 }
@@ -118,6 +123,7 @@ impl Server {
             store,
             Settings {
                 computer_delay: Duration::from_millis(args.computer_delay_ms),
+                web_dir: args.dev.then(web::source_dir),
             },
         );
         let mut background = Vec::new();

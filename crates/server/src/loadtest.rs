@@ -421,6 +421,7 @@ pub fn run_blocking(args: &LoadtestArgs) -> Result<Report> {
             addr: "127.0.0.1:0".into(),
             database,
             computer_delay_ms: 0,
+            dev: false,
         };
         let server = server_rt.block_on(Server::bind(&serve))?;
         let addr = server.local_addr()?;

@@ -474,6 +474,25 @@ impl Live {
         Ok(())
     }
 
+    /// The position after the first `ply` moves.
+    ///
+    /// # Errors
+    /// `ply` beyond the moves played.
+    pub fn position_at(&self, ply: usize) -> Result<AnyGame, String> {
+        if ply > self.moves.len() {
+            return Err(format!(
+                "ply {ply} is out of range; accepted: 0 to {}",
+                self.moves.len()
+            ));
+        }
+        let mut game = self.start.clone();
+        for m in &self.moves[..ply] {
+            game.play_text(&m.text)
+                .map_err(|e| format!("cannot replay move '{}': {e}", m.text))?;
+        }
+        Ok(game)
+    }
+
     /// The result as a game record writes it, with how the game ended.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {

@@ -53,7 +53,7 @@ pub struct SeatView {
     pub colour: Option<Colour>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct Turn {
     pub seat: Seat,
     pub colour: Option<Colour>,
@@ -225,4 +225,46 @@ pub struct Catalog {
     pub games: Vec<&'static boardlab_core::GameInfo>,
     /// The accepted seat players.
     pub players: &'static str,
+    /// The computer levels (`computer:level:N`) and the level of a plain `computer`.
+    pub levels: Levels,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Levels {
+    pub min: u8,
+    pub max: u8,
+    pub default: u8,
+}
+
+/// A game's position after some of its moves (`GET /api/games/{id}/at/{ply}`).
+#[derive(Debug, Serialize)]
+pub struct At {
+    pub ply: usize,
+    pub position: String,
+    pub board: Option<Board>,
+    pub diagram: String,
+    /// `null` when the game is over at that ply.
+    pub to_move: Option<Turn>,
+    /// The move that led here (`null` at ply 0).
+    pub last_move: Option<String>,
+    pub legal_moves: Vec<String>,
+}
+
+/// A suggested move (`GET /api/games/{id}/hint`).
+#[derive(Debug, Serialize)]
+pub struct Hint {
+    #[serde(rename = "move")]
+    pub best: String,
+    /// Whether the value is proven (exact search), not estimated.
+    pub exact: bool,
+    /// `win`, `loss` or `draw` for the side to move when proven, else `null`.
+    pub value: Option<&'static str>,
+    /// The estimated score of the side to move (1 a win, 0 a loss).
+    pub score: f64,
+    /// The expected line of play, starting with `move`.
+    pub pv: Vec<String>,
+    /// A sentence for people.
+    pub text: String,
+    /// The search used.
+    pub bot: String,
 }

@@ -1,18 +1,44 @@
-//! The browser UI: the files of `web/`, embedded at compile time, served at `/`. Paths without
-//! a file extension that match no file get `index.html` (the UI's own routes, such as
-//! `/games/ID`). Without a built UI, `/` explains that and links the API documents.
+//! The browser UI: the files of `web/`, embedded at compile time (or read from the source
+//! tree with `--dev`), served at `/`. Paths without a file extension that match no file get
+//! `index.html` (the UI's own routes, such as `/games/ID`). Without a built UI, `/` explains
+//! that and links the API documents.
 
+use crate::app::App;
+use axum::extract::State;
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 mod files {
     include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
+}
+
+mod rules {
+    include!(concat!(env!("OUT_DIR"), "/rules_files.rs"));
 }
 
 /// The embedded files.
 #[must_use]
 pub fn files() -> &'static [(&'static str, &'static [u8])] {
     files::FILES
+}
+
+/// The rules page of `game` (Markdown), if there is one.
+#[must_use]
+pub fn rules_page(game: &str) -> Option<&'static [u8]> {
+    let name = format!("{game}.md");
+    rules::FILES
+        .iter()
+        .find(|(p, _)| *p == name)
+        .map(|(_, b)| *b)
+}
+
+/// The `web/` folder of the source tree this binary was built from (for `--dev`).
+#[must_use]
+pub fn source_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web")
 }
 
 const NOT_BUILT: &str = "<!doctype html>
@@ -54,12 +80,32 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-fn find(path: &str) -> Option<(&'static str, &'static [u8])> {
-    files().iter().copied().find(|(p, _)| *p == path)
+/// Where files come from: the embedded table or a folder on disk.
+fn find(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
+    match dir {
+        None => files()
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, b)| Cow::Borrowed(*b)),
+        Some(d) => {
+            let top = path.split('/').next().unwrap_or("");
+            if top == "tests" || path.split('/').any(|s| s == "node_modules") {
+                return None;
+            }
+            std::fs::read(d.join(path)).ok().map(Cow::Owned)
+        }
+    }
+}
+
+fn any_files(dir: Option<&PathBuf>) -> bool {
+    match dir {
+        None => !files().is_empty(),
+        Some(d) => d.join("index.html").is_file(),
+    }
 }
 
 /// Answers any request outside `/api`.
-pub async fn serve(method: Method, uri: Uri) -> Response {
+pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return crate::error::ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -68,25 +114,28 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
         )
         .into_response();
     }
+    let dir = app.settings.web_dir.as_ref();
     let path = uri.path().trim_start_matches('/');
     if path == "api" || path.starts_with("api/") {
         return crate::error::ApiError::not_found("no such API route").into_response();
     }
-    let index = || find("index.html");
-    let hit = if path.is_empty() || path.ends_with('/') {
-        find(&format!("{path}index.html")).or_else(index)
-    } else if path
+    let last = path.rsplit('/').next().unwrap_or(path);
+    let unsafe_path = path
         .split('/')
-        .any(|seg| seg == ".." || seg.starts_with('.'))
-    {
+        .any(|seg| seg == ".." || seg.starts_with('.') || seg.contains('\\'));
+    let hit = if unsafe_path {
         None
+    } else if path.is_empty() || path.ends_with('/') {
+        let p = format!("{path}index.html");
+        find(dir, &p)
+            .map(|b| (p, b))
+            .or_else(|| find(dir, "index.html").map(|b| ("index.html".to_string(), b)))
     } else {
-        find(path).or_else(|| {
-            let last = path.rsplit('/').next().unwrap_or(path);
+        find(dir, path).map(|b| (path.to_string(), b)).or_else(|| {
             if last.contains('.') {
                 None
             } else {
-                index()
+                find(dir, "index.html").map(|b| ("index.html".to_string(), b))
             }
         })
     };
@@ -95,21 +144,29 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
             [
                 (
                     header::CONTENT_TYPE,
-                    HeaderValue::from_static(content_type(name)),
+                    HeaderValue::from_static(content_type(&name)),
                 ),
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             ],
-            bytes,
+            match bytes {
+                Cow::Borrowed(b) => axum::body::Body::from(b),
+                Cow::Owned(v) => axum::body::Body::from(v),
+            },
         )
             .into_response(),
-        None if files().is_empty() && (path.is_empty() || path == "index.html") => (
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/html; charset=utf-8"),
-            )],
-            NOT_BUILT,
-        )
-            .into_response(),
+        None if !any_files(dir)
+            && !unsafe_path
+            && (!last.contains('.') || path == "index.html") =>
+        {
+            (
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                )],
+                NOT_BUILT,
+            )
+                .into_response()
+        }
         None => (
             StatusCode::NOT_FOUND,
             [(

@@ -425,3 +425,76 @@ async fn recent_games_are_listed_newest_first() {
         s.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn earlier_positions_hints_and_rules_pages() {
+    let s = TestServer::sqlite().await;
+    let (id, t, st0) = s
+        .create(json!({ "game": "sight-reduction", "seed": 6, "same_screen": true }))
+        .await;
+    let tok = t["first"].as_str().unwrap();
+    let mut states = vec![st0];
+    for _ in 0..4 {
+        let cur = states.last().unwrap();
+        let (c, next) = s
+            .play(&id, &legal(cur)[1 % legal(cur).len()], tok, None)
+            .await;
+        assert_eq!(c, 200);
+        states.push(next);
+    }
+    for (ply, st) in states.iter().enumerate() {
+        let (c, at) = s.get(&format!("/api/games/{id}/at/{ply}")).await;
+        assert_eq!(c, 200, "{at}");
+        assert_eq!(at["ply"], ply);
+        assert_eq!(at["position"], st["position"]);
+        assert_eq!(at["board"], st["board"]);
+        assert_eq!(at["legal_moves"], st["legal_moves"]);
+        assert_eq!(at["to_move"], st["to_move"]);
+        let last = if ply == 0 {
+            Value::Null
+        } else {
+            st["moves"][ply - 1]["move"].clone()
+        };
+        assert_eq!(at["last_move"], last);
+    }
+    for bad in ["5", "99", "-1", "x", "1.5"] {
+        let (c, v) = s.get(&format!("/api/games/{id}/at/{bad}")).await;
+        assert_eq!(c, 400, "{bad}: {v}");
+    }
+    let (c, _) = s.get("/api/games/0000000000000000/at/0").await;
+    assert_eq!(c, 404);
+
+    // A hint is a legal move; a finished game has none.
+    let (c, h) = s.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(c, 200, "{h}");
+    assert!(legal(states.last().unwrap()).contains(&h["move"].as_str().unwrap().to_string()));
+    assert!(h["exact"].is_boolean() && h["text"].is_string());
+    if h["exact"] == true {
+        assert!(["win", "loss", "draw"].contains(&h["value"].as_str().unwrap()));
+    }
+    s.post(&format!("/api/games/{id}/resign"), &json!({ "token": tok }))
+        .await;
+    let (c, v) = s.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!((c, v["code"].as_str()), (409, Some("game_over")));
+
+    // Rules pages and levels.
+    for kind in GameKind::ALL {
+        let r = s
+            .client
+            .get(s.url(&format!("/api/rules/{}", kind.name())))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{kind}");
+        assert!(r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/markdown"));
+        assert!(r.text().await.unwrap().starts_with('#'));
+    }
+    let (c, _) = s.get("/api/rules/chess").await;
+    assert_eq!(c, 404);
+    let (_, cat) = s.get("/api/catalog").await;
+    assert_eq!(cat["levels"], json!({ "min": 1, "max": 10, "default": 3 }));
+    s.stop().await;
+}

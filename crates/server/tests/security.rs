@@ -300,3 +300,42 @@ async fn documents_and_static_files_are_served() {
     assert_eq!(r.headers()["cache-control"], "no-store");
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dev_mode_serves_the_web_folder_from_disk_and_nothing_outside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = boardlab_server::ServeArgs {
+        addr: "127.0.0.1:0".into(),
+        database: format!("sqlite://{}", dir.path().join("dev.db").display()),
+        computer_delay_ms: 0,
+        dev: true,
+    };
+    let server = boardlab_server::Server::bind(&args).await.unwrap();
+    let base = format!("http://{}", server.local_addr().unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = rx.await;
+    }));
+    let http = common::client();
+    let web = boardlab_server::web::source_dir();
+    let index = std::fs::read_to_string(web.join("index.html")).ok();
+    let r = http.get(format!("{base}/")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let body = r.text().await.unwrap();
+    if let Some(index) = index {
+        assert_eq!(body, index);
+        let r = http.get(format!("{base}/games/abc")).send().await.unwrap();
+        assert_eq!(r.text().await.unwrap(), index, "UI routes get index.html");
+    }
+    for path in [
+        "/tests/run.mjs",
+        "/../Cargo.toml",
+        "/%2e%2e/Cargo.toml",
+        "/.git/config",
+    ] {
+        let r = http.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 404, "{path}");
+    }
+    let _ = tx.send(());
+    task.await.unwrap().unwrap();
+}

@@ -40,6 +40,7 @@ impl TestServer {
             addr: "127.0.0.1:0".into(),
             database: database.into(),
             computer_delay_ms: 0,
+            dev: false,
         };
         let server = Server::bind(&args).await.expect("server starts");
         let addr = server.local_addr().unwrap();
