@@ -159,11 +159,20 @@ export class BoardView {
         cellsG.append(s('circle', { class: 'target-ring', cx, cy, r: 0.27 * K }));
       }
       const marks = c.marks || [];
-      const zoneShown = (col) => v.zones === 'both' || v.zones === col;
+      // Flight zones: 'both', a colour, or {colour, portal} for one Portal's own zone (with
+      // the rest of its side's zones fainter).
+      const z = v.zones;
       for (const col of ['white', 'black']) {
-        if (marks.includes(`zone-${col}`) && zoneShown(col)) {
-          marksG.append(s('rect', { class: ['zone', `zone-${col}`], x: x0, y: y0, width: K, height: K }));
+        if (!marks.includes(`zone-${col}`)) continue;
+        let cls = null;
+        if (z === 'both' || z === col) cls = ['zone', `zone-${col}`];
+        else if (z && typeof z === 'object' && z.colour === col) {
+          cls = marks.includes(`zone-of-${z.portal}`) ? ['zone', `zone-${col}`] : ['zone', `zone-${col}`, 'zone-faint'];
         }
+        if (cls) marksG.append(s('rect', { class: cls, x: x0, y: y0, width: K, height: K }));
+      }
+      if (v.hint && v.hint.has(c.name)) {
+        marksG.append(s('rect', { class: 'hint-mark', x: x0 + 4, y: y0 + 4, width: K - 8, height: K - 8, rx: 8 }));
       }
       if (v.last && v.last.has(c.name)) marksG.append(s('rect', { class: 'last', x: x0, y: y0, width: K, height: K }));
       for (const m of marks) {
@@ -206,6 +215,7 @@ export class BoardView {
       triG.append(s('polygon', { class: cls, points: pts }));
       if (v.last && v.last.has(c.name)) triG.append(s('polygon', { class: 'tri-last', points: pts }));
       if (v.selected && v.selected.has(c.name)) triG.append(s('polygon', { class: 'tri-selected', points: pts }));
+      if (v.hint && v.hint.has(c.name)) triG.append(s('polygon', { class: 'tri-hint', points: pts }));
       const t = v.targets && v.targets.get(c.name);
       if (t) triG.append(s('polygon', { class: ['tri-target', `target-${t}`], points: pts }));
       else if (v.showAvailable && v.clickable && v.clickable.has(c.name)) triG.append(s('polygon', { class: 'avail-tri', points: pts }));
@@ -228,6 +238,7 @@ export class BoardView {
         }
         if (v.last && v.last.has(c.name)) pointsG.append(s('circle', { class: 'pt-last', cx, cy, r: 0.36 * K }));
         if (v.selected && v.selected.has(c.name)) pointsG.append(s('circle', { class: 'pt-selected', cx, cy, r: 0.37 * K }));
+        if (v.hint && v.hint.has(c.name)) pointsG.append(s('circle', { class: 'pt-hint', cx, cy, r: 0.4 * K }));
       }
       piecesG.append(this.pieces(c, cx, cy));
       if (v.ghosts && v.ghosts.has(c.name)) piecesG.append(this.ghost(v.ghosts.get(c.name), cx, cy));
@@ -275,7 +286,8 @@ export class BoardView {
 
   /** The pieces on a cell. */
   pieces(c, cx, cy) {
-    const g = s('g', { class: 'cell-pieces', 'data-cell-pieces': c.name });
+    const fresh = this.view.animate && this.view.last && this.view.last.has(c.name);
+    const g = s('g', { class: ['cell-pieces', fresh ? 'appear' : ''], 'data-cell-pieces': c.name });
     const list = c.pieces || [];
     if (!list.length) return g;
     const ground = list.filter((p) => p.kind !== 'fighter');

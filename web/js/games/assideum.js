@@ -138,7 +138,11 @@ export default {
     const colour = b.state.to_move.colour;
     if (t.startsWith('f:')) return colour;
     const c = cellAt(b.state.board, t);
-    if (c && (c.pieces || []).some((p) => p.kind === 'portal' && p.colour === colour)) return colour;
+    if (c && (c.pieces || []).some((p) => p.kind === 'portal' && p.colour === colour)) {
+      // The Portal's own zone, where the server marks it; else the side's zones.
+      const own = b.state.board.cells.some((x) => (x.marks || []).includes(`zone-of-${t}`));
+      return own ? { colour, portal: t } : colour;
+    }
     return null;
   },
 

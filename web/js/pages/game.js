@@ -33,8 +33,12 @@ export async function gamePage(root, id) {
   let feedback = { text: '', kind: '' };
   let flash = null;
   let hintAvailable = null;
+  let hintShown = null; // {version, cells}
+  let hintBusy = false;
   let showZones = false;
   let closed = false;
+  let animatedVersion = null;
+  const baseTitle = () => (state ? `${state.title} · boardlab` : 'boardlab');
   const atCache = new Map();
 
   root.className = 'game-root';
@@ -66,6 +70,7 @@ export async function gamePage(root, id) {
   const boardView = new BoardView(el.boardWrap, {
     onCell: (cell, ev, layer) => {
       builder.pointerClick = !(ev instanceof KeyboardEvent);
+      if (feedback.kind === 'error' || feedback.kind === 'advice') setFeedback('');
       builder.click(cell, layer);
     },
     onCursor: (c) => {
@@ -377,14 +382,17 @@ export async function gamePage(root, id) {
       order: hl.order,
       last: new Set(lastMove && ad.lastCells ? ad.lastCells(lastMove, board) : []),
       lastMover,
+      animate: !earlier && animatedVersion !== state.version,
       flash,
       cursor: boardView.view.cursor,
       zones: showZones ? 'both' : zoneColour,
       goal: goalOf(state),
       ghosts: !earlier && ad.ghosts ? ad.ghosts(builder) : null,
+      hint: !earlier && hintShown && hintShown.version === state.version ? hintShown.cells : null,
       showAvailable: !builder.sel.length && !builder.extra,
     };
     boardView.render(board, view);
+    if (!earlier) animatedVersion = state.version;
     el.stack.style.setProperty('--aspect', boardView.aspect().toFixed(4));
     boardView.svg.classList.toggle('can-move', builder.enabled);
     el.boardWrap.classList.toggle('earlier', earlier);
@@ -428,6 +436,9 @@ export async function gamePage(root, id) {
     el.typedInput.placeholder = canMove() && state.legal_moves.length ? `Type a move, e.g. ${state.legal_moves[0]}` : 'Type a move';
     el.typedForm.querySelector('button').disabled = !canMove();
     root.dataset.canMove = String(canMove());
+    // A mark in the tab title when it is this browser's turn in an online game.
+    const yourTurn = canMove() && !state.same_screen && !state.solitaire;
+    document.title = `${yourTurn ? '● Your move · ' : ''}${baseTitle()}`;
     root.dataset.ply = String(earlier ? viewPly : state.moves.length);
   }
 
@@ -439,7 +450,9 @@ export async function gamePage(root, id) {
       const sv = state.seats[seat];
       // In a solitaire one person plays both colours: the bars stand for the colours.
       const colour = state.solitaire ? colours[seat === 'first' ? 0 : 1] || sv.colour : sv.colour;
-      const toMove = state.status === 'ongoing' && state.to_move && (state.solitaire ? state.to_move.colour === colour : state.to_move.seat === seat);
+      // Looking at an earlier position: whose turn it was then.
+      const tm = viewPly !== null ? (viewed ? viewed.to_move : null) : state.status === 'ongoing' ? state.to_move : null;
+      const toMove = !!tm && (state.solitaire ? tm.colour === colour : tm.seat === seat);
       const facts = [];
       if (colour && board && board.facts) {
         for (const [k, v] of Object.entries(board.facts)) {
@@ -453,7 +466,7 @@ export async function gamePage(root, id) {
           h('strong', {}, state.solitaire ? `${cap(colour || '')} pieces` : playerName(state, seat, tokens)),
           h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat))),
         h('div', { class: 'pfacts' }, facts),
-        toMove ? h('span', { class: ['turn-dot', state.to_move.computer ? 'thinking' : ''] }, state.to_move.computer ? 'thinking…' : 'to move') : null,
+        toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null,
         won ? h('span', { class: 'winner-tag' }, 'winner') : null);
       elBar.classList.toggle('active', !!toMove);
       elBar.dataset.seat = seat;
@@ -615,8 +628,10 @@ export async function gamePage(root, id) {
         }));
       }
     }
-    if (hintAvailable && mine.length && ongoing && canMove()) {
-      list.push(btn('Hint', { id: 'btn-hint', onclick: showHint }));
+    // Hints from the computer: on one screen, in puzzles and against the computer (not in
+    // games between two people online).
+    if (hintAvailable && mine.length && ongoing && canMove() && (immediateUndo)) {
+      list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
@@ -700,22 +715,24 @@ export async function gamePage(root, id) {
   }
 
   async function showHint() {
+    const version = state.version;
+    hintBusy = true;
+    render();
     try {
       const hint = await api.hint(id);
-      hintAvailable = true;
-      setFeedback(`Hint: ${hint.move}${hint.text ? ` — ${hint.text}` : ''}`, 'hint');
+      if (state.version !== version) return;
+      const what = hint.exact && hint.value ? ` — exact: ${hint.text || `${hint.value} for the side to move`}`
+        : hint.text ? ` — ${hint.text}` : '';
+      setFeedback(`Hint: ${hint.move}${what}`, 'advice');
       const cells = adapter.current.lastCells ? adapter.current.lastCells(hint.move, state.board) : [];
-      if (cells.length) {
-        flash = null;
-        boardView.view.cursor = cells[0];
-      }
+      hintShown = { version, cells: new Set(cells), move: hint.move };
     } catch (e) {
-      if (e.status === 404) {
-        hintAvailable = false;
-        setFeedback('Hints are not available on this server.', 'error');
-      } else setFeedback(e.message, 'error');
+      if (e.status === 404) hintAvailable = false;
+      setFeedback(e.status === 404 ? 'Hints are not available on this server.' : e.message, 'error');
+    } finally {
+      hintBusy = false;
+      render();
     }
-    render();
   }
 
   // ---- keyboard shortcuts outside the board ----
