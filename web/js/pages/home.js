@@ -128,16 +128,22 @@ export async function homePage(root, query) {
     return null;
   }
   const games = cat.games;
+  if (cat.levels) {
+    LEVELS.min = cat.levels.min ?? LEVELS.min;
+    LEVELS.max = cat.levels.max ?? LEVELS.max;
+    LEVELS.def = cat.levels.default ?? LEVELS.def;
+  }
   const pick = {
     game: games.some((g) => g.name === query.get('game')) ? query.get('game') : games[0].name,
     options: {},
     mode: ['same', 'computer', 'online'].includes(query.get('mode')) ? query.get('mode') : 'computer',
-    level: Number(query.get('level')) || LEVELS.def,
+    level: 0,
     seat: ['first', 'second', 'random'].includes(query.get('seat')) ? query.get('seat') : 'first',
     seed: '',
     position: '',
   };
   for (const [k, v] of query) if (k.startsWith('o.')) pick.options[k.slice(2)] = v;
+  pick.level = Math.min(LEVELS.max, Math.max(LEVELS.min, Number(query.get('level')) || LEVELS.def));
 
   const cards = h('div', { class: 'game-cards', role: 'radiogroup', 'aria-label': 'Game' });
   const form = h('div', { class: 'setup' });
