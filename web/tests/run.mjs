@@ -601,6 +601,18 @@ test('assideum: chooser for step and spin, Fighter flights, flight zones', async
   await shot(page, 'assideum-spin-chooser');
   await page.keyboard.press('Escape');
   await page.waitForSelector('.chooser', { state: 'detached' });
+  // The Portal on b1 alone: its own zone is shaded (where the server marks each Portal's zone).
+  // (Escape left the Portal selected; a second Escape clears the selection.)
+  await page.keyboard.press('Escape');
+  await clickCell(page, 'b1');
+  const st0 = await apiGet(`/api/games/${gameId(page)}`);
+  const own = st0.board.cells.filter((c) => (c.marks || []).includes('zone-of-b1')).length;
+  if (own) {
+    const shaded = await page.evaluate(() => document.querySelectorAll('.board .zone:not(.zone-faint)').length);
+    assert(shaded === own, `${shaded} squares shaded for the b1 Portal's zone of ${own}`);
+    await shot(page, 'assideum-portal-zone');
+  }
+  await page.keyboard.press('Escape');
   // The Fighter on b1: flights appear with the zones.
   await clickCell(page, 'b1', 'f');
   const zones = await page.evaluate(() => document.querySelectorAll('.board .zone-white').length);
@@ -755,6 +767,31 @@ test('assideum: carry or leave a Fighter, Ranger fire', async () => {
   await shot(page, 'assideum-fire-chooser');
   await playClicks(page, id, ['=at the Fighters'], 'rg7*g6f');
   await shot(page, 'assideum-after-fire');
+});
+
+test('hints from the computer, where the server gives them', async () => {
+  const routes = Object.keys((await apiGet('/api/openapi.json')).paths || {});
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  await waitTurn(page);
+  if (!routes.includes('/api/games/{id}/hint')) {
+    assert(!(await page.locator('#btn-hint').count()), 'a Hint button without the route');
+    console.log('    (the server has no hint route: the button is hidden)');
+    return;
+  }
+  await page.locator('#btn-hint').click();
+  await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+  const text = await page.locator('.feedback-advice').innerText();
+  const move = /Hint: (\S+)/.exec(text)[1];
+  const st = await apiGet(`/api/games/${id}`);
+  assert(st.legal_moves.includes(move), `the hint ${move} is not a legal move`);
+  assert(await page.locator('.board .hint-mark').count() > 0, 'the hint is not marked on the board');
+  await shot(page, 'sight-reduction-hint');
+  // The rules page comes from the server's Markdown.
+  await page.goto(`${pageOrigin()}/rules/sight-reduction`);
+  await page.waitForSelector('.rules h2');
+  const h2 = await page.locator('.rules h2').allInnerTexts();
+  assert(h2.length >= 3, `the rules page has ${h2.length} sections`);
 });
 
 test('phone-size layout and pages', async () => {
