@@ -2,7 +2,7 @@
 // port, a temporary SQLite database), drives Debian's Chromium headless with playwright-core,
 // and saves screenshots of every board.
 //
-//   node web/tests/run.mjs [--bin PATH] [--artifacts DIR] [--only NAME] [--chromium PATH]
+//   node web/tests/run.mjs [--bin PATH] [--artifacts DIR] [--only NAME] [--chromium PATH] [--dev]
 //
 // --bin: the boardlab binary (runs `serve`), or boardlab-server; default: the first of
 // target/release/boardlab-server, target/release/boardlab, target/debug/… that exists.
@@ -69,6 +69,7 @@ async function startServer() {
   const base = path.basename(bin);
   const args = base.startsWith('boardlab-server') ? [] : ['serve'];
   args.push('--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dbFile}`);
+  if (dev) args.push('--dev');
   server = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
   const grab = (d) => {
     serverLog += d.toString();
@@ -98,25 +99,10 @@ async function stopServer(signal = 'SIGTERM') {
 }
 
 const origin = () => `http://127.0.0.1:${port}`;
-// --dev: pages come from web/ on disk through dev-server.mjs (no server rebuild after edits).
+// --dev: the server reads web/ from the source tree (`serve --dev`), so edits to the app need
+// no rebuild.
 const dev = argv.includes('--dev');
-let devPort = 0;
-let devServer = null;
-const pageOrigin = () => (dev ? `http://127.0.0.1:${devPort}` : origin());
-
-async function startDevServer() {
-  devPort = await freePort();
-  devServer = spawn(process.execPath, [path.join(here, 'dev-server.mjs'), '--port', String(devPort), '--api', origin()], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${pageOrigin()}/`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(50);
-  }
-  throw new Error('the dev server did not start');
-}
+const pageOrigin = () => origin();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function apiGet(p) {
@@ -832,7 +818,6 @@ async function main() {
   port = await freePort();
   console.log(`server: ${bin} on ${origin()} (database ${dbFile})`);
   await startServer();
-  if (dev) await startDevServer();
   let failed = 0;
   const chosen = tests.filter((t) => !only || t.name.includes(only));
   for (const t of chosen) {
@@ -856,7 +841,6 @@ async function main() {
     if (!server || server.exitCode !== null) await startServer();
   }
   await stopServer();
-  if (devServer) devServer.kill();
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`\n${chosen.length - failed} passed, ${failed} failed; screenshots in ${path.relative(repo, artifacts) || artifacts}`);
   if (failed) {
