@@ -1,0 +1,76 @@
+//! The solver benchmark: random full-board set-ups (game seeds 0, 1, …) solved exactly on
+//! one thread, with the default options unless others are given.
+//!
+//! `cargo run --release -p boardlab-solve --example bench -- [SETUPS] [win|distance] [OPTIONS]`
+//!
+//! Prints the total wall time and the process CPU time (Linux), positions visited and the
+//! slowest set-up.
+
+use boardlab_core::Game;
+use boardlab_sight_reduction::SightReduction;
+use boardlab_solve::{Position, Rules, Solver, SolverConfig};
+use std::time::Instant;
+
+/// CPU seconds used by this process so far (user + system), where /proc tells.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let setups: u64 = args
+        .get(1)
+        .map_or(200, |s| s.parse().expect("SETUPS is a number"));
+    let distance = args.get(2).is_some_and(|s| s == "distance");
+    let options = SightReduction::info()
+        .parse_options(args.get(3).map_or("", String::as_str))
+        .expect("valid options");
+    let mut solver = Solver::new(SolverConfig::default());
+    let cpu0 = cpu_seconds();
+    let start = Instant::now();
+    let mut first_wins = 0;
+    let mut slowest = (0.0, 0);
+    for seed in 0..setups {
+        let game = SightReduction::new(&options, seed).expect("a random set-up");
+        let pos = Position::of(&game).expect("removal phase");
+        let rules = Rules::of(game.config());
+        let t = Instant::now();
+        let v = if distance {
+            solver.solve_distance(rules, pos)
+        } else {
+            solver.solve(rules, pos)
+        };
+        let dt = t.elapsed().as_secs_f64();
+        if dt > slowest.0 {
+            slowest = (dt, seed);
+        }
+        first_wins += u32::from(v.is_win());
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
+    let nodes = solver.stats().nodes;
+    println!(
+        "{setups} set-ups ({}, {}): first player wins {first_wins}",
+        if distance {
+            "with distance"
+        } else {
+            "win/loss"
+        },
+        if options.non_default().next().is_none() {
+            "default options".to_string()
+        } else {
+            options.to_string()
+        }
+    );
+    println!(
+        "wall {wall:.3} s, cpu {} s, {nodes} positions ({:.0}/s), slowest {:.3} s (seed {})",
+        cpu.map_or("?".to_string(), |c| format!("{c:.3}")),
+        nodes as f64 / wall,
+        slowest.0,
+        slowest.1
+    );
+}

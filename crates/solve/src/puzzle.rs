@@ -1,0 +1,160 @@
+//! Solitaire puzzle generation: random set-ups that can be solved, graded by how many of
+//! the legal first moves lead to dead ends (positions from which the goal can no longer be
+//! reached).
+
+use crate::solitaire::{solve_position, Goal};
+use crate::{Rules, SolverConfig};
+use boardlab_core::{Game, Options};
+use boardlab_sight_reduction::{SightReduction, BLACK, WHITE};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// How hard a puzzle is: the share of first moves that lead to dead ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Difficulty {
+    /// Fewer than a quarter of the first moves are dead ends.
+    Easy,
+    /// From a quarter up to (not including) a half.
+    Medium,
+    /// Half of the first moves or more are dead ends.
+    Hard,
+}
+
+impl Difficulty {
+    /// The grade of a puzzle with `dead` dead-end first moves out of `moves`.
+    #[must_use]
+    pub fn grade(dead: u32, moves: u32) -> Difficulty {
+        if 4 * dead < moves {
+            Difficulty::Easy
+        } else if 2 * dead < moves {
+            Difficulty::Medium
+        } else {
+            Difficulty::Hard
+        }
+    }
+
+    /// The name: `easy`, `medium` or `hard`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "easy" => Ok(Difficulty::Easy),
+            "medium" => Ok(Difficulty::Medium),
+            "hard" => Ok(Difficulty::Hard),
+            _ => Err(format!(
+                "unknown difficulty '{s}'; accepted: easy, medium, hard"
+            )),
+        }
+    }
+}
+
+/// A generated puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Puzzle {
+    /// The game seed of the set-up (`setup=random`).
+    pub seed: u64,
+    /// The position text of the set-up.
+    pub position: String,
+    /// A solution, in move notation.
+    pub solution: Vec<String>,
+    /// Legal first moves.
+    pub first_moves: u32,
+    /// First moves after which the puzzle can no longer be solved.
+    pub dead_ends: u32,
+    /// The grade.
+    pub difficulty: Difficulty,
+}
+
+/// Grades one solitaire set-up: `None` when it cannot be solved, or when a search needed
+/// more than `config.node_limit` positions (the set-up is then skipped, not guessed).
+#[must_use]
+pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
+    let goal = Goal::of(game);
+    let (w, b, side) = (game.pieces(WHITE), game.pieces(BLACK), game.side_to_move());
+    let whole = solve_position(goal, w, b, side, config);
+    if !whole.solved {
+        return None;
+    }
+    let mut moves = Vec::new();
+    let rules: Rules = goal.rules;
+    let me = if side == WHITE { w } else { b };
+    let opp = if side == WHITE { b } else { w };
+    crate::with_variant!(rules, V => crate::rules::moves::<V>(me, opp, &mut moves));
+    let mut dead = 0;
+    for &m in &moves {
+        let (w2, b2) = if side == WHITE {
+            (w & !m, b)
+        } else {
+            (w, b & !m)
+        };
+        let r = solve_position(goal, w2, b2, side ^ 1, config);
+        if !r.exhaustive {
+            return None;
+        }
+        if !r.solved {
+            dead += 1;
+        }
+    }
+    let n = moves.len() as u32;
+    Some(Puzzle {
+        seed: 0,
+        position: game.position_text(),
+        solution: whole.moves.iter().map(|&m| game.format_move(m)).collect(),
+        first_moves: n,
+        dead_ends: dead,
+        difficulty: Difficulty::grade(dead, n),
+    })
+}
+
+/// The game seed of the `i`-th candidate set-up for a run with `seed`.
+#[must_use]
+pub fn candidate_seed(seed: u64, i: u64) -> u64 {
+    boardlab_core::zobrist::splitmix64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).1
+}
+
+/// Generates `count` puzzles (of `difficulty` when given) from random set-ups of `options`
+/// (which must have `mode=solitaire`), trying set-ups in order from `seed`, giving up after
+/// `max_tries` set-ups. Calls `progress(found, tried)` after each set-up.
+pub fn generate(
+    options: &Options,
+    count: usize,
+    seed: u64,
+    difficulty: Option<Difficulty>,
+    max_tries: u64,
+    config: SolverConfig,
+    mut progress: impl FnMut(usize, u64),
+) -> Result<Vec<Puzzle>, boardlab_core::NewGameError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while out.len() < count && i < max_tries {
+        let s = candidate_seed(seed, i);
+        i += 1;
+        let game = SightReduction::new(options, s)?;
+        if let Some(mut p) = grade(&game, config) {
+            if difficulty.is_none_or(|d| d == p.difficulty) {
+                p.seed = s;
+                out.push(p);
+            }
+        }
+        progress(out.len(), i);
+    }
+    Ok(out)
+}

@@ -1,0 +1,374 @@
+//! The match solver's searches, depth-first with the transposition table: a win/loss search
+//! and a distance search (the winner wins as fast as possible, the loser holds out as long
+//! as possible).
+//!
+//! Both use move-count bounds that settle many positions without search (see
+//! [`SightGroups`] and [`most_moves`]): the side to move wins when the removals it can make
+//! whatever happens outnumber every removal the opponent could make, and loses when the
+//! opponent's sure removals are at least as many as its own possible ones.
+
+use crate::bits::between;
+use crate::rules::{for_each_pair, most_moves, removable, SightGroups, Variant};
+use crate::tt::Table;
+use crate::{key, Score, LOSS_MAX, WIN_MIN};
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited.
+    pub nodes: u64,
+    /// Positions decided by the transposition table.
+    pub tt_cuts: u64,
+    /// Positions decided by the move-count bounds without search.
+    pub bound_cuts: u64,
+}
+
+impl Stats {
+    /// Adds another search's counters.
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.tt_cuts += other.tt_cuts;
+        self.bound_cuts += other.bound_cuts;
+    }
+}
+
+/// One search over one rule variant, borrowing a table.
+#[derive(Debug)]
+pub(crate) struct Search<'t, V: Variant> {
+    pub tt: &'t mut Table,
+    pub stats: Stats,
+    _v: std::marker::PhantomData<V>,
+}
+
+/// More than the legal moves of any position (16 singles + pairs).
+const MAX_MOVES: usize = 80;
+/// From this many pieces on, moves are ordered by the count bounds (costly, but the
+/// subtrees are large); below, by mobility only.
+const DEEP: u32 = 20;
+
+/// The lowest score: the side to move has no move.
+pub const LOST_NOW: Score = -100;
+
+#[inline]
+fn work_of(nodes: u64) -> u8 {
+    (64 - nodes.leading_zeros()) as u8
+}
+
+/// The score of a position whose best move leads to a position scored `child` (from the
+/// other side's view): one ply further from the end.
+#[inline]
+#[must_use]
+pub fn parent_score(child: i32) -> i32 {
+    if child > 0 {
+        1 - child
+    } else {
+        -1 - child
+    }
+}
+
+/// The inverse of [`parent_score`] for window bounds (0, between the loss and win scores,
+/// maps to 0).
+#[inline]
+fn child_bound(parent: i32) -> i32 {
+    match parent.cmp(&0) {
+        std::cmp::Ordering::Greater => -1 - parent,
+        std::cmp::Ordering::Less => 1 - parent,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+impl<'t, V: Variant> Search<'t, V> {
+    pub fn new(tt: &'t mut Table) -> Self {
+        Search {
+            tt,
+            stats: Stats::default(),
+            _v: std::marker::PhantomData,
+        }
+    }
+
+    /// Whether `me`'s sure removals outlast every removal `opp` could make (plus `slack`),
+    /// for one of two choices of the pieces `me` keeps: one per group (preferring pieces
+    /// between enemy pieces), or also every piece that may stand between enemy pieces.
+    /// Returns the most removals `opp` can then make, when `me` outlasts it.
+    #[inline]
+    fn outlasts(me: u32, opp: u32, r_me: u32, slack: u32) -> Option<u32> {
+        let groups = SightGroups::of::<V>(me, opp, r_me);
+        let e = !(me | opp);
+        let gifts = me & between(opp, e, V::ANY);
+        let (sure, stay) = groups.sure(0, gifts);
+        let most = most_moves::<V>(opp, stay);
+        if sure + slack > most {
+            return Some(most);
+        }
+        let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
+        if cuts == 0 || sure + slack + 1 < most {
+            return None;
+        }
+        let (sure, stay) = groups.sure(cuts, cuts);
+        let most = most_moves::<V>(opp, stay);
+        (sure + slack > most).then_some(most)
+    }
+
+    /// Win/loss from move counts alone: `Some((true, m))` when the side to move surely wins
+    /// (the opponent making at most `m` more removals), `Some((false, m))` when it surely
+    /// loses (making at most `m` more removals itself). `r_me`, `r_opp`: the removable
+    /// pieces.
+    #[inline]
+    pub fn bounds_with(me: u32, opp: u32, r_me: u32, r_opp: u32) -> Option<(bool, u32)> {
+        if V::ENEMY {
+            return None;
+        }
+        let (n_me, n_opp) = (r_me.count_ones(), r_opp.count_ones());
+        if n_me >= 2 && 2 * (n_me - 1) > n_opp {
+            if let Some(m) = Self::outlasts(me, opp, r_me, 0) {
+                return Some((true, m));
+            }
+        }
+        if n_opp >= 2 && 2 * (n_opp - 1) >= n_me {
+            if let Some(m) = Self::outlasts(opp, me, r_opp, 1) {
+                return Some((false, m));
+            }
+        }
+        None
+    }
+
+    /// Win/loss from move counts alone (see [`Search::bounds_with`]).
+    #[inline]
+    pub fn bounds(me: u32, opp: u32, r_me: u32, r_opp: u32) -> Option<bool> {
+        Self::bounds_with(me, opp, r_me, r_opp).map(|(w, _)| w)
+    }
+
+    /// How well the side to move `opp` does after `me` moved (lower: better for `me`): the
+    /// margins of the count bounds.
+    #[inline]
+    fn eval(me: u32, opp: u32, r_me: u32, r_opp: u32) -> i32 {
+        if V::ENEMY {
+            return 0;
+        }
+        let e = !(me | opp);
+        let (sure, stay) =
+            SightGroups::of::<V>(me, opp, r_me).sure(0, me & between(opp, e, V::ANY));
+        let most = most_moves::<V>(opp, stay);
+        let (osure, ostay) =
+            SightGroups::of::<V>(opp, me, r_opp).sure(0, opp & between(me, e, V::ANY));
+        let mmost = most_moves::<V>(me, ostay);
+        most as i32 - sure as i32 + osure as i32 - mmost as i32
+    }
+
+    /// Every move of `me` (removed squares as a set), best first by the ordering heuristic,
+    /// with the move `first` (if legal) in front. Returns the number written, or `Err(m)`
+    /// with a move that wins at once (the opponent has no reply) or, with `known`, a move
+    /// the table already knows to win.
+    fn ordered_moves(
+        &mut self,
+        me: u32,
+        opp: u32,
+        r: u32,
+        first: u32,
+        known: bool,
+        out: &mut [(u32, i32); MAX_MOVES],
+    ) -> Result<usize, u32> {
+        let deep = (me | opp).count_ones() >= DEEP;
+        let mut n = 0;
+        let mut push = |m: u32, this: &mut Self| -> Result<(), u32> {
+            let me2 = me & !m;
+            let ro = removable::<V>(opp, me2);
+            if ro == 0 {
+                return Err(m);
+            }
+            let mut score;
+            if m == first {
+                score = i32::MIN / 2;
+            } else {
+                if known {
+                    if let Some(e) = this.tt.probe(key(opp, me2)) {
+                        if e.hi < 0 {
+                            return Err(m);
+                        }
+                    }
+                }
+                let rm = removable::<V>(me2, opp);
+                score = 4 * ro.count_ones() as i32 - 3 * rm.count_ones() as i32;
+                if deep {
+                    score += 64 * Self::eval(me2, opp, rm, ro);
+                }
+            }
+            if V::PAIR && m.count_ones() == 2 {
+                // Pairs shorten the game: mildly preferred.
+                score -= 1;
+            }
+            out[n] = (m, score);
+            n += 1;
+            Ok(())
+        };
+        let mut x = r;
+        while x != 0 {
+            let m = x & x.wrapping_neg();
+            x &= x - 1;
+            push(m, self)?;
+        }
+        if V::PAIR {
+            let mut pairs = [0u32; MAX_MOVES];
+            let mut np = 0;
+            for_each_pair::<V>(me, opp, r, |m| {
+                pairs[np] = m;
+                np += 1;
+            });
+            for &m in &pairs[..np] {
+                push(m, self)?;
+            }
+        }
+        out[..n].sort_unstable_by_key(|&(_, s)| s);
+        Ok(n)
+    }
+
+    /// Whether the side to move (`me`) wins against best play.
+    pub fn wins(&mut self, me: u32, opp: u32) -> bool {
+        self.stats.nodes += 1;
+        let r = removable::<V>(me, opp);
+        if r == 0 {
+            return false;
+        }
+        let k = key(me, opp);
+        let mut first = 0;
+        if let Some(e) = self.tt.probe(k) {
+            if e.lo > 0 {
+                self.stats.tt_cuts += 1;
+                return true;
+            }
+            if e.hi < 0 {
+                self.stats.tt_cuts += 1;
+                return false;
+            }
+            first = e.best;
+        }
+        let r_opp = removable::<V>(opp, me);
+        if let Some(w) = Self::bounds(me, opp, r, r_opp) {
+            self.stats.bound_cuts += 1;
+            if w {
+                self.tt.store(k, WIN_MIN, Score::MAX, 0, 0);
+            } else {
+                self.tt.store(k, Score::MIN, LOSS_MAX, 0, 0);
+            }
+            return w;
+        }
+        let start = self.stats.nodes;
+        let mut moves = [(0u32, 0i32); MAX_MOVES];
+        let n = match self.ordered_moves(me, opp, r, first, true, &mut moves) {
+            Ok(n) => n,
+            Err(m) => {
+                self.tt.store(k, WIN_MIN, Score::MAX, m, 1);
+                return true;
+            }
+        };
+        for &(m, _) in &moves[..n] {
+            if !self.wins(opp, me & !m) {
+                let w = work_of(self.stats.nodes - start);
+                self.tt.store(k, WIN_MIN, Score::MAX, m, w);
+                return true;
+            }
+        }
+        let w = work_of(self.stats.nodes - start);
+        self.tt.store(k, Score::MIN, LOSS_MAX, 0, w);
+        false
+    }
+
+    /// Static bounds on the score: `(lo, hi)`.
+    #[inline]
+    fn score_bounds(me: u32, opp: u32, r: u32, r_opp: u32) -> (i32, i32) {
+        // A game lasts at most the removals both sides could still make.
+        let m_me = most_moves::<V>(me, 0) as i32;
+        let m_opp = most_moves::<V>(opp, 0) as i32;
+        let (s_me, s_opp) = if V::ENEMY {
+            (0, 0)
+        } else {
+            let s_me = SightGroups::of::<V>(me, opp, r).sure(0, 0).0 as i32;
+            let s_opp = SightGroups::of::<V>(opp, me, r_opp).sure(0, 0).0 as i32;
+            (s_me, s_opp)
+        };
+        // Winning, the game ends when the opponent runs out: it makes at least its sure
+        // removals (one at a time, whatever happens) and at most its possible ones.
+        let win_lo = 100 - (2 * m_opp + 1);
+        let win_hi = 100 - (2 * s_opp + 1);
+        // Losing: likewise for my removals.
+        let loss_lo = 2 * s_me - 100;
+        let loss_hi = 2 * m_me - 100;
+        match Self::bounds_with(me, opp, r, r_opp) {
+            // The winner's sure strategy keeps the loser within its bound.
+            Some((true, m)) => (win_lo.max(100 - (2 * m as i32 + 1)), win_hi),
+            Some((false, m)) => (loss_lo, loss_hi.min(2 * m as i32 - 100)),
+            None => (loss_lo, win_hi),
+        }
+    }
+
+    /// The exact score (see [`crate::Score`]) if it lies strictly between `alpha` and
+    /// `beta`; else a bound on the side of the window it lies (fail-soft).
+    pub fn score(&mut self, me: u32, opp: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.stats.nodes += 1;
+        let r = removable::<V>(me, opp);
+        if r == 0 {
+            return i32::from(LOST_NOW);
+        }
+        let k = key(me, opp);
+        let (mut lo, mut hi) = (i32::from(LOST_NOW), 99);
+        let mut first = 0;
+        if let Some(e) = self.tt.probe(k) {
+            lo = lo.max(e.lo.into());
+            hi = hi.min(e.hi.into());
+            first = e.best;
+        }
+        if lo < hi {
+            let r_opp = removable::<V>(opp, me);
+            let (slo, shi) = Self::score_bounds(me, opp, r, r_opp);
+            lo = lo.max(slo);
+            hi = hi.min(shi);
+        }
+        if lo >= beta || lo == hi {
+            self.stats.tt_cuts += 1;
+            return lo;
+        }
+        if hi <= alpha {
+            self.stats.tt_cuts += 1;
+            return hi;
+        }
+        alpha = alpha.max(lo - 1);
+        beta = beta.min(hi + 1);
+        let (alpha0, beta0) = (alpha, beta);
+        let start = self.stats.nodes;
+        let mut moves = [(0u32, 0i32); MAX_MOVES];
+        let n = match self.ordered_moves(me, opp, r, first, false, &mut moves) {
+            Ok(n) => n,
+            Err(m) => {
+                // No faster win exists than ending the game now.
+                self.tt.store(k, 99, 99, m, 1);
+                return 99;
+            }
+        };
+        let mut best = i32::MIN;
+        let mut best_move = 0;
+        for &(m, _) in &moves[..n] {
+            let c = self.score(opp, me & !m, child_bound(beta), child_bound(alpha));
+            let v = parent_score(c);
+            if v > best {
+                best = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let w = work_of(self.stats.nodes - start);
+        let b = best as Score;
+        if best >= beta0 {
+            self.tt.store(k, b, Score::MAX, best_move, w);
+        } else if best <= alpha0 {
+            self.tt.store(k, Score::MIN, b, 0, w);
+        } else {
+            self.tt.store(k, b, b, best_move, w);
+        }
+        best
+    }
+}

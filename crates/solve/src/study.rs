@@ -1,0 +1,565 @@
+//! The first-player study: many random set-ups solved exactly.
+//!
+//! Set-up `i` of a study with seed `S` is the game `SightReduction::new(options, S + i)`
+//! (so any one can be looked at again with that seed). For each, the study records who wins
+//! with perfect play, the game length with perfect play (the winner winning as fast as
+//! possible, the loser holding out as long as possible), and which first moves win.
+//!
+//! Results are appended, one JSON line per set-up, to `results.jsonl` in the output folder
+//! as they are found; a run started again with the same folder skips the set-ups already
+//! there (the study's options and seed, kept in `study.json`, must match). At the end the
+//! study writes `summary.json`, `results.csv` and the chart `lengths.svg`.
+
+use crate::{Position, Rules, Solver, SolverConfig};
+use boardlab_core::{Game, Options};
+use boardlab_sight_reduction::SightReduction;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+use thiserror::Error;
+
+/// What to study.
+#[derive(Clone, Debug)]
+pub struct StudyConfig {
+    /// The game options (`setup=random`, `mode=match`).
+    pub options: Options,
+    /// Number of set-ups.
+    pub setups: u64,
+    /// Set-up `i` uses game seed `seed + i`.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Transposition table memory per thread, in bytes.
+    pub table_bytes: usize,
+    /// Output folder.
+    pub out: PathBuf,
+}
+
+/// One solved set-up: a line of `results.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupResult {
+    /// The set-up's number in the study.
+    pub index: u64,
+    /// Its game seed.
+    pub seed: u64,
+    /// Its position text.
+    pub position: String,
+    /// Whether the first player (the colour that removes first) wins with perfect play.
+    pub first_wins: bool,
+    /// The game length in plies with perfect play.
+    pub plies: u32,
+    /// The legal first moves, in move order.
+    pub first_moves: Vec<String>,
+    /// The first moves that win for the first player.
+    pub winning_first_moves: Vec<String>,
+    /// Positions the solver visited.
+    pub nodes: u64,
+    /// Milliseconds the set-up took.
+    pub millis: u64,
+}
+
+/// The identity of a study, kept in `study.json` so that a restart cannot mix studies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Meta {
+    game: String,
+    options: BTreeMap<String, String>,
+    seed: u64,
+}
+
+/// Why a study failed.
+#[derive(Debug, Error)]
+pub enum StudyError {
+    /// Reading or writing the output folder failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The options cannot be studied.
+    #[error("{0}")]
+    Options(String),
+    /// The output folder holds a different study.
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StudyError + '_ {
+    move |source| StudyError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Solves one set-up.
+///
+/// # Errors
+/// Options that do not make a two-player game with a random set-up.
+pub fn solve_setup(
+    solver: &mut Solver,
+    options: &Options,
+    index: u64,
+    seed: u64,
+) -> Result<SetupResult, StudyError> {
+    let start = Instant::now();
+    let game =
+        SightReduction::new(options, seed).map_err(|e| StudyError::Options(e.to_string()))?;
+    let pos = Position::of(&game).map_err(|e| StudyError::Options(e.to_string()))?;
+    let rules = Rules::of(game.config());
+    let before = solver.stats().nodes;
+    let value = solver.solve_distance(rules, pos);
+    let moves = solver.move_values(rules, pos, false);
+    let first_moves = moves.iter().map(|(m, _)| game.format_move(*m)).collect();
+    let winning_first_moves = moves
+        .iter()
+        .filter(|(_, v)| v.is_win())
+        .map(|(m, _)| game.format_move(*m))
+        .collect();
+    Ok(SetupResult {
+        index,
+        seed,
+        position: game.position_text(),
+        first_wins: value.is_win(),
+        plies: value.plies().unwrap_or(0),
+        first_moves,
+        winning_first_moves,
+        nodes: solver.stats().nodes - before,
+        millis: start.elapsed().as_millis() as u64,
+    })
+}
+
+/// Reads the results already in `results.jsonl` (a cut-off last line is ignored).
+fn read_results(path: &Path) -> Result<Vec<SetupResult>, StudyError> {
+    let mut out = Vec::new();
+    if !path.exists() {
+        return Ok(out);
+    }
+    let f = fs::File::open(path).map_err(io_err(path))?;
+    for line in std::io::BufReader::new(f).lines() {
+        let line = line.map_err(io_err(path))?;
+        if let Ok(r) = serde_json::from_str::<SetupResult>(&line) {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Runs a study, appending to `results.jsonl` as set-ups are solved and writing the summary
+/// files at the end. `progress(done, total)` is called after every set-up (and once at the
+/// start with the set-ups found already done).
+///
+/// # Errors
+/// Bad options, a folder holding another study, or an I/O failure.
+pub fn run(
+    config: &StudyConfig,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Summary, StudyError> {
+    if config.options.get("mode") == "solitaire" || config.options.get("setup") != "random" {
+        return Err(StudyError::Options(
+            "the study solves two-player games from random set-ups: use mode=match and setup=random"
+                .into(),
+        ));
+    }
+    fs::create_dir_all(&config.out).map_err(io_err(&config.out))?;
+    let meta = Meta {
+        game: "sight-reduction".into(),
+        options: config.options.to_map(),
+        seed: config.seed,
+    };
+    let meta_path = config.out.join("study.json");
+    if meta_path.exists() {
+        let text = fs::read_to_string(&meta_path).map_err(io_err(&meta_path))?;
+        let old: Meta = serde_json::from_str(&text).map_err(|e| {
+            StudyError::Mismatch(format!("{}: unreadable ({e})", meta_path.display()))
+        })?;
+        if old != meta {
+            return Err(StudyError::Mismatch(format!(
+                "{} holds a study with other options or another seed ({}); use another --out folder",
+                config.out.display(),
+                serde_json::to_string(&old).unwrap_or_default()
+            )));
+        }
+    } else {
+        let text = serde_json::to_string_pretty(&meta).unwrap_or_default();
+        fs::write(&meta_path, text).map_err(io_err(&meta_path))?;
+    }
+    let results_path = config.out.join("results.jsonl");
+    let mut results = read_results(&results_path)?;
+    let done: BTreeSet<u64> = results
+        .iter()
+        .filter(|r| r.index < config.setups && r.seed == config.seed + r.index)
+        .map(|r| r.index)
+        .collect();
+    let pending: Vec<u64> = (0..config.setups).filter(|i| !done.contains(i)).collect();
+    let total = config.setups;
+    let mut count = done.len() as u64;
+    progress(count, total);
+    // Appending after a possibly cut-off line: start on a fresh line.
+    let needs_newline = fs::read(&results_path)
+        .map(|b| b.last().is_some_and(|&c| c != b'\n'))
+        .unwrap_or(false);
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&results_path)
+        .map_err(io_err(&results_path))?;
+    if needs_newline {
+        file.write_all(b"\n").map_err(io_err(&results_path))?;
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<SetupResult, StudyError>>();
+    let threads = config.threads.max(1);
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            let pending = &pending;
+            scope.spawn(move || {
+                let mut solver = Solver::new(SolverConfig {
+                    table_bytes: config.table_bytes,
+                    ..SolverConfig::default()
+                });
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = pending.get(k) else { break };
+                    let r = solve_setup(&mut solver, &config.options, index, config.seed + index);
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            match r {
+                Ok(r) => {
+                    let line = serde_json::to_string(&r).unwrap_or_default();
+                    if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
+                        failure = Some(StudyError::Io {
+                            path: results_path.clone(),
+                            source: e,
+                        });
+                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                    }
+                    results.push(r);
+                    count += 1;
+                    progress(count, total);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
+    results.sort_by_key(|r| r.index);
+    results.dedup_by_key(|r| r.index);
+    let summary = Summary::of(&results, config);
+    write_outputs(&config.out, &results, &summary)?;
+    Ok(summary)
+}
+
+/// The study's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The options studied.
+    pub options: BTreeMap<String, String>,
+    /// The seed of set-up 0.
+    pub seed: u64,
+    /// Set-ups solved.
+    pub setups: u64,
+    /// Set-ups the first player wins.
+    pub first_player_wins: u64,
+    /// The first player's win rate.
+    pub first_player_win_rate: f64,
+    /// The 95% confidence interval of the win rate (Wilson score interval).
+    pub win_rate_95: (f64, f64),
+    /// Set-ups by game length (plies) with perfect play: `[length, first wins, second wins]`.
+    pub lengths: Vec<[u64; 3]>,
+    /// The mean game length in plies.
+    pub mean_length: f64,
+    /// The mean number of legal first moves.
+    pub mean_first_moves: f64,
+    /// The mean number of winning first moves, over the set-ups the first player wins.
+    pub mean_winning_first_moves: f64,
+    /// Among first-player wins, how many have exactly `n` winning first moves:
+    /// `[n, set-ups]`.
+    pub winning_first_move_counts: Vec<[u64; 2]>,
+    /// Share of all legal first moves that win.
+    pub winning_first_move_share: f64,
+    /// By square of the removed piece: `[square, times legal, times winning]`.
+    pub first_moves_by_square: Vec<(String, u64, u64)>,
+    /// Positions visited, over all set-ups.
+    pub nodes: u64,
+    /// Mean milliseconds per set-up (one thread).
+    pub mean_millis: f64,
+}
+
+/// The 95% Wilson score interval of a proportion `k / n`.
+#[must_use]
+pub fn wilson_95(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+impl Summary {
+    fn of(results: &[SetupResult], config: &StudyConfig) -> Summary {
+        let n = results.len() as u64;
+        let wins = results.iter().filter(|r| r.first_wins).count() as u64;
+        let mut lengths: BTreeMap<u32, [u64; 2]> = BTreeMap::new();
+        let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut squares: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        let (mut legal, mut winning) = (0u64, 0u64);
+        for r in results {
+            lengths.entry(r.plies).or_default()[usize::from(!r.first_wins)] += 1;
+            legal += r.first_moves.len() as u64;
+            winning += r.winning_first_moves.len() as u64;
+            if r.first_wins {
+                *counts
+                    .entry(r.winning_first_moves.len() as u64)
+                    .or_default() += 1;
+            }
+            for m in &r.first_moves {
+                squares.entry(m.clone()).or_default().0 += 1;
+            }
+            for m in &r.winning_first_moves {
+                squares.entry(m.clone()).or_default().1 += 1;
+            }
+        }
+        let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        let mut by_square: Vec<(String, u64, u64)> =
+            squares.into_iter().map(|(s, (l, w))| (s, l, w)).collect();
+        // Square order a1, b1, …, d8 (moves are square names or pairs).
+        by_square.sort_by_key(|(s, _, _)| {
+            let b = s.as_bytes();
+            (b.get(1).copied(), b.first().copied(), s.len(), s.clone())
+        });
+        Summary {
+            options: config.options.to_map(),
+            seed: config.seed,
+            setups: n,
+            first_player_wins: wins,
+            first_player_win_rate: mean(wins),
+            win_rate_95: wilson_95(wins, n),
+            lengths: lengths
+                .into_iter()
+                .map(|(l, [a, b])| [u64::from(l), a, b])
+                .collect(),
+            mean_length: mean(results.iter().map(|r| u64::from(r.plies)).sum()),
+            mean_first_moves: mean(legal),
+            mean_winning_first_moves: if wins == 0 {
+                0.0
+            } else {
+                results
+                    .iter()
+                    .filter(|r| r.first_wins)
+                    .map(|r| r.winning_first_moves.len() as f64)
+                    .sum::<f64>()
+                    / wins as f64
+            },
+            winning_first_move_counts: counts.into_iter().map(|(k, v)| [k, v]).collect(),
+            winning_first_move_share: if legal == 0 {
+                0.0
+            } else {
+                winning as f64 / legal as f64
+            },
+            first_moves_by_square: by_square,
+            nodes: results.iter().map(|r| r.nodes).sum(),
+            mean_millis: mean(results.iter().map(|r| r.millis).sum()),
+        }
+    }
+
+    /// A short text report.
+    #[must_use]
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "set-ups solved: {}", self.setups);
+        let _ = writeln!(
+            s,
+            "first player wins: {} ({:.2}%, 95% interval {:.2}%–{:.2}%)",
+            self.first_player_wins,
+            100.0 * self.first_player_win_rate,
+            100.0 * self.win_rate_95.0,
+            100.0 * self.win_rate_95.1
+        );
+        let _ = writeln!(
+            s,
+            "mean game length with perfect play: {:.2} plies",
+            self.mean_length
+        );
+        let _ = writeln!(
+            s,
+            "first moves: {:.2} legal on average; {:.2}% of them win; {:.2} winning moves on average when the first player wins",
+            self.mean_first_moves,
+            100.0 * self.winning_first_move_share,
+            self.mean_winning_first_moves
+        );
+        s
+    }
+}
+
+fn write_outputs(out: &Path, results: &[SetupResult], summary: &Summary) -> Result<(), StudyError> {
+    let p = out.join("summary.json");
+    fs::write(
+        &p,
+        serde_json::to_string_pretty(summary).unwrap_or_default(),
+    )
+    .map_err(io_err(&p))?;
+    let mut csv = String::from(
+        "index,seed,first_wins,plies,first_moves,winning_first_moves,nodes,millis,position\n",
+    );
+    for r in results {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{}",
+            r.index,
+            r.seed,
+            r.first_wins,
+            r.plies,
+            r.first_moves.len(),
+            r.winning_first_moves.len(),
+            r.nodes,
+            r.millis,
+            r.position
+        );
+    }
+    let p = out.join("results.csv");
+    fs::write(&p, csv).map_err(io_err(&p))?;
+    let p = out.join("lengths.svg");
+    fs::write(&p, lengths_svg(summary)).map_err(io_err(&p))?;
+    Ok(())
+}
+
+/// A bar chart of the game lengths with perfect play, each bar split by the winning seat.
+#[must_use]
+pub fn lengths_svg(summary: &Summary) -> String {
+    let (w, h) = (720.0, 360.0);
+    let (left, right, top, bottom) = (60.0, 20.0, 50.0, 50.0);
+    let lo = summary.lengths.first().map_or(0, |l| l[0]);
+    let hi = summary.lengths.last().map_or(0, |l| l[0]);
+    let span = (hi - lo + 1).max(1) as f64;
+    let max = summary
+        .lengths
+        .iter()
+        .map(|l| l[1] + l[2])
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let pw = w - left - right;
+    let ph = h - top - bottom;
+    let bw = pw / span;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">Sight Reduction: game length with perfect play ({} random set-ups)</text>"#,
+        w / 2.0,
+        summary.setups
+    );
+    // Axes and grid.
+    let steps = 5;
+    for i in 0..=steps {
+        let v = max * i as f64 / steps as f64;
+        let y = top + ph - ph * i as f64 / steps as f64;
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{:.0}</text>"##,
+            left + pw,
+            left - 6.0,
+            y + 4.0,
+            v
+        );
+    }
+    for l in &summary.lengths {
+        let x = left + (l[0] - lo) as f64 * bw;
+        let first_h = ph * l[1] as f64 / max;
+        let second_h = ph * l[2] as f64 / max;
+        let y2 = top + ph - second_h;
+        let y1 = y2 - first_h;
+        let _ = writeln!(
+            s,
+            r##"<rect x="{:.1}" y="{y2:.1}" width="{:.1}" height="{second_h:.1}" fill="#4a7bb7"><title>{} plies: second player wins {}</title></rect>"##,
+            x + 1.0,
+            (bw - 2.0).max(1.0),
+            l[0],
+            l[2]
+        );
+        let _ = writeln!(
+            s,
+            r##"<rect x="{:.1}" y="{y1:.1}" width="{:.1}" height="{first_h:.1}" fill="#e08a3c"><title>{} plies: first player wins {}</title></rect>"##,
+            x + 1.0,
+            (bw - 2.0).max(1.0),
+            l[0],
+            l[1]
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            x + bw / 2.0,
+            top + ph + 16.0,
+            l[0]
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="black"/>"##,
+        top + ph,
+        left + pw,
+        top + ph
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">plies (removals) until the loser has no move</text>"#,
+        left + pw / 2.0,
+        h - 12.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">set-ups</text>"#,
+        top + ph / 2.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect x="{:.1}" y="32" width="12" height="12" fill="#e08a3c"/><text x="{:.1}" y="42">first player wins</text><rect x="{:.1}" y="32" width="12" height="12" fill="#4a7bb7"/><text x="{:.1}" y="42">second player wins</text>"##,
+        left + pw - 270.0,
+        left + pw - 254.0,
+        left + pw - 130.0,
+        left + pw - 114.0
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Reads a finished or partial study folder and recomputes its summary (without solving).
+///
+/// # Errors
+/// A missing or unreadable folder.
+pub fn summarize(config: &StudyConfig) -> Result<Summary, StudyError> {
+    let mut results = read_results(&config.out.join("results.jsonl"))?;
+    results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
+    results.sort_by_key(|r| r.index);
+    results.dedup_by_key(|r| r.index);
+    Ok(Summary::of(&results, config))
+}

@@ -1,0 +1,65 @@
+//! The match solver against the plain reference solver, for every rule combination.
+
+mod common;
+
+use boardlab_core::Game;
+use boardlab_solve::{Solver, SolverConfig, Value};
+use std::collections::HashMap;
+
+fn small() -> SolverConfig {
+    SolverConfig {
+        table_bytes: 1 << 20,
+        ..SolverConfig::default()
+    }
+}
+
+fn expected(v: (bool, u32)) -> Value {
+    if v.0 {
+        Value::WinIn(v.1)
+    } else {
+        Value::LossIn(v.1)
+    }
+}
+
+#[test]
+fn values_and_distances_match_the_reference_for_every_rule_combination() {
+    for (i, options) in common::rule_options().iter().enumerate() {
+        let mut solver = Solver::new(small());
+        let mut memo = HashMap::new();
+        for g in common::random_positions(options, 25, 13, 100 + i as u64) {
+            let want = common::value(&g, &mut memo);
+            let got = solver.solve_game(&g).unwrap();
+            assert_eq!(got.is_win(), want.0, "{} {}", options, g.position_text());
+            let got = solver.solve_game_distance(&g).unwrap();
+            assert_eq!(got, expected(want), "{} {}", options, g.position_text());
+        }
+    }
+}
+
+#[test]
+fn every_move_value_matches_the_reference() {
+    for (i, options) in common::rule_options().iter().enumerate() {
+        let mut solver = Solver::new(small());
+        let mut memo = HashMap::new();
+        for g in common::random_positions(options, 6, 12, 200 + i as u64) {
+            let values = solver.game_move_values(&g, true).unwrap();
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let listed: Vec<_> = values.iter().map(|(m, _)| *m).collect();
+            assert_eq!(listed, moves, "move order of {}", g.position_text());
+            for (m, v) in values {
+                let mut h = g.clone();
+                h.play(m).unwrap();
+                let (w, n) = common::value(&h, &mut memo);
+                assert_eq!(
+                    v,
+                    expected((!w, n + 1)),
+                    "{} {} move {}",
+                    options,
+                    g.position_text(),
+                    g.format_move(m)
+                );
+            }
+        }
+    }
+}
