@@ -155,6 +155,8 @@ export class MoveBuilder {
       this.hooks.changed();
       return;
     }
+    // A click elsewhere drops the adapter's own selection (Obsidio claims).
+    this.extra = null;
     const step = await this.extend(this.sel, cell);
     if (step === 'cancel') return;
     if (step) return;
@@ -163,7 +165,9 @@ export class MoveBuilder {
       const otherLayer = this.layer && this.adapter.layerOf && this.adapter.layerOf(this.sel[0]) !== this.layer;
       const wasOnly = this.sel.length === 1 && this.cellOf(this.sel[0]) === cell && !otherLayer;
       this.sel = [];
-      if (wasOnly) {
+      // Clicking the selected piece again deselects it; so does a click that would play a
+      // one-click move at once (a stray click after a selection must not play).
+      if (wasOnly || this.playsAtOnce(cell)) {
         this.hooks.changed();
         return;
       }
@@ -172,6 +176,12 @@ export class MoveBuilder {
       this.hooks.changed();
     }
     this.hooks.refuse(cell, this.adapter.refusal ? this.adapter.refusal(cell, this.state) : `No legal move starts at ${cell}.`);
+  }
+
+  /** Whether a first click on `cell` would play a move straight away. */
+  playsAtOnce(cell) {
+    const starts = [...this.nextTokens([]).keys()].filter((t) => this.cellOf(t) === cell);
+    return starts.length > 0 && starts.every((t) => this.completed([t]).length > 0 && this.nextTokens([t]).size === 0);
   }
 
   /** Tries to extend `prefix` by a click on `cell`; plays or opens the chooser when complete. */

@@ -7,7 +7,6 @@ import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { LiveGame } from '../live.js';
 import { adapterFor } from '../games/index.js';
-import { go } from '../main.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
 
 /** Reads `#join=SEAT.TOKEN` (an invite link) into this browser's seats and hides it. */
@@ -51,7 +50,7 @@ export async function gamePage(root, id) {
   el.bottomBar = h('div', { class: 'player-bar bottom' });
   el.boardWrap = h('div', { class: 'board-wrap' });
   el.viewing = h('div', { class: 'viewing', hidden: true });
-  el.feedback = h('div', { class: 'feedback', role: 'alert', 'aria-live': 'assertive' });
+  el.feedback = h('div', { class: 'feedback', 'aria-live': 'polite' });
   el.actions = h('div', { class: 'move-actions' });
   el.offers = h('div', { class: 'offers' });
   el.facts = h('dl', { class: 'facts' });
