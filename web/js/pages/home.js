@@ -4,7 +4,7 @@
 import { h, s, mount, cap, ago } from '../util.js';
 import { api, catalog, seats } from '../api.js';
 import { go } from '../main.js';
-import { seatsText } from './shared.js';
+import { seatsText, resultText } from './shared.js';
 
 const LEVELS = { min: 1, max: 10, def: 3 };
 
@@ -276,7 +276,7 @@ export async function homePage(root, query) {
           h('a', { href: `/games/${g.id}` },
             h('strong', {}, titles[g.game] || g.game),
             h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second)),
-            h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${g.moves} moves · playing` : (g.result || 'over')),
+            h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${g.moves} moves · playing` : resultText(g.result, g.termination)),
             mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null,
             h('span', { class: 'muted small' }, ago(g.updated)))))));
     } catch {

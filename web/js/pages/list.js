@@ -3,7 +3,7 @@
 
 import { h, mount, ago } from '../util.js';
 import { api, catalog, seats } from '../api.js';
-import { seatsText } from './shared.js';
+import { seatsText, resultText } from './shared.js';
 import { go } from '../main.js';
 
 export async function listPage(root, query) {
@@ -40,7 +40,7 @@ export async function listPage(root, query) {
       h('tbody', {}, games.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null),
         h('td', {}, seatsText(g.seats.first, g.seats.second)),
-        h('td', {}, g.status === 'ongoing' ? h('span', { class: 'pill pill-live' }, g.to_move ? `${g.to_move} seat to move` : 'playing') : `${g.result || 'over'}${g.termination && g.termination !== 'rules' ? ` (${g.termination})` : ''}`),
+        h('td', {}, g.status === 'ongoing' ? h('span', { class: 'pill pill-live' }, g.to_move ? `${g.to_move} seat to move` : 'playing') : resultText(g.result, g.termination)),
         h('td', { class: 'num' }, String(g.moves)),
         h('td', { class: 'muted' }, ago(g.updated)),
         h('td', {}, h('a', { href: `/games/${g.id}/replay` }, 'replay')))))));

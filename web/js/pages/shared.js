@@ -63,8 +63,17 @@ export function goalOf(state) {
 
 /** A short text for a listed game's players. */
 export function seatsText(first, second) {
-  const name = (p) => (p === 'human' ? 'human' : computerName(p));
+  const name = (p) => (p === 'human' ? 'Human' : computerName(p));
   return `${name(first)} vs ${name(second)}`;
+}
+
+/** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */
+export function resultText(tag, termination) {
+  if (!tag) return 'Over';
+  let t = cap(tag);
+  if (['white', 'black', 'yellow', 'red'].includes(tag)) t = `${cap(tag)} wins`;
+  if (termination && termination !== 'rules') t += ` (${termination === 'agreement' ? 'agreed' : termination})`;
+  return t;
 }
 
 const ICONS = {
