@@ -109,7 +109,7 @@ function optionControl(spec, value, onChange) {
     control = h('input', { id, type: 'number', min: v.min, max: v.max, step: 1, value, inputmode: 'numeric', onchange: (ev) => onChange(ev.target.value) });
   } else if (v.kind === 'intor') {
     const isWord = value === v.word;
-    const num = h('input', { type: 'number', min: v.min, max: v.max, step: 1, value: isWord ? '' : value, disabled: isWord, 'aria-label': `${spec.name} number`, onchange: (ev) => onChange(ev.target.value) });
+    const num = h('input', { type: 'number', min: v.min, max: v.max, step: 1, value: isWord ? '' : value, disabled: isWord, placeholder: `${v.min}–${v.max}`, 'aria-label': `${spec.name} number`, onchange: (ev) => onChange(ev.target.value) });
     const chk = h('input', { id, type: 'checkbox', checked: isWord, onchange: (ev) => { num.disabled = ev.target.checked; onChange(ev.target.checked ? v.word : num.value || String(v.min)); } });
     control = h('div', { class: 'intor' }, h('label', {}, chk, ` ${v.word}`), num);
   } else {
