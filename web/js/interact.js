@@ -120,6 +120,7 @@ export class MoveBuilder {
       if (this.completed().length) targets.set(this.cellOf(this.sel[this.sel.length - 1]), 'confirm');
     }
     for (const t of this.nextTokens([]).keys()) clickable.add(this.cellOf(t));
+    if (this.adapter.moreClickable && !this.sel.length) for (const c of this.adapter.moreClickable(this)) clickable.add(c);
     return { targets, selected, clickable, order: new Map() };
   }
 

@@ -78,6 +78,13 @@ export default {
     return e ? e.move : null;
   },
 
+  /** Targets that can be claimed start a claim selection. */
+  moreClickable(b) {
+    const out = new Set();
+    for (const e of this.claims(b)) for (const t of e.claim) out.add(t);
+    return out;
+  },
+
   /** The first token of a two-token placement, drawn see-through until the second is chosen. */
   ghosts(b) {
     const g = new Map();
