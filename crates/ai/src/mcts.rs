@@ -50,6 +50,10 @@ struct Node<M> {
     flags: u8,
     /// Plies to the end along the proof, when `state` is known.
     len: u16,
+    /// RAVE: simulations through the parent in which `mover` played this move later, and the
+    /// sum of `mover`'s rewards in them.
+    amaf_n: u32,
+    amaf_r: f32,
 }
 
 impl<M> Node<M> {
@@ -64,6 +68,8 @@ impl<M> Node<M> {
             state: UNKNOWN,
             flags: 0,
             len: 0,
+            amaf_n: 0,
+            amaf_r: 0.0,
         }
     }
 }
@@ -93,6 +99,8 @@ struct Cfg {
     exact: bool,
     rollout: Rollout,
     timed: bool,
+    /// RAVE equivalence parameter (0: off).
+    rave: f32,
 }
 
 /// One thread's tree.
@@ -108,6 +116,8 @@ struct Tree<G: GameAi> {
     max_depth: u32,
     /// Nodes of the exact endgame searches (not counted as iterations).
     exact_nodes: u64,
+    /// RAVE: the footprints each seat played in the last simulation below the leaf.
+    played: [u128; 2],
 }
 
 impl<G: GameAi> Tree<G> {
@@ -122,6 +132,7 @@ impl<G: GameAi> Tree<G> {
             max_nodes,
             max_depth: 0,
             exact_nodes: 0,
+            played: [0; 2],
         }
     }
 
@@ -265,6 +276,7 @@ impl<G: GameAi> Tree<G> {
             self.path.push(idx);
         }
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
+        self.played = [0; 2];
         let rewards = self.leaf_rewards(idx, &mut g, cfg);
         let newly_proven = self.nodes[idx].state != UNKNOWN;
         for &i in &self.path {
@@ -272,11 +284,36 @@ impl<G: GameAi> Tree<G> {
             n.visits = n.visits.saturating_add(1);
             n.reward += rewards[n.mover as usize] as f32;
         }
+        if cfg.rave > 0.0 {
+            self.update_amaf(rewards);
+        }
         if cfg.solver && newly_proven {
             for k in (0..self.path.len() - 1).rev() {
                 if !self.update_proven(self.path[k]) {
                     break;
                 }
+            }
+        }
+    }
+
+    /// All-moves-as-first: below each node of the path, the children whose move its mover
+    /// played later in the simulation share the simulation's reward.
+    fn update_amaf(&mut self, rewards: [f64; 2]) {
+        let mut played = self.played;
+        for k in (0..self.path.len()).rev() {
+            let idx = self.path[k];
+            let n = self.nodes[idx];
+            if n.flags & EXPANDED != 0 {
+                for c in &mut self.nodes[n.first as usize..(n.first + n.count) as usize] {
+                    let f = G::footprint(c.mv.expect("children have moves"));
+                    if f != 0 && f & !played[c.mover as usize] == 0 {
+                        c.amaf_n += 1;
+                        c.amaf_r += rewards[c.mover as usize] as f32;
+                    }
+                }
+            }
+            if let Some(m) = n.mv {
+                played[n.mover as usize] |= G::footprint(m);
             }
         }
     }
@@ -328,6 +365,9 @@ impl<G: GameAi> Tree<G> {
         let ln = (parent.visits.max(1) as f32).ln();
         let mut best = first;
         let mut best_u = f32::NEG_INFINITY;
+        if cfg.rave > 0.0 {
+            return self.select_rave(first, end, ln, cfg);
+        }
         for i in first..end {
             let c = &self.nodes[i];
             if cfg.solver {
@@ -347,6 +387,45 @@ impl<G: GameAi> Tree<G> {
                 c.reward / v
             };
             let u = q + cfg.c * (ln / v).sqrt();
+            if u > best_u {
+                best_u = u;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Selection with RAVE: the mean reward blended with the all-moves-as-first mean,
+    /// trusting the latter less as real visits grow (weight √(k / (3n + k))).
+    fn select_rave(&self, first: usize, end: usize, ln: f32, cfg: &Cfg) -> usize {
+        let mut best = first;
+        let mut best_u = f32::NEG_INFINITY;
+        for i in first..end {
+            let c = &self.nodes[i];
+            if cfg.solver {
+                match c.state {
+                    WIN => return i,
+                    LOSS => continue,
+                    DRAW => {
+                        let u = 0.5 + cfg.c * (ln / (c.visits as f32 + 1.0)).sqrt();
+                        if u > best_u {
+                            best_u = u;
+                            best = i;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            let n = c.visits as f32;
+            let q = if c.visits > 0 { c.reward / n } else { 0.5 };
+            let qa = if c.amaf_n > 0 {
+                c.amaf_r / c.amaf_n as f32
+            } else {
+                0.5
+            };
+            let beta = (cfg.rave / (3.0 * n + cfg.rave)).sqrt();
+            let u = (1.0 - beta) * q + beta * qa + cfg.c * (ln / (n + 1.0)).sqrt();
             if u > best_u {
                 best_u = u;
                 best = i;
@@ -401,7 +480,22 @@ impl<G: GameAi> Tree<G> {
                 return outcome_scores(&o);
             }
         }
-        let plies = if cfg.policy {
+        let plies = if cfg.rave > 0.0 {
+            // Move by move, to record what each seat plays.
+            let mut k = 0;
+            while k < limit {
+                let m = if cfg.policy {
+                    g.policy_move(&mut self.rng, &mut self.buf)
+                } else {
+                    g.random_move(&mut self.rng, &mut self.buf)
+                };
+                let Some(m) = m else { break };
+                self.played[g.to_move().index()] |= G::footprint(m);
+                g.play_unchecked(m);
+                k += 1;
+            }
+            k
+        } else if cfg.policy {
             g.policy_playout(&mut self.rng, limit)
         } else if limit == u32::MAX {
             g.playout(&mut self.rng)
@@ -595,6 +689,7 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                 r => r,
             },
             timed: iterations.is_none(),
+            rave: spec.rave.unwrap_or(G::RAVE) as f32,
         };
 
         // Decisive moves and exact endgames at the root.

@@ -25,6 +25,18 @@ pub trait GameAi: Game {
     /// How MCTS estimates a new leaf when the spec says `rollout=auto`.
     const ROLLOUT: Rollout = Rollout::Full;
 
+    /// The RAVE equivalence parameter MCTS uses when the spec leaves it to the game (0: no
+    /// RAVE). Needs [`GameAi::footprint`].
+    const RAVE: u32 = 0;
+
+    /// What a move does, as a set of up to 128 features (squares it fills or empties…) for
+    /// RAVE: a move counts as played later in a simulation when every feature of it was
+    /// played by the same seat. 0 for moves RAVE should ignore.
+    fn footprint(mv: Self::Move) -> u128 {
+        let _ = mv;
+        0
+    }
+
     /// The playout policy: a move for the seat to move, better than uniform where the game
     /// knows how (play a winning move when there is one, stop the opponent's, prefer
     /// promising moves). `None` when the game is over. `buf` is scratch space.

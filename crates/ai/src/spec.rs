@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// The accepted spec forms, for error messages and help texts.
 pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
-[,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N] | \
+[,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N] | \
 alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B] | best[:time=1s][,threads=N] | \
 level:N (N = 1..10)";
 
@@ -58,6 +58,9 @@ pub struct MctsSpec {
     pub exact: bool,
     /// How leaves are estimated.
     pub rollout: Rollout,
+    /// RAVE (all-moves-as-first) equivalence parameter: 0 turns RAVE off, `None` leaves it
+    /// to the game.
+    pub rave: Option<u32>,
     /// Written as `mcts:plain…`: settings are shown relative to the plain baseline.
     pub plain: bool,
 }
@@ -74,6 +77,7 @@ impl MctsSpec {
         policy: true,
         exact: true,
         rollout: Rollout::Auto,
+        rave: None,
         plain: false,
     };
 
@@ -89,6 +93,7 @@ impl MctsSpec {
         policy: false,
         exact: false,
         rollout: Rollout::Full,
+        rave: Some(0),
         plain: true,
     };
 }
@@ -323,6 +328,15 @@ impl FromStr for BotSpec {
                         "reuse" => m.reuse = parse_bool(key, value).map_err(err)?,
                         "policy" => m.policy = parse_bool(key, value).map_err(err)?,
                         "exact" => m.exact = parse_bool(key, value).map_err(err)?,
+                        "rave" => {
+                            m.rave = match value {
+                                "auto" => None,
+                                "false" | "off" => Some(0),
+                                n => Some(parse_count(key, n, 0, 1_000_000).map_err(|_| {
+                                    err(format!("rave={n}: expected auto, off or a number (0 = off)"))
+                                })? as u32),
+                            }
+                        }
                         "rollout" => {
                             m.rollout = match value {
                                 "full" => Rollout::Full,
@@ -336,7 +350,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(err(format!(
-                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout"
+                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout, rave"
                             )))
                         }
                     }
@@ -437,6 +451,12 @@ impl fmt::Display for BotSpec {
                         Rollout::Cutoff(n) => format!("rollout={n}"),
                     });
                 }
+                if m.rave != base.rave {
+                    items.push(match m.rave {
+                        None => "rave=auto".into(),
+                        Some(n) => format!("rave={n}"),
+                    });
+                }
                 "mcts"
             }
             BotSpec::AlphaBeta(a) => {
@@ -524,6 +544,9 @@ mod tests {
             "best:time=200ms,threads=2"
         );
         assert_eq!(round_trip("mcts:time=250us"), "mcts:time=250us");
+        assert_eq!(round_trip("mcts:rave=300"), "mcts:rave=300");
+        assert_eq!(round_trip("mcts:rave=off"), "mcts:rave=0");
+        assert_eq!(round_trip("mcts:plain,rave=auto"), "mcts:plain,rave=auto");
     }
 
     #[test]

@@ -30,6 +30,50 @@ fn claim_set(g: &Obsidio, side: usize) -> u32 {
     c
 }
 
+/// Random moves compared by the playout policy.
+const POLICY_SAMPLES: usize = 3;
+
+trait Gain {
+    fn placement_gain(&self, mv: Move) -> i32;
+}
+
+impl Gain for Obsidio {
+    /// How much the tokens of a placement help: for every unclaimed target next to a new
+    /// token, 2 when it brings this colour closer to a claim it can still make, plus 1 when
+    /// it takes a square the opponent still needs there. Other moves score 0.
+    fn placement_gain(&self, mv: Move) -> i32 {
+        let (a, b) = match mv {
+            Move::Place(a) => (a, None),
+            Move::PlaceTwo(a, b) => (a, Some(b)),
+            _ => return 0,
+        };
+        let geo = self.geometry();
+        let me = self.side_to_move();
+        let taken = self.claimed(0) | self.claimed(1);
+        let occupied = self.tokens(0) | self.tokens(1);
+        let mut gain = 0;
+        for sq in std::iter::once(a).chain(b) {
+            let s = sq as usize;
+            for &t in &geo.adjacent_targets[s][..geo.adjacent_count[s] as usize] {
+                if taken >> t & 1 == 1 {
+                    continue;
+                }
+                let nb = geo.neighbours[geo.target_square[t as usize] as usize];
+                let empty = (nb & !occupied).count_ones();
+                let mine = (self.tokens(me) & nb).count_ones();
+                let theirs = (self.tokens(me ^ 1) & nb).count_ones();
+                if mine < 4 && mine + empty >= 4 {
+                    gain += 2;
+                }
+                if theirs < 4 && theirs + empty >= 4 {
+                    gain += 1;
+                }
+            }
+        }
+        gain
+    }
+}
+
 impl GameAi for Obsidio {
     type Endgame = NoEndgame;
 
@@ -80,6 +124,17 @@ impl GameAi for Obsidio {
 
     const EVAL_SCALE: f64 = 400.0;
 
+    const RAVE: u32 = 500;
+
+    /// The squares a placement fills (claims are left to the playout policy).
+    fn footprint(mv: Move) -> u128 {
+        match mv {
+            Move::Place(a) => 1 << a,
+            Move::PlaceTwo(a, b) => 1 << a | 1 << b,
+            _ => 0,
+        }
+    }
+
     /// A claim that wins is played. Targets the opponent could still claim are claimed at
     /// once (nine times in ten); targets only this colour can ever claim are claimed now and
     /// then; otherwise a uniformly random move.
@@ -112,7 +167,17 @@ impl GameAi for Obsidio {
                 });
             }
         }
-        self.random_move(rng, buf)
+        // The better of a few random moves, judged by the targets their tokens help.
+        let first = self.random_move(rng, buf)?;
+        let mut best = (self.placement_gain(first), first);
+        for _ in 1..POLICY_SAMPLES {
+            let m = self.random_move(rng, buf)?;
+            let g = self.placement_gain(m);
+            if g > best.0 {
+                best = (g, m);
+            }
+        }
+        Some(best.1)
     }
 
     fn move_priority(&self, mv: Move) -> i32 {

@@ -143,6 +143,14 @@ impl GameAi for Opprimo {
         }
     }
 
+    /// A soldier move as its start and end points.
+    fn footprint(mv: Move) -> u128 {
+        match mv {
+            Move::Step(from, to) | Move::Convert(from, to) => 1 << to | 1 << (64 + from),
+            _ => 0,
+        }
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         matches!(mv, Move::Convert(..))
     }

@@ -341,6 +341,15 @@ impl GameAi for SightReduction {
         Some(Move::Remove(bits::nth_bit(r, n)))
     }
 
+    /// The squares a removal empties.
+    fn footprint(mv: Move) -> u128 {
+        match mv {
+            Move::Remove(a) => 1 << a,
+            Move::Pair(a, b) => 1 << a | 1 << b,
+            _ => 0,
+        }
+    }
+
     fn best_spec(time: Duration, threads: u32) -> BotSpec {
         BotSpec::Mcts(crate::spec::MctsSpec {
             time: Some(time),
