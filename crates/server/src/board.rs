@@ -8,7 +8,12 @@
 
 use boardlab_games::AnyGame;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// Text that is usually static (square names, marks, labels): no allocation per answer.
+pub type Text = Cow<'static, str>;
 
 /// A drawable board.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -32,7 +37,7 @@ pub struct Board {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cell {
     /// The name used in move notation (`b3`, `d1e`).
-    pub name: String,
+    pub name: Text,
     /// `square`, `point` or `triangle`.
     pub shape: &'static str,
     /// Centre.
@@ -47,7 +52,7 @@ pub struct Cell {
     /// Display marks such as `anchor`, `last-black`, `castle-yellow`, `star-red`,
     /// `zone-white`, `zone-of-b1`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub marks: Vec<String>,
+    pub marks: Vec<Text>,
     /// What stands on the cell, bottom first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<Piece>,
@@ -102,7 +107,7 @@ pub struct Line {
 /// A coordinate label (`a`, `1`) at a position just outside the board.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Label {
-    pub text: String,
+    pub text: Text,
     pub x: f64,
     pub y: f64,
 }
@@ -146,8 +151,47 @@ fn file_letter(f: usize) -> char {
     (b'a' + u8::try_from(f).unwrap_or(0)) as char
 }
 
-fn square_name(f: usize, r: usize) -> String {
-    format!("{}{}", file_letter(f), r + 1)
+/// Names of squares (`b3`), files (`b`) and ranks (`3`) up to 26 × 26, made once.
+struct Names {
+    squares: Vec<&'static str>,
+    files: Vec<&'static str>,
+    ranks: Vec<&'static str>,
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        Names {
+            squares: (0..26 * 26)
+                .map(|i| leak(format!("{}{}", file_letter(i % 26), i / 26 + 1)))
+                .collect(),
+            files: (0..26).map(|f| leak(file_letter(f).to_string())).collect(),
+            ranks: (0..26).map(|r| leak((r + 1).to_string())).collect(),
+        }
+    })
+}
+
+fn square_name(f: usize, r: usize) -> Text {
+    if f < 26 && r < 26 {
+        Cow::Borrowed(names().squares[r * 26 + f])
+    } else {
+        Cow::Owned(format!("{}{}", file_letter(f), r + 1))
+    }
+}
+
+fn file_label(f: usize) -> Text {
+    names().files.get(f).map_or_else(
+        || Cow::Owned(file_letter(f).to_string()),
+        |s| Cow::Borrowed(*s),
+    )
+}
+
+fn rank_label(r: usize) -> Text {
+    names()
+        .ranks
+        .get(r)
+        .map_or_else(|| Cow::Owned((r + 1).to_string()), |s| Cow::Borrowed(*s))
 }
 
 /// A grid of `files` × `ranks` empty squares, `a1` dark when `checkered`.
@@ -170,14 +214,14 @@ fn grid(files: usize, ranks: usize, checkered: bool) -> Board {
     let mut labels = Vec::new();
     for f in 0..files {
         labels.push(Label {
-            text: file_letter(f).to_string(),
+            text: file_label(f),
             x: f as f64 + 0.5,
             y: -0.4,
         });
     }
     for r in 0..ranks {
         labels.push(Label {
-            text: (r + 1).to_string(),
+            text: rank_label(r),
             x: -0.4,
             y: r as f64 + 0.5,
         });
@@ -308,10 +352,10 @@ fn obsidio(text: &str) -> Result<Board, String> {
             }
         }
     }
-    let mark = |b: &mut Board, name: &str, m: &str| {
+    let mark = |b: &mut Board, name: &str, m: &'static str| {
         if let Some(cell) = b.cells.iter_mut().find(|c| c.name == name) {
             if !cell.marks.iter().any(|x| x == m) {
-                cell.marks.push(m.to_string());
+                cell.marks.push(Cow::Borrowed(m));
             }
         }
     };
@@ -405,7 +449,7 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
         (3, 0, "star-red"),
         (5, 0, "star-red"),
     ] {
-        cells[index[&(c, r)]].marks.push(m.to_string());
+        cells[index[&(c, r)]].marks.push(Cow::Borrowed(m));
     }
     // Soldiers.
     let rank_texts = ranks(words[0], Some(13))?;
@@ -475,7 +519,7 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
             }
             let apex = ((ci + dc) as usize, r + 1);
             let corners = [(c, r), (c, r + 2), apex];
-            let name = format!("{}{}", square_name(c, r), file_letter(apex.0));
+            let name: Text = Cow::Owned(format!("{}{}", square_name(c, r), file_letter(apex.0)));
             let (yellow, red) = if castle == "hex" {
                 (corners.contains(&(3, 2)), corners.contains(&(3, 10)))
             } else {
@@ -486,10 +530,10 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
             };
             let mut marks = Vec::new();
             if yellow {
-                marks.push("castle-yellow".to_string());
+                marks.push(Cow::Borrowed("castle-yellow"));
             }
             if red {
-                marks.push("castle-red".to_string());
+                marks.push(Cow::Borrowed("castle-red"));
             }
             let polygon: Vec<[f64; 2]> =
                 corners.iter().map(|&(cc, rr)| opprimo_xy(cc, rr)).collect();
@@ -497,7 +541,7 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
             let y = polygon.iter().map(|p| p[1]).sum::<f64>() / 3.0;
             let mut pieces = Vec::new();
             for (side, colour) in ["yellow", "red"].iter().enumerate() {
-                if kings[side].as_deref() == Some(name.as_str()) {
+                if kings[side].as_deref() == Some(name.as_ref()) {
                     pieces.push(Piece::new(colour, "king").label("K"));
                 }
             }
@@ -515,7 +559,7 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
     }
     for (side, colour) in ["yellow", "red"].iter().enumerate() {
         if let Some(k) = &kings[side] {
-            if !triangles.iter().any(|t| &t.name == k) {
+            if !triangles.iter().any(|t| t.name == k.as_str()) {
                 return Err(format!("{colour}'s King triangle '{k}' is not a triangle"));
             }
         }
@@ -524,14 +568,14 @@ fn opprimo(text: &str, castle: &str) -> Result<Board, String> {
     let mut labels = Vec::new();
     for c in 0..7 {
         labels.push(Label {
-            text: file_letter(c).to_string(),
+            text: file_label(c),
             x: opprimo_xy(c, 0)[0],
             y: 0.0,
         });
     }
     for r in 0..13 {
         labels.push(Label {
-            text: (r + 1).to_string(),
+            text: rank_label(r),
             x: 0.0,
             y: opprimo_xy(0, r)[1],
         });
@@ -647,8 +691,12 @@ fn assideum(text: &str) -> Result<Board, String> {
         }
     }
     for (pf, pr, colour, facing) in portals {
-        let mark = format!("zone-{colour}");
-        let own = format!("zone-of-{}", square_name(pf as usize, pr as usize));
+        let mark: Text = Cow::Borrowed(if colour == "white" {
+            "zone-white"
+        } else {
+            "zone-black"
+        });
+        let own: Text = Cow::Owned(format!("zone-of-{}", square_name(pf as usize, pr as usize)));
         // Side offsets -1..=1, depth -1..=3 along the facing.
         let (df, dr): (i64, i64) = match facing {
             'n' => (0, 1),
@@ -745,7 +793,7 @@ mod tests {
         assert_eq!(king.pieces[0].kind, "king");
         let b1 = b.cells.iter().find(|c| c.name == "b1").unwrap();
         assert_eq!(b1.pieces[0].colour, "yellow");
-        assert!(b1.marks.contains(&"star-red".to_string()));
+        assert!(b1.marks.iter().any(|m| m == "star-red"));
     }
 
     #[test]
@@ -762,12 +810,12 @@ mod tests {
         assert_eq!(b1.pieces[0].facing, Some("n"));
         assert_eq!(b1.pieces[1].kind, "fighter");
         assert_eq!(b1.pieces[1].flying, Some(false));
-        assert!(at("c4").marks.contains(&"zone-white".to_string()));
-        assert!(!at("c5").marks.contains(&"zone-white".to_string()));
-        assert!(at("a5").marks.contains(&"zone-black".to_string()));
-        assert!(at("c4").marks.contains(&"zone-of-b1".to_string()));
-        assert!(!at("c4").marks.contains(&"zone-of-g1".to_string()));
-        assert!(at("f2").marks.contains(&"zone-of-g1".to_string()));
+        assert!(at("c4").marks.iter().any(|m| m == "zone-white"));
+        assert!(!at("c5").marks.iter().any(|m| m == "zone-white"));
+        assert!(at("a5").marks.iter().any(|m| m == "zone-black"));
+        assert!(at("c4").marks.iter().any(|m| m == "zone-of-b1"));
+        assert!(!at("c4").marks.iter().any(|m| m == "zone-of-g1"));
+        assert!(at("f2").marks.iter().any(|m| m == "zone-of-g1"));
         assert_eq!(at("e8").pieces[0].kind, "commander");
     }
 }

@@ -293,10 +293,11 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// Logs to standard error; `RUST_LOG` chooses what (default: `info` for the server).
-pub fn init_logging() {
+/// Logs to standard error; `RUST_LOG` chooses what (default: `default`, e.g.
+/// `boardlab_server=info,warn`).
+pub fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("boardlab_server=info,warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -309,7 +310,7 @@ pub fn init_logging() {
 /// # Errors
 /// As [`Server::bind`] and [`Server::run`].
 pub fn serve_blocking(args: &ServeArgs) -> Result<()> {
-    init_logging();
+    init_logging("boardlab_server=info,warn");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -240,8 +240,11 @@ async fn play_game_loop(shared: Shared, start_offset: Duration, seed: u64) -> Ta
                 break 'games;
             }
             let mv = &state.legal_moves[rng.random_range(0..state.legal_moves.len())];
-            let body = serde_json::json!({ "move": mv, "token": token, "version": state.version })
-                .to_string();
+            let body = format!(
+                "{{\"move\":{},\"token\":\"{token}\",\"version\":{}}}",
+                serde_json::to_string(mv).unwrap_or_default(),
+                state.version
+            );
             let t0 = Instant::now();
             let answer = client
                 .post(&url)
@@ -393,6 +396,7 @@ pub fn check(args: &LoadtestArgs) -> Result<()> {
 /// Bad settings, a non-loopback address, or no server answering.
 pub fn run_blocking(args: &LoadtestArgs) -> Result<Report> {
     check(args)?;
+    crate::init_logging("warn");
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let client_rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads)

@@ -119,7 +119,8 @@ enum Pools {
 pub struct Store {
     pools: Pools,
     queue: std::sync::Mutex<Option<mpsc::Sender<(Write, Reply)>>>,
-    writer: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Resolves when the writer thread has committed its last batch.
+    writer: tokio::sync::Mutex<Option<oneshot::Receiver<()>>>,
     description: String,
 }
 
@@ -139,67 +140,36 @@ macro_rules! on_pool {
     };
 }
 
-/// Executes one write inside a transaction; evaluates to `bool` (applied) or returns the
-/// error from the enclosing function.
-macro_rules! apply_write {
-    ($conn:expr, $w:expr, $notify:expr) => {
-        match $w {
-            Write::Create(g, s) => {
-                sqlx::query(
-                    "INSERT INTO games (id, game, options, seed, position, first_player, \
-                     second_player, first_token, second_token, same_screen, created_ms, version, \
-                     status, result, termination, move_count, to_move, computer_to_move, \
-                     updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
-                     $14, $15, $16, $17, $18, $19)",
-                )
-                .bind(&g.id)
-                .bind(&g.game)
-                .bind(&g.options)
-                .bind(g.seed as i64)
-                .bind(&g.position)
-                .bind(&g.first_player)
-                .bind(&g.second_player)
-                .bind(&g.first_token)
-                .bind(&g.second_token)
-                .bind(i32::from(g.same_screen))
-                .bind(g.created_ms)
-                .bind(s.version)
-                .bind(s.status)
-                .bind(&s.result)
-                .bind(&s.termination)
-                .bind(s.move_count)
-                .bind(s.to_move.map(Seat::name))
-                .bind(i32::from(s.computer_to_move))
-                .bind(s.updated_ms)
-                .execute($conn)
-                .await?;
-                true
-            }
-            Write::Append {
-                game_id,
-                event,
-                summary: s,
-            } => {
-                let inserted = sqlx::query(
-                    "INSERT INTO events (game_id, seq, seat, action, data, at_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seq) DO NOTHING",
-                )
-                .bind(game_id)
-                .bind(event.seq)
-                .bind(event.seat.name())
-                .bind(event.action.name())
-                .bind(&event.data)
-                .bind(event.at_ms)
-                .execute($conn)
-                .await?
-                .rows_affected()
-                    == 1;
-                if inserted {
+/// Runs a batch of writes inside transaction `$tx` of database `$db`; evaluates to the
+/// per-write `Vec<bool>` (applied or lost to another writer) with the change notices of the
+/// applied appends (`ID VERSION`), or returns the error.
+macro_rules! commit_batch {
+    ($tx:ident, $db:ty, $writes:expr) => {{
+        let writes: &[&Write] = $writes;
+        let mut out = vec![false; writes.len()];
+        let mut payloads: Vec<String> = Vec::new();
+        let mut appends: Vec<(usize, &str, &Event, &Summary)> = Vec::new();
+        for (i, w) in writes.iter().enumerate() {
+            match w {
+                Write::Create(g, s) => {
                     sqlx::query(
-                        "UPDATE games SET version = $1, status = $2, result = $3, \
-                         termination = $4, move_count = $5, to_move = $6, computer_to_move = $7, \
-                         updated_ms = $8 WHERE id = $9",
+                        "INSERT INTO games (id, game, options, seed, position, first_player, \
+                         second_player, first_token, second_token, same_screen, created_ms, \
+                         version, status, result, termination, move_count, to_move, \
+                         computer_to_move, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+                         $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
                     )
+                    .bind(&g.id)
+                    .bind(&g.game)
+                    .bind(&g.options)
+                    .bind(g.seed as i64)
+                    .bind(&g.position)
+                    .bind(&g.first_player)
+                    .bind(&g.second_player)
+                    .bind(&g.first_token)
+                    .bind(&g.second_token)
+                    .bind(i32::from(g.same_screen))
+                    .bind(g.created_ms)
                     .bind(s.version)
                     .bind(s.status)
                     .bind(&s.result)
@@ -208,21 +178,170 @@ macro_rules! apply_write {
                     .bind(s.to_move.map(Seat::name))
                     .bind(i32::from(s.computer_to_move))
                     .bind(s.updated_ms)
-                    .bind(game_id)
-                    .execute($conn)
+                    .execute(&mut *$tx)
                     .await?;
-                    if $notify {
-                        sqlx::query("SELECT pg_notify($1, $2)")
-                            .bind(NOTIFY_CHANNEL)
-                            .bind(format!("{game_id} {}", event.seq))
-                            .execute($conn)
-                            .await?;
-                    }
+                    out[i] = true;
                 }
-                inserted
+                Write::Append {
+                    game_id,
+                    event,
+                    summary,
+                } => appends.push((i, game_id.as_str(), event, summary)),
             }
         }
+        if !appends.is_empty() {
+            let mut q = sqlx::QueryBuilder::<$db>::new(
+                "INSERT INTO events (game_id, seq, seat, action, data, at_ms) ",
+            );
+            q.push_values(&appends, |mut b, (_, id, e, _)| {
+                b.push_bind(*id)
+                    .push_bind(e.seq)
+                    .push_bind(e.seat.name())
+                    .push_bind(e.action.name())
+                    .push_bind(e.data.as_str())
+                    .push_bind(e.at_ms);
+            });
+            q.push(" ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id");
+            let rows = q.build().fetch_all(&mut *$tx).await?;
+            let mut inserted = std::collections::HashSet::with_capacity(rows.len());
+            for r in &rows {
+                inserted.insert(r.try_get::<String, _>(0)?);
+            }
+            let applied: Vec<&(usize, &str, &Event, &Summary)> =
+                appends.iter().filter(|a| inserted.contains(a.1)).collect();
+            if !applied.is_empty() {
+                let mut q = sqlx::QueryBuilder::<$db>::new(
+                    "UPDATE games SET version = v.column2, status = v.column3, \
+                     result = v.column4, termination = v.column5, move_count = v.column6, \
+                     to_move = v.column7, computer_to_move = v.column8, updated_ms = v.column9 \
+                     FROM (VALUES ",
+                );
+                for (n, (_, id, _, s)) in applied.iter().enumerate() {
+                    q.push(if n == 0 { "(" } else { ", (" });
+                    q.push("CAST(").push_bind(*id);
+                    q.push(" AS TEXT), CAST(").push_bind(s.version);
+                    q.push(" AS BIGINT), CAST(").push_bind(s.status);
+                    q.push(" AS TEXT), CAST(").push_bind(s.result.as_deref());
+                    q.push(" AS TEXT), CAST(")
+                        .push_bind(s.termination.as_deref());
+                    q.push(" AS TEXT), CAST(").push_bind(s.move_count);
+                    q.push(" AS BIGINT), CAST(")
+                        .push_bind(s.to_move.map(Seat::name));
+                    q.push(" AS TEXT), CAST(")
+                        .push_bind(i32::from(s.computer_to_move));
+                    q.push(" AS INTEGER), CAST(").push_bind(s.updated_ms);
+                    q.push(" AS BIGINT))");
+                }
+                q.push(") AS v WHERE games.id = v.column1");
+                q.build().execute(&mut *$tx).await?;
+            }
+            for a in &applied {
+                payloads.push(format!("{} {}", a.1, a.2.seq));
+                out[a.0] = true;
+            }
+        }
+        (out, payloads)
+    }};
+}
+
+/// Commits a batch on SQLite as one script in one call: `BEGIN IMMEDIATE`, the new games, one
+/// multi-row insert of the events (returning those that did not conflict), one multi-row update
+/// of the summaries of exactly those games (their stored version is the one before the event),
+/// `COMMIT`. The writer's thread hands work to SQLite's thread once per batch instead of once
+/// per statement.
+async fn commit_sqlite(
+    conn: &mut sqlx::SqliteConnection,
+    writes: &[&Write],
+) -> Result<Vec<bool>, StoreError> {
+    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new("BEGIN IMMEDIATE; ");
+    let mut appends: Vec<(usize, &str, &Event, &Summary)> = Vec::new();
+    for (i, w) in writes.iter().enumerate() {
+        match w {
+            Write::Create(g, s) => {
+                q.push(
+                    "INSERT INTO games (id, game, options, seed, position, first_player, \
+                     second_player, first_token, second_token, same_screen, created_ms, version, \
+                     status, result, termination, move_count, to_move, computer_to_move, \
+                     updated_ms) ",
+                );
+                q.push_values([(g, s)], |mut b, (g, s)| {
+                    b.push_bind(g.id.as_str())
+                        .push_bind(g.game.as_str())
+                        .push_bind(g.options.as_str())
+                        .push_bind(g.seed as i64)
+                        .push_bind(g.position.as_deref())
+                        .push_bind(g.first_player.as_str())
+                        .push_bind(g.second_player.as_str())
+                        .push_bind(g.first_token.as_deref())
+                        .push_bind(g.second_token.as_deref())
+                        .push_bind(i32::from(g.same_screen))
+                        .push_bind(g.created_ms)
+                        .push_bind(s.version)
+                        .push_bind(s.status)
+                        .push_bind(s.result.as_deref())
+                        .push_bind(s.termination.as_deref())
+                        .push_bind(s.move_count)
+                        .push_bind(s.to_move.map(Seat::name))
+                        .push_bind(i32::from(s.computer_to_move))
+                        .push_bind(s.updated_ms);
+                });
+                q.push("; ");
+            }
+            Write::Append {
+                game_id,
+                event,
+                summary,
+            } => appends.push((i, game_id.as_str(), event, summary)),
+        }
+    }
+    if !appends.is_empty() {
+        q.push("INSERT INTO events (game_id, seq, seat, action, data, at_ms) ");
+        q.push_values(&appends, |mut b, (_, id, e, _)| {
+            b.push_bind(*id)
+                .push_bind(e.seq)
+                .push_bind(e.seat.name())
+                .push_bind(e.action.name())
+                .push_bind(e.data.as_str())
+                .push_bind(e.at_ms);
+        });
+        q.push(" ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq; ");
+        q.push(
+            "UPDATE games SET version = v.column2, status = v.column3, result = v.column4, \
+             termination = v.column5, move_count = v.column6, to_move = v.column7, \
+             computer_to_move = v.column8, updated_ms = v.column9 FROM (VALUES ",
+        );
+        for (n, (_, id, _, s)) in appends.iter().enumerate() {
+            q.push(if n == 0 { "(" } else { ", (" });
+            q.push_bind(*id);
+            q.push(", ").push_bind(s.version);
+            q.push(", ").push_bind(s.status);
+            q.push(", ").push_bind(s.result.as_deref());
+            q.push(", ").push_bind(s.termination.as_deref());
+            q.push(", ").push_bind(s.move_count);
+            q.push(", ").push_bind(s.to_move.map(Seat::name));
+            q.push(", ").push_bind(i32::from(s.computer_to_move));
+            q.push(", ").push_bind(s.updated_ms);
+            q.push(")");
+        }
+        q.push(") AS v WHERE games.id = v.column1 AND games.version = v.column2 - 1; ");
+    }
+    q.push("COMMIT;");
+    let rows = match q.build().persistent(false).fetch_all(&mut *conn).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+            return Err(e.into());
+        }
     };
+    let mut inserted = std::collections::HashSet::with_capacity(rows.len());
+    for r in &rows {
+        inserted.insert((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?));
+    }
+    let mut out = vec![true; writes.len()];
+    for (i, id, e, _) in appends {
+        out[i] = inserted.contains(&(id.to_string(), e.seq));
+    }
+    Ok(out)
 }
 
 /// Reads the URL's backend: `postgres://…`/`postgresql://…`, `sqlite:…`, or a file path.
@@ -349,16 +468,34 @@ impl Store {
         Ok(store)
     }
 
-    /// Starts the writer task (`writers` of them for PostgreSQL, one for SQLite).
+    /// Starts the writer. It runs on a thread of its own with its own small runtime: the
+    /// commit path is the one every change waits for, so it must not queue behind the
+    /// request handlers on the server's runtime.
+    ///
+    /// # Panics
+    /// If the operating system cannot start a thread.
     pub async fn start_writer(self: &std::sync::Arc<Self>) {
         let (tx, rx) = mpsc::channel::<(Write, Reply)>(4096);
+        let (done_tx, done_rx) = oneshot::channel();
         let me = std::sync::Arc::clone(self);
-        let handle = tokio::spawn(async move { me.writer_loop(rx).await });
+        std::thread::Builder::new()
+            .name("boardlab-writer".into())
+            .spawn(move || {
+                match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt.block_on(me.writer_loop(rx)),
+                    Err(e) => tracing::error!("cannot start the storage writer: {e}"),
+                }
+                let _ = done_tx.send(());
+            })
+            .expect("a thread for the storage writer");
         *self
             .queue
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(tx);
-        *self.writer.lock().await = Some(handle);
+        *self.writer.lock().await = Some(done_rx);
     }
 
     /// Stops accepting writes, lets the writer commit what is queued, and closes the pools.
@@ -367,8 +504,8 @@ impl Store {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        if let Some(h) = self.writer.lock().await.take() {
-            let _ = h.await;
+        if let Some(done) = self.writer.lock().await.take() {
+            let _ = done.await;
         }
         match &self.pools {
             Pools::Sqlite { write, read } => {
@@ -423,10 +560,22 @@ impl Store {
     }
 
     async fn writer_loop(&self, mut rx: mpsc::Receiver<(Write, Reply)>) {
+        // SQLite has one writer connection: keep it for the writer's whole life.
+        let mut held = match &self.pools {
+            Pools::Sqlite { write, .. } => write.acquire().await.ok(),
+            Pools::Postgres(_) => None,
+        };
         let mut batch: Vec<(Write, Reply)> = Vec::with_capacity(MAX_BATCH);
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
             let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
-            match self.commit(&writes).await {
+            let started = std::time::Instant::now();
+            let committed = self.commit(held.as_deref_mut(), &writes).await;
+            tracing::debug!(
+                writes = writes.len(),
+                micros = started.elapsed().as_micros(),
+                "batch committed"
+            );
+            match committed {
                 Ok(results) => {
                     for ((_, reply), r) in batch.drain(..).zip(results) {
                         let _ = reply.send(Ok(r));
@@ -439,7 +588,7 @@ impl Store {
                         batch.len()
                     );
                     for (w, reply) in batch.drain(..) {
-                        let r = self.commit(&[&w]).await.map(|v| v[0]);
+                        let r = self.commit(held.as_deref_mut(), &[&w]).await.map(|v| v[0]);
                         let _ = reply.send(r);
                     }
                 }
@@ -447,23 +596,30 @@ impl Store {
         }
     }
 
-    /// Commits `writes` in one transaction; per write, whether it was applied.
-    async fn commit(&self, writes: &[&Write]) -> Result<Vec<bool>, StoreError> {
+    /// Commits `writes` in one transaction; per write, whether it was applied (an append is not
+    /// when another server wrote that version first). On SQLite (with the writer's connection
+    /// `held`, if it has one) the whole batch is one script sent in one call; on PostgreSQL it
+    /// is a transaction of a few statements whatever the batch size.
+    async fn commit(
+        &self,
+        held: Option<&mut sqlx::SqliteConnection>,
+        writes: &[&Write],
+    ) -> Result<Vec<bool>, StoreError> {
         match &self.pools {
-            Pools::Sqlite { write, .. } => {
-                let mut tx = write.begin().await?;
-                let mut out = Vec::with_capacity(writes.len());
-                for w in writes {
-                    out.push(apply_write!(&mut *tx, w, false));
-                }
-                tx.commit().await?;
-                Ok(out)
-            }
+            Pools::Sqlite { write, .. } => match held {
+                Some(conn) => commit_sqlite(conn, writes).await,
+                None => commit_sqlite(&mut *write.acquire().await?, writes).await,
+            },
             Pools::Postgres(pool) => {
                 let mut tx = pool.begin().await?;
-                let mut out = Vec::with_capacity(writes.len());
-                for w in writes {
-                    out.push(apply_write!(&mut *tx, w, true));
+                let (out, payloads) = commit_batch!(tx, sqlx::Postgres, writes);
+                if !payloads.is_empty() {
+                    // Delivered to every listening server when the transaction commits.
+                    sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS t(p)")
+                        .bind(NOTIFY_CHANNEL)
+                        .bind(payloads)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 tx.commit().await?;
                 Ok(out)

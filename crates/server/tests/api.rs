@@ -498,3 +498,58 @@ async fn earlier_positions_hints_and_rules_pages() {
     assert_eq!(cat["levels"], json!({ "min": 1, "max": 10, "default": 3 }));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_sqlite_file_never_both_append_a_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("shared.db").display());
+    let a = std::sync::Arc::new(TestServer::on(&db).await);
+    let b = std::sync::Arc::new(TestServer::on(&db).await);
+    for round in 0..5 {
+        let (id, t, st) = a
+            .create(json!({ "game": "sight-reduction", "seed": round, "same_screen": true }))
+            .await;
+        let tok = t["first"].as_str().unwrap().to_string();
+        // B loads the game before the race, so both hold it at version 0.
+        assert_eq!(b.state(&id).await, st);
+        let moves = legal(&st);
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let s = if i % 2 == 0 {
+                std::sync::Arc::clone(&a)
+            } else {
+                std::sync::Arc::clone(&b)
+            };
+            let (id, tok, mv) = (id.clone(), tok.clone(), moves[i % moves.len()].clone());
+            tasks.push(tokio::spawn(async move {
+                s.play(&id, &mv, &tok, Some(0)).await
+            }));
+        }
+        let mut winners = Vec::new();
+        for t in tasks {
+            let (c, v) = t.await.unwrap();
+            assert!(c == 200 || c == 409, "{c}: {v}");
+            if c == 200 {
+                winners.push(v);
+            }
+        }
+        assert_eq!(winners.len(), 1);
+        // Whichever server a client asks next, the game has exactly the winning move.
+        let (c, v) = b.play(&id, &legal(&winners[0])[0], &tok, None).await;
+        assert_eq!(c, 200, "{v}");
+        assert_eq!(v["moves"][0], winners[0]["moves"][0]);
+        assert_eq!(version(&v), 2);
+        let (_, listed) = a.get("/api/games?limit=100").await;
+        let row = listed["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id.as_str())
+            .unwrap()
+            .clone();
+        assert_eq!(
+            (row["version"].as_i64(), row["moves"].as_i64()),
+            (Some(2), Some(2))
+        );
+    }
+}
