@@ -1,10 +1,10 @@
 //! `boardlab loadtest`: plays many concurrent same-screen games against a server on this
 //! machine and reports acknowledged moves per second and move latency percentiles.
 //!
-//! Each game is a task that creates a game, then plays random legal moves (taken from the
-//! previous answer) with its version, pacing itself so that all games together aim at
-//! `--rate` moves per second (`0`: as fast as the server answers); a finished game is
-//! replaced by a new one. A move counts when the server answered 200, which it does only after
+//! The games are created first; then the clock starts, and each game is a task that plays
+//! random legal moves (taken from the previous answer) with its version, pacing itself so that
+//! all games together aim at `--rate` moves per second (`0`: as fast as the server answers);
+//! a finished game is replaced by a new one (those creations are timed separately). A move counts when the server answered 200, which it does only after
 //! the move is committed. Latency is measured from sending the request to the end of the
 //! answer. Without `--addr` the server runs in this process, on its own threads, with a
 //! temporary SQLite database.
@@ -71,7 +71,7 @@ pub struct Report {
     pub rate: u64,
     /// Moves answered 200 (committed).
     pub moves: u64,
-    /// Games created and finished during the run.
+    /// Games created during the run (besides the `games` created before it) and finished.
     pub games_created: u64,
     pub games_finished: u64,
     /// Answers other than 200/201 and failed requests.
@@ -117,8 +117,8 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "games:             {} created (p50 {:.2} ms, p99 {:.2} ms), {} finished",
-            self.games_created, self.create_ms[0], self.create_ms[1], self.games_finished
+            "games:             {} finished, {} more created meanwhile (p50 {:.2} ms, p99 {:.2} ms)",
+            self.games_finished, self.games_created, self.create_ms[0], self.create_ms[1]
         )?;
         write!(f, "errors:            {}", self.errors)
     }
@@ -184,7 +184,35 @@ struct Shared {
     stop: Arc<AtomicBool>,
 }
 
-async fn play_game_loop(shared: Shared, start_offset: Duration, seed: u64) -> Tally {
+/// Creates a game; the answer and how long it took.
+async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Option<(Created, u32)> {
+    let t0 = Instant::now();
+    let r = client
+        .post(format!("{base}/api/games"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .ok()?;
+    if r.status().as_u16() != 201 {
+        return None;
+    }
+    let created = r.json().await.ok()?;
+    Some((
+        created,
+        u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX),
+    ))
+}
+
+/// One game slot: plays `first` (created before the clock started), then new games until the
+/// deadline. Its first move is due at `start + start_offset`.
+async fn play_game_loop(
+    shared: Shared,
+    first: Created,
+    start: tokio::time::Instant,
+    start_offset: Duration,
+    seed: u64,
+) -> Tally {
     let Shared {
         client,
         base,
@@ -195,33 +223,24 @@ async fn play_game_loop(shared: Shared, start_offset: Duration, seed: u64) -> Ta
     } = shared;
     let mut tally = Tally::default();
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut next = tokio::time::Instant::now() + start_offset;
+    let mut next = start + start_offset;
     let deadline = tokio::time::Instant::from_std(deadline);
+    let mut pending = Some(first);
     'games: while tokio::time::Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
-        let t0 = Instant::now();
-        let created = client
-            .post(format!("{base}/api/games"))
-            .header("content-type", "application/json")
-            .body(create_body.to_string())
-            .send()
-            .await;
-        let created: Created = match created {
-            Ok(r) if r.status().as_u16() == 201 => match r.json().await {
-                Ok(c) => c,
-                Err(_) => {
+        let created = match pending.take() {
+            Some(c) => c,
+            None => match create_game(&client, &base, &create_body).await {
+                Some((c, micros)) => {
+                    tally.creates.push(micros);
+                    c
+                }
+                None => {
                     tally.errors += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
-            _ => {
-                tally.errors += 1;
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
         };
-        tally
-            .creates
-            .push(u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX));
         let Some(token) = created.tokens.get("first").cloned() else {
             tally.errors += 1;
             continue;
@@ -309,6 +328,28 @@ async fn drive(args: &LoadtestArgs, base: &str, target: String) -> Result<Report
     let interval =
         (args.rate > 0).then(|| Duration::from_secs_f64(args.games as f64 / args.rate as f64));
     let stop = Arc::new(AtomicBool::new(false));
+    // Every game exists before the clock starts, so the measurement is of play alone.
+    let mut firsts = Vec::with_capacity(args.games);
+    let mut creating = tokio::task::JoinSet::new();
+    let slots = Arc::new(tokio::sync::Semaphore::new(32));
+    for i in 0..args.games {
+        let (client, base, body, slots) = (
+            client.clone(),
+            Arc::clone(&base),
+            Arc::clone(&create_body),
+            Arc::clone(&slots),
+        );
+        creating.spawn(async move {
+            let _permit = slots.acquire_owned().await;
+            (i, create_game(&client, &base, &body).await)
+        });
+    }
+    while let Some(done) = creating.join_next().await {
+        let (i, created) = done.context("a game creation task failed")?;
+        let (created, _) = created.context("the server did not create a game")?;
+        firsts.push((i, created));
+    }
+    firsts.sort_by_key(|(i, _)| *i);
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
     let shared = Shared {
@@ -319,13 +360,16 @@ async fn drive(args: &LoadtestArgs, base: &str, target: String) -> Result<Report
         deadline,
         stop,
     };
+    let start = tokio::time::Instant::from_std(started);
     let mut tasks = Vec::with_capacity(args.games);
-    for i in 0..args.games {
+    for (i, first) in firsts {
         let offset = interval.map_or(Duration::ZERO, |iv| {
             iv.mul_f64(i as f64 / args.games as f64)
         });
         tasks.push(tokio::spawn(play_game_loop(
             shared.clone(),
+            first,
+            start,
             offset,
             i as u64,
         )));

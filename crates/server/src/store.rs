@@ -111,9 +111,22 @@ pub enum Write {
 type Reply = oneshot::Sender<Result<bool, StoreError>>;
 
 enum Pools {
-    Sqlite { write: SqlitePool, read: SqlitePool },
+    Sqlite {
+        write: SqlitePool,
+        read: SqlitePool,
+        /// Copies the WAL into the database file beside the writer (see [`Store::start_writer`]).
+        checkpoint: SqlitePool,
+    },
     Postgres(PgPool),
 }
+
+/// How often the SQLite checkpointer copies the WAL into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
+
+/// WAL pages after which the writer checkpoints itself. By then the checkpointer has copied
+/// nearly everything, so this is quick, and it lets the next commit start the WAL afresh:
+/// the WAL stays below about this many pages.
+const WRITER_CHECKPOINT_PAGES: &str = "4000";
 
 /// The database: pools plus the writer task's queue.
 pub struct Store {
@@ -140,208 +153,199 @@ macro_rules! on_pool {
     };
 }
 
-/// Runs a batch of writes inside transaction `$tx` of database `$db`; evaluates to the
-/// per-write `Vec<bool>` (applied or lost to another writer) with the change notices of the
-/// applied appends (`ID VERSION`), or returns the error.
-macro_rules! commit_batch {
-    ($tx:ident, $db:ty, $writes:expr) => {{
-        let writes: &[&Write] = $writes;
-        let mut out = vec![false; writes.len()];
-        let mut payloads: Vec<String> = Vec::new();
-        let mut appends: Vec<(usize, &str, &Event, &Summary)> = Vec::new();
-        for (i, w) in writes.iter().enumerate() {
-            match w {
-                Write::Create(g, s) => {
-                    sqlx::query(
-                        "INSERT INTO games (id, game, options, seed, position, first_player, \
-                         second_player, first_token, second_token, same_screen, created_ms, \
-                         version, status, result, termination, move_count, to_move, \
-                         computer_to_move, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
-                         $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
-                    )
-                    .bind(&g.id)
-                    .bind(&g.game)
-                    .bind(&g.options)
-                    .bind(g.seed as i64)
-                    .bind(&g.position)
-                    .bind(&g.first_player)
-                    .bind(&g.second_player)
-                    .bind(&g.first_token)
-                    .bind(&g.second_token)
-                    .bind(i32::from(g.same_screen))
-                    .bind(g.created_ms)
-                    .bind(s.version)
-                    .bind(s.status)
-                    .bind(&s.result)
-                    .bind(&s.termination)
-                    .bind(s.move_count)
-                    .bind(s.to_move.map(Seat::name))
-                    .bind(i32::from(s.computer_to_move))
-                    .bind(s.updated_ms)
-                    .execute(&mut *$tx)
-                    .await?;
-                    out[i] = true;
-                }
-                Write::Append {
-                    game_id,
-                    event,
-                    summary,
-                } => appends.push((i, game_id.as_str(), event, summary)),
-            }
-        }
-        if !appends.is_empty() {
-            let mut q = sqlx::QueryBuilder::<$db>::new(
-                "INSERT INTO events (game_id, seq, seat, action, data, at_ms) ",
-            );
-            q.push_values(&appends, |mut b, (_, id, e, _)| {
-                b.push_bind(*id)
-                    .push_bind(e.seq)
-                    .push_bind(e.seat.name())
-                    .push_bind(e.action.name())
-                    .push_bind(e.data.as_str())
-                    .push_bind(e.at_ms);
-            });
-            q.push(" ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id");
-            let rows = q.build().fetch_all(&mut *$tx).await?;
-            let mut inserted = std::collections::HashSet::with_capacity(rows.len());
-            for r in &rows {
-                inserted.insert(r.try_get::<String, _>(0)?);
-            }
-            let applied: Vec<&(usize, &str, &Event, &Summary)> =
-                appends.iter().filter(|a| inserted.contains(a.1)).collect();
-            if !applied.is_empty() {
-                let mut q = sqlx::QueryBuilder::<$db>::new(
-                    "UPDATE games SET version = v.column2, status = v.column3, \
-                     result = v.column4, termination = v.column5, move_count = v.column6, \
-                     to_move = v.column7, computer_to_move = v.column8, updated_ms = v.column9 \
-                     FROM (VALUES ",
-                );
-                for (n, (_, id, _, s)) in applied.iter().enumerate() {
-                    q.push(if n == 0 { "(" } else { ", (" });
-                    q.push("CAST(").push_bind(*id);
-                    q.push(" AS TEXT), CAST(").push_bind(s.version);
-                    q.push(" AS BIGINT), CAST(").push_bind(s.status);
-                    q.push(" AS TEXT), CAST(").push_bind(s.result.as_deref());
-                    q.push(" AS TEXT), CAST(")
-                        .push_bind(s.termination.as_deref());
-                    q.push(" AS TEXT), CAST(").push_bind(s.move_count);
-                    q.push(" AS BIGINT), CAST(")
-                        .push_bind(s.to_move.map(Seat::name));
-                    q.push(" AS TEXT), CAST(")
-                        .push_bind(i32::from(s.computer_to_move));
-                    q.push(" AS INTEGER), CAST(").push_bind(s.updated_ms);
-                    q.push(" AS BIGINT))");
-                }
-                q.push(") AS v WHERE games.id = v.column1");
-                q.build().execute(&mut *$tx).await?;
-            }
-            for a in &applied {
-                payloads.push(format!("{} {}", a.1, a.2.seq));
-                out[a.0] = true;
-            }
-        }
-        (out, payloads)
-    }};
+/// A batch as JSON arrays: new games, appended events, and the summaries after them. Each
+/// batch is then the same few statements whatever its size, prepared once and reused.
+struct BatchJson {
+    games: String,
+    events: String,
+    summaries: String,
+    /// Per write: `(index, game id, version)` of appends; creates always apply.
+    appends: Vec<(usize, String, i64)>,
+    creates: usize,
 }
 
-/// Commits a batch on SQLite as one script in one call: `BEGIN IMMEDIATE`, the new games, one
-/// multi-row insert of the events (returning those that did not conflict), one multi-row update
-/// of the summaries of exactly those games (their stored version is the one before the event),
-/// `COMMIT`. The writer's thread hands work to SQLite's thread once per batch instead of once
-/// per statement.
+fn batch_json(writes: &[&Write]) -> BatchJson {
+    use serde_json::json;
+    let mut games = Vec::new();
+    let mut events = Vec::new();
+    let mut summaries = Vec::new();
+    let mut appends = Vec::new();
+    let summary = |id: &str, s: &Summary| {
+        json!({
+            "g": id, "v": s.version, "st": s.status, "r": s.result, "te": s.termination,
+            "n": s.move_count, "tm": s.to_move.map(Seat::name),
+            "c": i32::from(s.computer_to_move), "u": s.updated_ms,
+        })
+    };
+    for (i, w) in writes.iter().enumerate() {
+        match w {
+            Write::Create(g, s) => games.push(json!({
+                "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
+                "position": g.position, "p1": g.first_player, "p2": g.second_player,
+                "t1": g.first_token, "t2": g.second_token, "same": i32::from(g.same_screen),
+                "created": g.created_ms, "s": summary(&g.id, s),
+            })),
+            Write::Append {
+                game_id,
+                event,
+                summary: s,
+            } => {
+                events.push(json!({
+                    "g": game_id, "s": event.seq, "t": event.seat.name(),
+                    "a": event.action.name(), "d": event.data, "m": event.at_ms,
+                }));
+                summaries.push(summary(game_id, s));
+                appends.push((i, game_id.clone(), event.seq));
+            }
+        }
+    }
+    BatchJson {
+        creates: games.len(),
+        games: serde_json::Value::Array(games).to_string(),
+        events: serde_json::Value::Array(events).to_string(),
+        summaries: serde_json::Value::Array(summaries).to_string(),
+        appends,
+    }
+}
+
+/// Which writes applied, from the `(game_id, seq)` rows the event insert returned.
+fn applied(writes: &[&Write], b: &BatchJson, rows: &[(String, i64)]) -> Vec<bool> {
+    let inserted: std::collections::HashSet<(&str, i64)> =
+        rows.iter().map(|(g, s)| (g.as_str(), *s)).collect();
+    let mut out = vec![true; writes.len()];
+    for (i, id, seq) in &b.appends {
+        out[*i] = inserted.contains(&(id.as_str(), *seq));
+    }
+    out
+}
+
+/// The SQLite batch: one script, sent in one call and prepared once. The summary update
+/// touches exactly the games whose event was inserted: their stored version is the one
+/// before it (a version another writer took first is already past that).
+const SQLITE_BATCH: &str = "BEGIN IMMEDIATE;
+INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
+    second_token, same_screen, created_ms, version, status, result, termination, move_count,
+    to_move, computer_to_move, updated_ms)
+SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
+    value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
+    value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
+    value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
+    value ->> '$.s.c', value ->> '$.s.u'
+FROM json_each($1) WHERE true;
+INSERT INTO events (game_id, seq, seat, action, data, at_ms)
+SELECT value ->> 'g', value ->> 's', value ->> 't', value ->> 'a', value ->> 'd', value ->> 'm'
+FROM json_each($2) WHERE true
+ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq;
+UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = j.value ->> 'r',
+    termination = j.value ->> 'te', move_count = j.value ->> 'n', to_move = j.value ->> 'tm',
+    computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u'
+FROM json_each($3) AS j
+WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
+COMMIT;";
+
+/// Commits a batch on SQLite: [`SQLITE_BATCH`] with the batch as JSON.
 async fn commit_sqlite(
     conn: &mut sqlx::SqliteConnection,
     writes: &[&Write],
 ) -> Result<Vec<bool>, StoreError> {
-    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new("BEGIN IMMEDIATE; ");
-    let mut appends: Vec<(usize, &str, &Event, &Summary)> = Vec::new();
-    for (i, w) in writes.iter().enumerate() {
-        match w {
-            Write::Create(g, s) => {
-                q.push(
-                    "INSERT INTO games (id, game, options, seed, position, first_player, \
-                     second_player, first_token, second_token, same_screen, created_ms, version, \
-                     status, result, termination, move_count, to_move, computer_to_move, \
-                     updated_ms) ",
-                );
-                q.push_values([(g, s)], |mut b, (g, s)| {
-                    b.push_bind(g.id.as_str())
-                        .push_bind(g.game.as_str())
-                        .push_bind(g.options.as_str())
-                        .push_bind(g.seed as i64)
-                        .push_bind(g.position.as_deref())
-                        .push_bind(g.first_player.as_str())
-                        .push_bind(g.second_player.as_str())
-                        .push_bind(g.first_token.as_deref())
-                        .push_bind(g.second_token.as_deref())
-                        .push_bind(i32::from(g.same_screen))
-                        .push_bind(g.created_ms)
-                        .push_bind(s.version)
-                        .push_bind(s.status)
-                        .push_bind(s.result.as_deref())
-                        .push_bind(s.termination.as_deref())
-                        .push_bind(s.move_count)
-                        .push_bind(s.to_move.map(Seat::name))
-                        .push_bind(i32::from(s.computer_to_move))
-                        .push_bind(s.updated_ms);
-                });
-                q.push("; ");
-            }
-            Write::Append {
-                game_id,
-                event,
-                summary,
-            } => appends.push((i, game_id.as_str(), event, summary)),
-        }
-    }
-    if !appends.is_empty() {
-        q.push("INSERT INTO events (game_id, seq, seat, action, data, at_ms) ");
-        q.push_values(&appends, |mut b, (_, id, e, _)| {
-            b.push_bind(*id)
-                .push_bind(e.seq)
-                .push_bind(e.seat.name())
-                .push_bind(e.action.name())
-                .push_bind(e.data.as_str())
-                .push_bind(e.at_ms);
-        });
-        q.push(" ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq; ");
-        q.push(
-            "UPDATE games SET version = v.column2, status = v.column3, result = v.column4, \
-             termination = v.column5, move_count = v.column6, to_move = v.column7, \
-             computer_to_move = v.column8, updated_ms = v.column9 FROM (VALUES ",
-        );
-        for (n, (_, id, _, s)) in appends.iter().enumerate() {
-            q.push(if n == 0 { "(" } else { ", (" });
-            q.push_bind(*id);
-            q.push(", ").push_bind(s.version);
-            q.push(", ").push_bind(s.status);
-            q.push(", ").push_bind(s.result.as_deref());
-            q.push(", ").push_bind(s.termination.as_deref());
-            q.push(", ").push_bind(s.move_count);
-            q.push(", ").push_bind(s.to_move.map(Seat::name));
-            q.push(", ").push_bind(i32::from(s.computer_to_move));
-            q.push(", ").push_bind(s.updated_ms);
-            q.push(")");
-        }
-        q.push(") AS v WHERE games.id = v.column1 AND games.version = v.column2 - 1; ");
-    }
-    q.push("COMMIT;");
-    let rows = match q.build().persistent(false).fetch_all(&mut *conn).await {
+    let b = batch_json(writes);
+    let result = sqlx::query(SQLITE_BATCH)
+        .bind(&b.games)
+        .bind(&b.events)
+        .bind(&b.summaries)
+        .fetch_all(&mut *conn)
+        .await;
+    let rows = match result {
         Ok(rows) => rows,
         Err(e) => {
             let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
             return Err(e.into());
         }
     };
-    let mut inserted = std::collections::HashSet::with_capacity(rows.len());
+    let mut returned = Vec::with_capacity(rows.len());
     for r in &rows {
-        inserted.insert((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?));
+        returned.push((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?));
     }
-    let mut out = vec![true; writes.len()];
-    for (i, id, e, _) in appends {
-        out[i] = inserted.contains(&(id.to_string(), e.seq));
+    Ok(applied(writes, &b, &returned))
+}
+
+/// Commits a batch on PostgreSQL: the same statements with `jsonb_to_recordset`, in one
+/// transaction, with a notice to the other servers for each applied event.
+async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, StoreError> {
+    let b = batch_json(writes);
+    let mut tx = pool.begin().await?;
+    if b.creates > 0 {
+        sqlx::query(
+            "INSERT INTO games (id, game, options, seed, position, first_player, second_player, \
+             first_token, second_token, same_screen, created_ms, version, status, result, \
+             termination, move_count, to_move, computer_to_move, updated_ms) \
+             SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
+             x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
+             (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint \
+             FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, \
+             seed bigint, position text, p1 text, p2 text, t1 text, t2 text, same integer, \
+             created bigint, s jsonb)",
+        )
+        .bind(&b.games)
+        .execute(&mut *tx)
+        .await?;
     }
-    Ok(out)
+    let mut returned = Vec::new();
+    if !b.appends.is_empty() {
+        let rows = sqlx::query(
+            "INSERT INTO events (game_id, seq, seat, action, data, at_ms) \
+             SELECT x.g, x.s, x.t, x.a, x.d, x.m FROM jsonb_to_recordset($1::jsonb) \
+             AS x(g text, s bigint, t text, a text, d text, m bigint) \
+             ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq",
+        )
+        .bind(&b.events)
+        .fetch_all(&mut *tx)
+        .await?;
+        for r in &rows {
+            returned.push((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?));
+        }
+        sqlx::query(
+            "UPDATE games SET version = x.v, status = x.st, result = x.r, termination = x.te, \
+             move_count = x.n, to_move = x.tm, computer_to_move = x.c, updated_ms = x.u \
+             FROM jsonb_to_recordset($1::jsonb) AS x(g text, v bigint, st text, r text, \
+             te text, n bigint, tm text, c integer, u bigint) \
+             WHERE games.id = x.g AND games.version = x.v - 1",
+        )
+        .bind(&b.summaries)
+        .execute(&mut *tx)
+        .await?;
+        if !returned.is_empty() {
+            // Delivered to every listening server when the transaction commits.
+            let notices: Vec<String> = returned.iter().map(|(g, s)| format!("{g} {s}")).collect();
+            sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS t(p)")
+                .bind(NOTIFY_CHANNEL)
+                .bind(notices)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(applied(writes, &b, &returned))
+}
+
+/// Copies committed WAL pages into the SQLite database file every [`CHECKPOINT_EVERY`],
+/// without blocking the writer (a passive checkpoint), so the WAL stays small and commits
+/// stay quick.
+async fn checkpointer(pool: SqlitePool) {
+    let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            return;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            tracing::debug!("checkpoint: {e}");
+        }
+    }
 }
 
 /// Reads the URL's backend: `postgres://…`/`postgresql://…`, `sqlite:…`, or a file path.
@@ -424,21 +428,38 @@ impl Store {
             Backend::Sqlite => {
                 let options = sqlite_options(url)?;
                 let description = format!("SQLite {}", options.get_filename().display());
-                let write = SqlitePoolOptions::new()
-                    .max_connections(1)
-                    .min_connections(1)
-                    .idle_timeout(None)
-                    .max_lifetime(None)
-                    .connect_with(options.clone())
+                let one = || {
+                    SqlitePoolOptions::new()
+                        .max_connections(1)
+                        .min_connections(1)
+                        .idle_timeout(None)
+                        .max_lifetime(None)
+                };
+                // The checkpointer copies the WAL into the database file beside the writer, so
+                // a commit seldom waits for that.
+                let write = one()
+                    .connect_with(
+                        options
+                            .clone()
+                            .pragma("wal_autocheckpoint", WRITER_CHECKPOINT_PAGES),
+                    )
                     .await?;
                 MIGRATOR.run(&write).await?;
+                let checkpoint = one().connect_with(options.clone()).await?;
                 let read = SqlitePoolOptions::new()
                     .max_connections(4)
                     .idle_timeout(None)
                     .max_lifetime(None)
                     .connect_with(options.read_only(true))
                     .await?;
-                (Pools::Sqlite { write, read }, description)
+                (
+                    Pools::Sqlite {
+                        write,
+                        read,
+                        checkpoint,
+                    },
+                    description,
+                )
             }
             Backend::Postgres => {
                 let options = PgConnectOptions::from_str(url).map_err(|e| StoreError::Url {
@@ -485,7 +506,12 @@ impl Store {
                     .enable_all()
                     .build()
                 {
-                    Ok(rt) => rt.block_on(me.writer_loop(rx)),
+                    Ok(rt) => {
+                        if let Pools::Sqlite { checkpoint, .. } = &me.pools {
+                            rt.spawn(checkpointer(checkpoint.clone()));
+                        }
+                        rt.block_on(me.writer_loop(rx));
+                    }
                     Err(e) => tracing::error!("cannot start the storage writer: {e}"),
                 }
                 let _ = done_tx.send(());
@@ -508,8 +534,17 @@ impl Store {
             let _ = done.await;
         }
         match &self.pools {
-            Pools::Sqlite { write, read } => {
+            Pools::Sqlite {
+                write,
+                read,
+                checkpoint,
+            } => {
                 read.close().await;
+                checkpoint.close().await;
+                // Leave a compact database: everything copied in, the WAL emptied.
+                let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(write)
+                    .await;
                 write.close().await;
             }
             Pools::Postgres(p) => p.close().await,
@@ -582,17 +617,28 @@ impl Store {
                     }
                 }
                 Err(e) => {
-                    // One bad write must not sink the others: retry each on its own.
+                    // One bad write must not sink the others: retry each on its own, on a
+                    // fresh connection in case the old one broke.
                     tracing::warn!(
                         "batch of {} writes failed ({e}); retrying one by one",
                         batch.len()
                     );
+                    if let Some(c) = held.take() {
+                        let _ = c.close().await;
+                        if let Pools::Sqlite { write, .. } = &self.pools {
+                            held = write.acquire().await.ok();
+                        }
+                    }
                     for (w, reply) in batch.drain(..) {
                         let r = self.commit(held.as_deref_mut(), &[&w]).await.map(|v| v[0]);
                         let _ = reply.send(r);
                     }
                 }
             }
+        }
+        // Give the connection back for good before this thread's runtime goes away.
+        if let Some(c) = held.take() {
+            let _ = c.close().await;
         }
     }
 
@@ -610,20 +656,7 @@ impl Store {
                 Some(conn) => commit_sqlite(conn, writes).await,
                 None => commit_sqlite(&mut *write.acquire().await?, writes).await,
             },
-            Pools::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
-                let (out, payloads) = commit_batch!(tx, sqlx::Postgres, writes);
-                if !payloads.is_empty() {
-                    // Delivered to every listening server when the transaction commits.
-                    sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS t(p)")
-                        .bind(NOTIFY_CHANNEL)
-                        .bind(payloads)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                tx.commit().await?;
-                Ok(out)
-            }
+            Pools::Postgres(pool) => commit_postgres(pool, writes).await,
         }
     }
 
