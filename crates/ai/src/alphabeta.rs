@@ -195,9 +195,9 @@ impl<G: GameAi> AlphaBeta<G> {
         if !self.spec.exact || !self.endgame.applies(g, false) {
             return None;
         }
-        let (p, _) = self
+        let p = self
             .endgame
-            .solve(g, ExactBudget::nodes(limit), &mut self.nodes)?;
+            .value(g, ExactBudget::nodes(limit), &mut self.nodes)?;
         Some(match p {
             Proven::Win(n) => WIN - ply as i32 - n as i32,
             Proven::Loss(n) => -(WIN - ply as i32 - n as i32),

@@ -3,71 +3,147 @@
 //! Levels 1 to 6 have fixed work budgets (iterations or nodes), so they play the same way on
 //! every machine and are reproducible for a seed; levels 7 to 10 are the game's strongest
 //! configuration (`best`) at a growing time per move. Level 1 is close to random play (a
-//! beginner beats it); level 10 uses every core for a few seconds per move.
+//! beginner beats it); level 10 uses every core for up to 3 s per move.
 //!
-//! | level | default mapping |
-//! |------:|-----------------|
-//! | 1 | `mcts:plain,iterations=10` |
-//! | 2 | `mcts:plain,iterations=100` |
-//! | 3 | `mcts:iterations=300` |
-//! | 4 | `mcts:iterations=1000` |
-//! | 5 | `mcts:iterations=3000` |
-//! | 6 | `mcts:iterations=10000` |
-//! | 7 | `best:time=200ms` |
-//! | 8 | `best:time=500ms` |
-//! | 9 | `best:time=1s` |
-//! | 10 | `best:time=3s,threads=0` |
-//!
-//! A game may map levels differently (see its [`GameAi::level_spec`](crate::policy::GameAi::level_spec));
-//! `docs/ai.md` lists every game's table.
+//! Each game picks one of the tables below ([`GameAi::level_spec`](crate::policy::GameAi::level_spec));
+//! `docs/ai.md` lists them with their measured strength.
 
-use crate::spec::{BestSpec, BotSpec, MctsSpec};
+use crate::spec::{AlphaBetaSpec, BestSpec, BotSpec, MctsSpec};
 use std::time::Duration;
 
-/// The default level table (see the module docs).
-#[must_use]
-pub fn default_level(n: u8) -> BotSpec {
-    let iters = |n: u64, plain: bool| {
-        BotSpec::Mcts(MctsSpec {
-            iterations: Some(n),
-            ..if plain {
-                MctsSpec::PLAIN
-            } else {
-                MctsSpec::DEFAULT
-            }
-        })
-    };
-    let best = |ms: u64, threads: u32| {
-        BotSpec::Best(BestSpec {
-            time: Some(Duration::from_millis(ms)),
-            threads,
-        })
-    };
+fn mcts(iterations: u64, base: MctsSpec) -> BotSpec {
+    BotSpec::Mcts(MctsSpec {
+        iterations: Some(iterations),
+        ..base
+    })
+}
+
+fn best(ms: u64, threads: u32) -> BotSpec {
+    BotSpec::Best(BestSpec {
+        time: Some(Duration::from_millis(ms)),
+        threads,
+    })
+}
+
+fn top(n: u8) -> BotSpec {
     match n {
-        0 | 1 => iters(10, true),
-        2 => iters(100, true),
-        3 => iters(300, false),
-        4 => iters(1000, false),
-        5 => iters(3000, false),
-        6 => iters(10_000, false),
-        7 => best(200, 1),
-        8 => best(500, 1),
+        7 => best(100, 1),
+        8 => best(300, 1),
         9 => best(1000, 1),
         _ => best(3000, 0),
     }
 }
 
+/// Games played by MCTS (Obsidio):
+///
+/// | level | spec |
+/// |------:|------|
+/// | 1 | `mcts:plain,iterations=10` |
+/// | 2 | `mcts:plain,iterations=100` |
+/// | 3 | `mcts:iterations=300` |
+/// | 4 | `mcts:iterations=1000` |
+/// | 5 | `mcts:iterations=3000` |
+/// | 6 | `mcts:iterations=10000` |
+/// | 7 | `best:time=100ms` |
+/// | 8 | `best:time=300ms` |
+/// | 9 | `best:time=1s` |
+/// | 10 | `best:time=3s,threads=0` |
+#[must_use]
+pub fn default_level(n: u8) -> BotSpec {
+    match n {
+        0 | 1 => mcts(10, MctsSpec::PLAIN),
+        2 => mcts(100, MctsSpec::PLAIN),
+        3 => mcts(300, MctsSpec::DEFAULT),
+        4 => mcts(1000, MctsSpec::DEFAULT),
+        5 => mcts(3000, MctsSpec::DEFAULT),
+        6 => mcts(10_000, MctsSpec::DEFAULT),
+        n => top(n),
+    }
+}
+
+/// Games played by alpha-beta (Opprimo, assideum):
+///
+/// | level | spec |
+/// |------:|------|
+/// | 1 | `mcts:plain,iterations=10` |
+/// | 2 | `alphabeta:depth=1` |
+/// | 3 | `alphabeta:depth=2` |
+/// | 4 | `alphabeta:nodes=2000` |
+/// | 5 | `alphabeta:nodes=8000` |
+/// | 6 | `alphabeta:nodes=30000` |
+/// | 7 | `best:time=100ms` |
+/// | 8 | `best:time=300ms` |
+/// | 9 | `best:time=1s` |
+/// | 10 | `best:time=3s,threads=0` |
+#[must_use]
+pub fn alphabeta_level(n: u8) -> BotSpec {
+    let ab = |depth: Option<u32>, nodes: Option<u64>| {
+        BotSpec::AlphaBeta(AlphaBetaSpec {
+            depth,
+            nodes,
+            ..AlphaBetaSpec::DEFAULT
+        })
+    };
+    match n {
+        0 | 1 => mcts(10, MctsSpec::PLAIN),
+        2 => ab(Some(1), None),
+        3 => ab(Some(2), None),
+        4 => ab(None, Some(2000)),
+        5 => ab(None, Some(8000)),
+        6 => ab(None, Some(30_000)),
+        n => top(n),
+    }
+}
+
+/// Sight Reduction, where the strongest bot plays perfectly as soon as it can solve the
+/// position: levels 1 to 9 are MCTS without the exact search, with growing budgets, and
+/// level 10 adds the exact search.
+///
+/// | level | spec |
+/// |------:|------|
+/// | 1 | `mcts:plain,iterations=10` |
+/// | 2 | `mcts:plain,iterations=50` |
+/// | 3 | `mcts:plain,iterations=200` |
+/// | 4 | `mcts:iterations=500,exact=false` |
+/// | 5 | `mcts:iterations=1500,exact=false` |
+/// | 6 | `mcts:iterations=5000,exact=false` |
+/// | 7 | `mcts:iterations=15000,exact=false` |
+/// | 8 | `mcts:iterations=50000,exact=false` |
+/// | 9 | `mcts:time=1s,exact=false` |
+/// | 10 | `best:time=3s,threads=0` |
+#[must_use]
+pub fn sight_reduction_level(n: u8) -> BotSpec {
+    let inexact = MctsSpec {
+        exact: false,
+        ..MctsSpec::DEFAULT
+    };
+    match n {
+        0 | 1 => mcts(10, MctsSpec::PLAIN),
+        2 => mcts(50, MctsSpec::PLAIN),
+        3 => mcts(200, MctsSpec::PLAIN),
+        4 => mcts(500, inexact),
+        5 => mcts(1500, inexact),
+        6 => mcts(5000, inexact),
+        7 => mcts(15_000, inexact),
+        8 => mcts(50_000, inexact),
+        9 => BotSpec::Mcts(MctsSpec {
+            time: Some(Duration::from_secs(1)),
+            ..inexact
+        }),
+        _ => best(3000, 0),
+    }
+}
+
 /// An upper bound on the typical time per move of `level:n` in any game (every game's level
-/// table keeps within it).
+/// table keeps within it on an idle machine).
 #[must_use]
 pub fn time_hint(n: u8) -> Duration {
     Duration::from_millis(match n {
-        0..=3 => 100,
-        4 => 200,
-        5 => 500,
-        6 => 1500,
-        7 => 200,
-        8 => 500,
+        0..=4 => 100,
+        5 => 250,
+        6 => 600,
+        7 => 100,
+        8 => 300,
         9 => 1000,
         _ => 3000,
     })

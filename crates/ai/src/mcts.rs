@@ -99,8 +99,12 @@ struct Cfg {
     exact: bool,
     rollout: Rollout,
     timed: bool,
+    /// Stop a timed search once the choice cannot change.
+    early: bool,
     /// RAVE equivalence parameter (0: off).
     rave: f32,
+    /// Progressive widening base (0: off).
+    widen: u32,
 }
 
 /// One thread's tree.
@@ -232,8 +236,12 @@ impl<G: GameAi> Tree<G> {
         stop: &AtomicBool,
         done: &AtomicBool,
     ) -> u64 {
+        let start = Instant::now();
         let mut it = 0;
         while it < quota {
+            if cfg.early && it % 256 == 255 && self.decided(it, start, deadline) {
+                break;
+            }
             if cfg.solver && self.root_proven() {
                 if cfg.timed {
                     done.store(true, Ordering::Relaxed);
@@ -253,6 +261,28 @@ impl<G: GameAi> Tree<G> {
         it
     }
 
+    /// Whether the most visited root move can no longer be overtaken in the time left, at
+    /// the rate of the iterations so far.
+    fn decided(&self, done: u64, start: Instant, deadline: Option<Instant>) -> bool {
+        let Some(deadline) = deadline else {
+            return false;
+        };
+        let now = Instant::now();
+        let (used, left) = (now - start, deadline.saturating_duration_since(now));
+        let to_come = done as f64 * left.as_secs_f64() / used.as_secs_f64().max(1e-9);
+        let root = self.nodes[0];
+        let (mut first, mut second) = (0u32, 0u32);
+        for c in &self.nodes[root.first as usize..(root.first + root.count) as usize] {
+            if c.visits > first {
+                second = first;
+                first = c.visits;
+            } else if c.visits > second {
+                second = c.visits;
+            }
+        }
+        f64::from(first - second) > to_come
+    }
+
     fn iterate(&mut self, root: &G, cfg: &Cfg) {
         let mut g = root.clone();
         self.path.clear();
@@ -267,7 +297,7 @@ impl<G: GameAi> Tree<G> {
                 if idx != 0 && n.visits < EXPAND_VISITS {
                     break;
                 }
-                if !self.expand(idx, &g) {
+                if !self.expand(idx, &g, cfg.widen) {
                     break;
                 }
             }
@@ -319,7 +349,7 @@ impl<G: GameAi> Tree<G> {
     }
 
     /// Creates the children of `idx`; false when the position is over or memory is full.
-    fn expand(&mut self, idx: usize, g: &G) -> bool {
+    fn expand(&mut self, idx: usize, g: &G, widen: u32) -> bool {
         g.legal_moves(&mut self.buf);
         if self.buf.is_empty() {
             self.mark_terminal(idx, g);
@@ -328,10 +358,15 @@ impl<G: GameAi> Tree<G> {
         if idx != 0 && self.nodes.len() + self.buf.len() > self.max_nodes {
             return false;
         }
-        // Shuffle, so that unvisited children are tried in random order.
+        // Shuffle, so that unvisited children are tried in random order; with progressive
+        // widening, the game's priorities come first.
         for i in (1..self.buf.len()).rev() {
             let j = self.rng.random_range(0..=i);
             self.buf.swap(i, j);
+        }
+        if widen > 0 {
+            self.buf
+                .sort_by_cached_key(|&m| std::cmp::Reverse(g.move_priority(m)));
         }
         let first = self.nodes.len();
         let mover = g.to_move().index() as u8;
@@ -358,27 +393,40 @@ impl<G: GameAi> Tree<G> {
 
     fn select(&mut self, p: usize, cfg: &Cfg) -> usize {
         let parent = self.nodes[p];
-        let (first, end) = (
-            parent.first as usize,
-            (parent.first + parent.count) as usize,
-        );
+        let first = parent.first as usize;
+        let all = first + parent.count as usize;
         let ln = (parent.visits.max(1) as f32).ln();
-        let mut best = first;
-        let mut best_u = f32::NEG_INFINITY;
-        if cfg.rave > 0.0 {
-            return self.select_rave(first, end, ln, cfg);
+        let mut end = all;
+        if cfg.widen > 0 {
+            let k = cfg.widen as usize + (parent.visits as f32).sqrt() as usize;
+            end = all.min(first + k);
         }
+        let pick = |end: usize| {
+            if cfg.rave > 0.0 {
+                self.select_rave(first, end, ln, cfg)
+            } else {
+                self.select_uct(first, end, ln, cfg)
+            }
+        };
+        // When every child in the window is a proven loss, look at them all.
+        pick(end).or_else(|| pick(all)).unwrap_or(first)
+    }
+
+    /// UCT: the child with the best upper confidence bound; unvisited children first.
+    fn select_uct(&self, first: usize, end: usize, ln: f32, cfg: &Cfg) -> Option<usize> {
+        let mut best = None;
+        let mut best_u = f32::NEG_INFINITY;
         for i in first..end {
             let c = &self.nodes[i];
             if cfg.solver {
                 match c.state {
-                    WIN => return i,
+                    WIN => return Some(i),
                     LOSS => continue,
                     _ => {}
                 }
             }
             if c.visits == 0 {
-                return i;
+                return Some(i);
             }
             let v = c.visits as f32;
             let q = if cfg.solver && c.state == DRAW {
@@ -389,7 +437,7 @@ impl<G: GameAi> Tree<G> {
             let u = q + cfg.c * (ln / v).sqrt();
             if u > best_u {
                 best_u = u;
-                best = i;
+                best = Some(i);
             }
         }
         best
@@ -397,20 +445,20 @@ impl<G: GameAi> Tree<G> {
 
     /// Selection with RAVE: the mean reward blended with the all-moves-as-first mean,
     /// trusting the latter less as real visits grow (weight √(k / (3n + k))).
-    fn select_rave(&self, first: usize, end: usize, ln: f32, cfg: &Cfg) -> usize {
-        let mut best = first;
+    fn select_rave(&self, first: usize, end: usize, ln: f32, cfg: &Cfg) -> Option<usize> {
+        let mut best = None;
         let mut best_u = f32::NEG_INFINITY;
         for i in first..end {
             let c = &self.nodes[i];
             if cfg.solver {
                 match c.state {
-                    WIN => return i,
+                    WIN => return Some(i),
                     LOSS => continue,
                     DRAW => {
                         let u = 0.5 + cfg.c * (ln / (c.visits as f32 + 1.0)).sqrt();
                         if u > best_u {
                             best_u = u;
-                            best = i;
+                            best = Some(i);
                         }
                         continue;
                     }
@@ -428,7 +476,7 @@ impl<G: GameAi> Tree<G> {
             let u = (1.0 - beta) * q + beta * qa + cfg.c * (ln / (n + 1.0)).sqrt();
             if u > best_u {
                 best_u = u;
-                best = i;
+                best = Some(i);
             }
         }
         best
@@ -445,7 +493,7 @@ impl<G: GameAi> Tree<G> {
             return state_rewards(n.state, n.mover);
         }
         if cfg.exact && self.endgame.applies(g, false) {
-            if let Some((p, _)) = self.endgame.solve(
+            if let Some(p) = self.endgame.value(
                 g,
                 ExactBudget::nodes(LEAF_EXACT_NODES),
                 &mut self.exact_nodes,
@@ -689,7 +737,9 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                 r => r,
             },
             timed: iterations.is_none(),
+            early: iterations.is_none() && spec.solver,
             rave: spec.rave.unwrap_or(G::RAVE) as f32,
+            widen: spec.widen.unwrap_or(G::WIDEN),
         };
 
         // Decisive moves and exact endgames at the root.

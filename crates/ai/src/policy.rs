@@ -25,6 +25,11 @@ pub trait GameAi: Game {
     /// How MCTS estimates a new leaf when the spec says `rollout=auto`.
     const ROLLOUT: Rollout = Rollout::Full;
 
+    /// The progressive-widening base MCTS uses when the spec leaves it to the game (0: every
+    /// child is considered from the start). Children are ranked by
+    /// [`GameAi::move_priority`].
+    const WIDEN: u32 = 0;
+
     /// The RAVE equivalence parameter MCTS uses when the spec leaves it to the game (0: no
     /// RAVE). Needs [`GameAi::footprint`].
     const RAVE: u32 = 0;
@@ -59,8 +64,8 @@ pub trait GameAi: Game {
         n
     }
 
-    /// Move ordering for alpha-beta: moves with a higher priority are searched first
-    /// (captures before quiet moves, …).
+    /// Move ordering for alpha-beta and progressive widening in MCTS: moves with a higher
+    /// priority are searched first (captures before quiet moves, …).
     fn move_priority(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0
@@ -114,6 +119,12 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     /// Whether the position is small enough to search exactly (cheap to ask): at the root
     /// of a search (where a failed attempt costs little), or inside the tree.
     fn applies(&self, game: &G, at_root: bool) -> bool;
+
+    /// The exact result for the seat to move, without a move (cheaper where a game can do
+    /// it), or `None` when the search needs more than `budget`.
+    fn value(&mut self, game: &G, budget: ExactBudget, nodes: &mut u64) -> Option<Proven> {
+        self.solve(game, budget, nodes).map(|(p, _)| p)
+    }
 
     /// The exact result for the seat to move and a move that achieves it (in a lost
     /// position: the move that gives the opponent the most chances to go wrong), or `None`

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// The accepted spec forms, for error messages and help texts.
 pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
-[,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N] | \
+[,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N][,widen=N] | \
 alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B] | best[:time=1s][,threads=N] | \
 level:N (N = 1..10)";
 
@@ -61,6 +61,9 @@ pub struct MctsSpec {
     /// RAVE (all-moves-as-first) equivalence parameter: 0 turns RAVE off, `None` leaves it
     /// to the game.
     pub rave: Option<u32>,
+    /// Progressive widening: a node with n visits considers only its first `widen + √n`
+    /// children in the game's priority order; 0 turns it off, `None` leaves it to the game.
+    pub widen: Option<u32>,
     /// Written as `mcts:plain…`: settings are shown relative to the plain baseline.
     pub plain: bool,
 }
@@ -78,6 +81,7 @@ impl MctsSpec {
         exact: true,
         rollout: Rollout::Auto,
         rave: None,
+        widen: None,
         plain: false,
     };
 
@@ -94,6 +98,7 @@ impl MctsSpec {
         exact: false,
         rollout: Rollout::Full,
         rave: Some(0),
+        widen: Some(0),
         plain: true,
     };
 }
@@ -337,6 +342,15 @@ impl FromStr for BotSpec {
                                 })? as u32),
                             }
                         }
+                        "widen" => {
+                            m.widen = match value {
+                                "auto" => None,
+                                "false" | "off" => Some(0),
+                                n => Some(parse_count(key, n, 0, 1_000_000).map_err(|_| {
+                                    err(format!("widen={n}: expected auto, off or a number (0 = off)"))
+                                })? as u32),
+                            }
+                        }
                         "rollout" => {
                             m.rollout = match value {
                                 "full" => Rollout::Full,
@@ -350,7 +364,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(err(format!(
-                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout, rave"
+                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout, rave, widen"
                             )))
                         }
                     }
@@ -451,6 +465,12 @@ impl fmt::Display for BotSpec {
                         Rollout::Cutoff(n) => format!("rollout={n}"),
                     });
                 }
+                if m.widen != base.widen {
+                    items.push(match m.widen {
+                        None => "widen=auto".into(),
+                        Some(n) => format!("widen={n}"),
+                    });
+                }
                 if m.rave != base.rave {
                     items.push(match m.rave {
                         None => "rave=auto".into(),
@@ -545,6 +565,7 @@ mod tests {
         );
         assert_eq!(round_trip("mcts:time=250us"), "mcts:time=250us");
         assert_eq!(round_trip("mcts:rave=300"), "mcts:rave=300");
+        assert_eq!(round_trip("mcts:rave=300,widen=8"), "mcts:widen=8,rave=300");
         assert_eq!(round_trip("mcts:rave=off"), "mcts:rave=0");
         assert_eq!(round_trip("mcts:plain,rave=auto"), "mcts:plain,rave=auto");
     }

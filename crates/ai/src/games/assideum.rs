@@ -159,6 +159,10 @@ impl GameAi for Assideum {
         victim(self.board(), mv) > 0
     }
 
+    fn level_spec(n: u8) -> BotSpec {
+        crate::levels::alphabeta_level(n)
+    }
+
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {
         BotSpec::AlphaBeta(AlphaBetaSpec {
             time: Some(time),

@@ -155,6 +155,10 @@ impl GameAi for Opprimo {
         matches!(mv, Move::Convert(..))
     }
 
+    fn level_spec(n: u8) -> BotSpec {
+        crate::levels::alphabeta_level(n)
+    }
+
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {
         BotSpec::AlphaBeta(AlphaBetaSpec {
             time: Some(time),

@@ -12,6 +12,9 @@ use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Game;
 use boardlab_sight_reduction::bits::{self, Dir, ALL_DIRS, ORTHOGONAL};
 use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
+use boardlab_solve::{
+    move_mask, Position, Rules as SolveRules, Solver, SolverConfig, Value as SolveValue,
+};
 use std::time::{Duration, Instant};
 
 /// The removal rule on raw sets, as the engine applies it.
@@ -135,6 +138,44 @@ pub struct SrEndgame {
     limit: u64,
     deadline: Option<Instant>,
     bufs: Vec<Vec<u32>>,
+    /// boardlab-solve's solver, for positions of at most [`SOLVE_CRATE_PIECES`] pieces.
+    solver: Option<Box<Solver>>,
+}
+
+/// Positions with at most this many pieces are solved with boardlab-solve, whose search is
+/// several times faster but takes no budget; at this size it needs milliseconds. Larger
+/// positions use this module's search, which stops at its budget.
+const SOLVE_CRATE_PIECES: u32 = 24;
+
+/// Preference of a value for the side to move: shorter wins, then longer losses.
+fn rank(v: SolveValue) -> i64 {
+    match v {
+        SolveValue::WinIn(n) => 1000 - i64::from(n),
+        SolveValue::Win => 500,
+        SolveValue::Loss => -500,
+        SolveValue::LossIn(n) => -1000 + i64::from(n),
+    }
+}
+
+fn proven(v: SolveValue) -> Proven {
+    match v {
+        SolveValue::WinIn(n) => Proven::Win(n),
+        SolveValue::LossIn(n) => Proven::Loss(n),
+        // Not produced with distances; counted as one ply.
+        SolveValue::Win => Proven::Win(1),
+        SolveValue::Loss => Proven::Loss(0),
+    }
+}
+
+/// How likely an opponent guided by random playouts is to choose a reply after which we
+/// (`mine`, to move) face `theirs`: a weight growing with the opponent's playout score.
+fn playout_weight<R: Rng>(rules: Rules, mine: u32, theirs: u32, rng: &mut R) -> f64 {
+    let mut score = 0u32;
+    for _ in 0..SWINDLE_PLAYOUTS {
+        score += u32::from(random_playout_loses(rules, mine, theirs, rng));
+    }
+    let q = f64::from(score) / f64::from(SWINDLE_PLAYOUTS);
+    (q / SWINDLE_TEMPERATURE).exp()
 }
 
 /// Root searches are tried up to this many pieces on the board (with a node limit).
@@ -223,13 +264,7 @@ impl SrEndgame {
                 let theirs = opp & !r;
                 // The reply throws the win away when it leaves us winning.
                 let throws = self.value(rules, mine, theirs)? > 0;
-                // The opponent's playout score after the reply (we are to move).
-                let mut score = 0u32;
-                for _ in 0..SWINDLE_PLAYOUTS {
-                    score += u32::from(random_playout_loses(rules, mine, theirs, &mut rng));
-                }
-                let q = f64::from(score) / f64::from(SWINDLE_PLAYOUTS);
-                let w = (q / SWINDLE_TEMPERATURE).exp();
+                let w = playout_weight(rules, mine, theirs, &mut rng);
                 all += w;
                 if throws {
                     lost += w;
@@ -245,6 +280,64 @@ impl SrEndgame {
         best.map(|(_, m)| m)
     }
 
+    /// [`Endgame::solve`] with boardlab-solve (small positions).
+    fn solve_small(&mut self, game: &SightReduction, nodes: &mut u64) -> (Proven, Option<Move>) {
+        let rules = Rules::of(game.config());
+        let solver = self.solver.get_or_insert_with(|| {
+            Box::new(Solver::new(SolverConfig {
+                table_bytes: 32 << 20,
+                ..SolverConfig::default()
+            }))
+        });
+        let (srules, pos) = (
+            SolveRules::of(game.config()),
+            Position::of(game).expect("the removal phase"),
+        );
+        let before = solver.stats().nodes;
+        let values = solver.move_values(srules, pos, true);
+        let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| rank(*v)) else {
+            *nodes += solver.stats().nodes - before;
+            return (Proven::Loss(0), None);
+        };
+        if value.is_win() {
+            *nodes += solver.stats().nodes - before;
+            return (proven(value), Some(best));
+        }
+        // Lost: the swindle, with the opponent's replies solved by boardlab-solve.
+        let side = pos.side;
+        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+        let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
+        let mut choice: Option<((i64, i64), Move)> = None;
+        for &(m, v) in &values {
+            let Some(mask) = move_mask(m) else { continue };
+            let mine = me & !mask;
+            let child = Position {
+                white: if side == 0 { mine } else { opp },
+                black: if side == 0 { opp } else { mine },
+                side: side ^ 1,
+            };
+            let (mut lost, mut all) = (0.0f64, 0.0f64);
+            for (r, rv) in solver.move_values(srules, child, false) {
+                let Some(rmask) = move_mask(r) else { continue };
+                let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
+                all += w;
+                if !rv.is_win() {
+                    lost += w;
+                }
+            }
+            let key = ((lost / all.max(1e-300) * 1e6) as i64, rank(v));
+            if choice.is_none_or(|(k, _)| key > k) {
+                choice = Some((key, m));
+            }
+        }
+        *nodes += solver.stats().nodes - before;
+        (proven(value), choice.map(|(_, m)| m).or(Some(best)))
+    }
+
+    fn pieces(game: &SightReduction) -> u32 {
+        (game.pieces(0) | game.pieces(1)).count_ones()
+    }
+
     fn applies_with(game: &SightReduction, pieces: u32) -> bool {
         game.phase() == Phase::Remove
             && !game.is_solitaire()
@@ -253,6 +346,30 @@ impl SrEndgame {
 }
 
 impl Endgame<SightReduction> for SrEndgame {
+    fn value(
+        &mut self,
+        game: &SightReduction,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<Proven> {
+        if !Self::applies_with(game, SOLVE_CRATE_PIECES) {
+            return self.solve(game, budget, nodes).map(|(p, _)| p);
+        }
+        let solver = self.solver.get_or_insert_with(|| {
+            Box::new(Solver::new(SolverConfig {
+                table_bytes: 32 << 20,
+                ..SolverConfig::default()
+            }))
+        });
+        let before = solver.stats().nodes;
+        let v = solver.solve_distance(
+            SolveRules::of(game.config()),
+            Position::of(game).expect("the removal phase"),
+        );
+        *nodes += solver.stats().nodes - before;
+        Some(proven(v))
+    }
+
     fn applies(&self, game: &SightReduction, at_root: bool) -> bool {
         Self::applies_with(game, if at_root { ROOT_PIECES } else { LEAF_PIECES })
     }
@@ -265,6 +382,9 @@ impl Endgame<SightReduction> for SrEndgame {
     ) -> Option<(Proven, Option<Move>)> {
         if !Self::applies_with(game, 32) {
             return None;
+        }
+        if Self::pieces(game) <= SOLVE_CRATE_PIECES {
+            return Some(self.solve_small(game, nodes));
         }
         let rules = Rules::of(game.config());
         self.prepare(rules);
@@ -348,6 +468,10 @@ impl GameAi for SightReduction {
             Move::Pair(a, b) => 1 << a | 1 << b,
             _ => 0,
         }
+    }
+
+    fn level_spec(n: u8) -> BotSpec {
+        crate::levels::sight_reduction_level(n)
     }
 
     fn best_spec(time: Duration, threads: u32) -> BotSpec {

@@ -1,0 +1,51 @@
+//! Times boardlab-solve and this crate's exact search on positions of random games, by the
+//! number of pieces left: `solve_sizes`.
+
+use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::Game;
+use boardlab_sight_reduction::SightReduction;
+use boardlab_solve::{Position, Rules, Solver, SolverConfig};
+use std::time::Instant;
+
+fn main() {
+    let o = SightReduction::info().default_options();
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut buf = Vec::new();
+    for pieces in [30u32, 28, 26, 24, 22, 20] {
+        let (mut worst_a, mut sum_a, mut worst_b, mut sum_b, mut n) = (0f64, 0f64, 0f64, 0f64, 0);
+        for seed in 0..12 {
+            let mut g = SightReduction::new(&o, 1000 + seed).unwrap();
+            while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
+                let m = g.random_move(&mut rng, &mut buf).unwrap();
+                g.play_unchecked(m);
+            }
+            if g.outcome().is_some() {
+                continue;
+            }
+            let mut solver = Solver::new(SolverConfig {
+                table_bytes: 32 << 20,
+                ..SolverConfig::default()
+            });
+            let t = Instant::now();
+            let v = solver.solve(Rules::of(g.config()), Position::of(&g).unwrap());
+            let a = t.elapsed().as_secs_f64();
+            let mut eg = SrEndgame::default();
+            let t = Instant::now();
+            let mut nodes = 0;
+            let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
+            let b = t.elapsed().as_secs_f64();
+            assert_eq!(
+                v.is_win(),
+                matches!(r, Some((boardlab_ai::Proven::Win(_), _)))
+            );
+            worst_a = worst_a.max(a);
+            worst_b = worst_b.max(b);
+            sum_a += a;
+            sum_b += b;
+            n += 1;
+        }
+        println!("{pieces} pieces: solve crate mean {:.4}s worst {:.4}s; ai crate mean {:.4}s worst {:.4}s ({n} positions)", sum_a / n as f64, worst_a, sum_b / n as f64, worst_b);
+    }
+}
