@@ -180,13 +180,14 @@ fn read_board(b: &mut Board, text: &str, problems: &mut Vec<String>) {
     }
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
-        let mut file = 0u8;
+        // Wide enough that no text can overflow it; anything past 8 is reported below.
+        let mut file = 0usize;
         let mut chars = rank_text.chars();
         let mut bad = false;
         while let Some(ch) = chars.next() {
             let tok: String = match ch {
                 '1'..='8' => {
-                    file += ch as u8 - b'0';
+                    file += usize::from(ch as u8 - b'0');
                     continue;
                 }
                 '[' => {
@@ -230,7 +231,7 @@ fn read_board(b: &mut Board, text: &str, problems: &mut Vec<String>) {
                 }
             };
             if file < 8 {
-                read_square(b, rank * 8 + file, &tok, problems);
+                read_square(b, rank * 8 + file as u8, &tok, problems);
             }
             file += 1;
         }

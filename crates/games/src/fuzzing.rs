@@ -187,4 +187,15 @@ mod tests {
         record(b"[Game \"sight-reduction\"]\n\n1. a1\n");
         record(b"{\"game\":\"sight-reduction\",\"moves\":[\"a1\"]}");
     }
+
+    /// Inputs the fuzzer found that once broke an invariant.
+    #[test]
+    fn fuzz_regressions() {
+        // An assideum position text whose canonical form did not read back.
+        position_text(&[
+            15, 47, 47, 47, 47, 47, 116, 111, 47, 46, 47, 47, 47, 55, 55, 55, 55, 55, 55, 55, 55,
+            55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55,
+            55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 46, 10, 3, 47, 46, 32, 64,
+        ]);
+    }
 }
