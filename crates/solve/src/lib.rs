@@ -38,7 +38,8 @@ pub mod study;
 pub mod tt;
 
 use boardlab_core::Game;
-use boardlab_sight_reduction::{Move, Phase, SightReduction, BLACK, WHITE};
+pub use boardlab_sight_reduction::SightReduction;
+use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
 pub use rules::Rules;
 pub use search::Stats;
 use search::{parent_score, Search};

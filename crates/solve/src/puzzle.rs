@@ -69,9 +69,11 @@ impl FromStr for Difficulty {
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Puzzle {
-    /// The game seed of the set-up (`setup=random`).
+    /// The game seed of the set-up (`setup=random`) it comes from.
     pub seed: u64,
-    /// The position text of the set-up.
+    /// Removals played from that set-up to reach the puzzle.
+    pub plies: u32,
+    /// The position text of the puzzle.
     pub position: String,
     /// A solution, in move notation.
     pub solution: Vec<String>,
@@ -116,6 +118,7 @@ pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
     let n = moves.len() as u32;
     Some(Puzzle {
         seed: 0,
+        plies: 0,
         position: game.position_text(),
         solution: whole.moves.iter().map(|&m| game.format_move(m)).collect(),
         first_moves: n,
@@ -130,9 +133,29 @@ pub fn candidate_seed(seed: u64, i: u64) -> u64 {
     boardlab_core::zobrist::splitmix64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).1
 }
 
-/// Generates `count` puzzles (of `difficulty` when given) from random set-ups of `options`
-/// (which must have `mode=solitaire`), trying set-ups in order from `seed`, giving up after
-/// `max_tries` set-ups. Calls `progress(found, tried)` after each set-up.
+/// The range of removals played into a set-up before it becomes a puzzle, by difficulty
+/// asked: with fewer pieces left, more first moves are dead ends.
+fn plies_range(difficulty: Option<Difficulty>) -> (u64, u64) {
+    match difficulty {
+        Some(Difficulty::Easy) => (4, 16),
+        Some(Difficulty::Medium) => (14, 22),
+        Some(Difficulty::Hard) => (18, 24),
+        None => (8, 24),
+    }
+}
+
+/// Generates `count` puzzles (of `difficulty` when given) with `options` (which must have
+/// `mode=solitaire`; the other options choose the variant).
+///
+/// Candidate `i` is the random set-up with game seed [`candidate_seed`]`(seed, i)`. When it
+/// can be solved, the first moves of the solution found are played (a number drawn from
+/// the candidate's seed, more for harder puzzles) so that choices matter, and the position
+/// reached becomes the puzzle, graded by [`grade`]. Candidates that cannot be solved, or
+/// whose grading needs more than `config.node_limit` positions in one search, are skipped.
+/// Gives up after `max_tries` candidates; calls `progress(found, tried)` after each.
+///
+/// # Errors
+/// Options that do not make a solitaire game with a random set-up.
 pub fn generate(
     options: &Options,
     count: usize,
@@ -141,17 +164,33 @@ pub fn generate(
     max_tries: u64,
     config: SolverConfig,
     mut progress: impl FnMut(usize, u64),
-) -> Result<Vec<Puzzle>, boardlab_core::NewGameError> {
+) -> Result<Vec<Puzzle>, String> {
+    if options.get("mode") != "solitaire" {
+        return Err("puzzles are solitaire games: use mode=solitaire".into());
+    }
+    if options.get("setup") != "random" {
+        return Err("puzzles start from random set-ups: use setup=random".into());
+    }
+    let (lo, hi) = plies_range(difficulty);
     let mut out = Vec::new();
     let mut i = 0;
     while out.len() < count && i < max_tries {
         let s = candidate_seed(seed, i);
         i += 1;
-        let game = SightReduction::new(options, s)?;
-        if let Some(mut p) = grade(&game, config) {
-            if difficulty.is_none_or(|d| d == p.difficulty) {
-                p.seed = s;
-                out.push(p);
+        let mut game = SightReduction::new(options, s).map_err(|e| e.to_string())?;
+        let whole = crate::solitaire::solve(&game, config).map_err(|e| e.to_string())?;
+        if whole.solved {
+            let plies = lo + (boardlab_core::zobrist::splitmix64(s).1 % (hi - lo + 1));
+            let plies = plies.min(whole.moves.len().saturating_sub(1) as u64);
+            for &m in &whole.moves[..plies as usize] {
+                game.play_unchecked(m);
+            }
+            if let Some(mut p) = grade(&game, config) {
+                if difficulty.is_none_or(|d| d == p.difficulty) {
+                    p.seed = s;
+                    p.plies = plies as u32;
+                    out.push(p);
+                }
             }
         }
         progress(out.len(), i);

@@ -95,12 +95,12 @@ impl<'t, V: Variant> Search<'t, V> {
         let groups = SightGroups::of::<V>(me, opp, r_me);
         let e = !(me | opp);
         let gifts = me & between(opp, e, V::ANY);
-        let (sure, stay) = groups.sure(0, gifts);
+        let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
+        let (sure, stay) = groups.sure(0, gifts | cuts);
         let most = most_moves::<V>(opp, stay);
         if sure + slack > most {
             return Some(most);
         }
-        let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
         if cuts == 0 || sure + slack + 1 < most {
             return None;
         }
@@ -130,6 +130,27 @@ impl<'t, V: Variant> Search<'t, V> {
             }
         }
         None
+    }
+
+    /// The fewest removals `opp` can be held to while `me`'s sure removals (plus `slack`)
+    /// outlast them, over several choices of pieces `me` keeps (see [`Search::outlasts`];
+    /// here also every piece that could ever stand between two enemy pieces); `None` when
+    /// none outlasts. Slower than [`Search::outlasts`], for the distance bounds.
+    fn least_most(me: u32, opp: u32, r_me: u32, slack: u32) -> Option<u32> {
+        let groups = SightGroups::of::<V>(me, opp, r_me);
+        let e = !(me | opp);
+        let gifts = me & between(opp, e, V::ANY);
+        let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
+        let risky = me & between(opp, !0, V::ANY) & r_me;
+        let mut best: Option<u32> = None;
+        for (keep, prefer) in [(0, gifts | cuts), (cuts, cuts), (risky, risky)] {
+            let (sure, stay) = groups.sure(keep, prefer);
+            let most = most_moves::<V>(opp, stay);
+            if sure + slack > most {
+                best = Some(best.map_or(most, |b| b.min(most)));
+            }
+        }
+        best
     }
 
     /// Win/loss from move counts alone (see [`Search::bounds_with`]).
@@ -273,9 +294,11 @@ impl<'t, V: Variant> Search<'t, V> {
         false
     }
 
-    /// Static bounds on the score: `(lo, hi)`.
+    /// Static bounds on the score: `(win_lo, win_hi, loss_lo, loss_hi)`: a win scores within
+    /// the first two, a loss within the last two; when the bounds tell who wins, the other
+    /// pair is empty.
     #[inline]
-    fn score_bounds(me: u32, opp: u32, r: u32, r_opp: u32) -> (i32, i32) {
+    fn score_bounds(me: u32, opp: u32, r: u32, r_opp: u32) -> (i32, i32, i32, i32) {
         // A game lasts at most the removals both sides could still make.
         let m_me = most_moves::<V>(me, 0) as i32;
         let m_opp = most_moves::<V>(opp, 0) as i32;
@@ -293,12 +316,17 @@ impl<'t, V: Variant> Search<'t, V> {
         // Losing: likewise for my removals.
         let loss_lo = 2 * s_me - 100;
         let loss_hi = 2 * m_me - 100;
-        match Self::bounds_with(me, opp, r, r_opp) {
-            // The winner's sure strategy keeps the loser within its bound.
-            Some((true, m)) => (win_lo.max(100 - (2 * m as i32 + 1)), win_hi),
-            Some((false, m)) => (loss_lo, loss_hi.min(2 * m as i32 - 100)),
-            None => (loss_lo, win_hi),
+        if V::ENEMY {
+            return (win_lo, win_hi, loss_lo, loss_hi);
         }
+        // The winner's sure strategy keeps the loser within its bound.
+        if let Some(m) = Self::least_most(me, opp, r, 0) {
+            return (win_lo.max(100 - (2 * m as i32 + 1)), win_hi, 0, -1);
+        }
+        if let Some(m) = Self::least_most(opp, me, r_opp, 1) {
+            return (1, 0, loss_lo, loss_hi.min(2 * m as i32 - 100));
+        }
+        (win_lo, win_hi, loss_lo, loss_hi)
     }
 
     /// The exact score (see [`crate::Score`]) if it lies strictly between `alpha` and
@@ -319,9 +347,23 @@ impl<'t, V: Variant> Search<'t, V> {
         }
         if lo < hi {
             let r_opp = removable::<V>(opp, me);
-            let (slo, shi) = Self::score_bounds(me, opp, r, r_opp);
-            lo = lo.max(slo);
-            hi = hi.min(shi);
+            let (wlo, whi, llo, lhi) = Self::score_bounds(me, opp, r, r_opp);
+            // Who wins first (a cheaper search, and often all the window asks), then the
+            // bounds of that side.
+            let win = if lo > 0 || llo > lhi {
+                true
+            } else if hi < 0 || wlo > whi {
+                false
+            } else {
+                self.wins(me, opp)
+            };
+            if win {
+                lo = lo.max(wlo);
+                hi = hi.min(whi);
+            } else {
+                lo = lo.max(llo);
+                hi = hi.min(lhi);
+            }
         }
         if lo >= beta || lo == hi {
             self.stats.tt_cuts += 1;

@@ -8,10 +8,13 @@ mod loadtest;
 mod moves;
 mod perft;
 mod play;
+mod puzzle;
 mod replay;
 mod select;
 mod serve;
 mod show;
+mod solve;
+mod study;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -54,6 +57,16 @@ pub enum Command {
     /// Play many concurrent games against a server on this machine and report moves/s and
     /// latency percentiles.
     Loadtest(loadtest::Args),
+    /// Solve a Sight Reduction position exactly: the last line is `win` or `loss` (`win in N`
+    /// / `loss in N` with --distance); with --option mode=solitaire, a solution or the proof
+    /// that none exists.
+    Solve(solve::Args),
+    /// Generate solvable Sight Reduction solitaire puzzles, graded by how many first moves
+    /// lead to dead ends.
+    Puzzle(puzzle::Args),
+    /// Solve many random Sight Reduction set-ups exactly: first-player win rate, game lengths
+    /// and first moves, as JSON, CSV and an SVG chart (resumable).
+    Study(study::Args),
 }
 
 /// Runs a parsed command line.
@@ -76,5 +89,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arena(a) => arena::run(a),
         Command::Serve(a) => serve::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
+        Command::Solve(a) => solve::run(a),
+        Command::Puzzle(a) => puzzle::run(a),
+        Command::Study(a) => study::run(a),
     }
 }

@@ -1,7 +1,8 @@
 //! The solver benchmark: random full-board set-ups (game seeds 0, 1, …) solved exactly on
 //! one thread, with the default options unless others are given.
 //!
-//! `cargo run --release -p boardlab-solve --example bench -- [SETUPS] [win|distance] [OPTIONS]`
+//! `cargo run --release -p boardlab-solve --example solve_bench -- [SETUPS] [win|distance] [OPTIONS]`
+//! (the table size in MiB from the environment variable `TABLE_MB`, default 64)
 //!
 //! Prints the total wall time and the process CPU time (Linux), positions visited and the
 //! slowest set-up.
@@ -29,7 +30,12 @@ fn main() {
     let options = SightReduction::info()
         .parse_options(args.get(3).map_or("", String::as_str))
         .expect("valid options");
-    let mut solver = Solver::new(SolverConfig::default());
+    let table_mb: usize =
+        std::env::var("TABLE_MB").map_or(64, |s| s.parse().expect("TABLE_MB is a number"));
+    let mut solver = Solver::new(SolverConfig {
+        table_bytes: table_mb << 20,
+        ..SolverConfig::default()
+    });
     let cpu0 = cpu_seconds();
     let start = Instant::now();
     let mut first_wins = 0;

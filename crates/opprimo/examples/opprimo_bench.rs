@@ -4,7 +4,7 @@
 //! time and, where Linux reports it, per second of this thread's CPU time (steadier on a busy
 //! machine).
 //!
-//! `cargo run -p boardlab-opprimo --release --example bench [SECONDS]`
+//! `cargo run -p boardlab-opprimo --release --example opprimo_bench [SECONDS]`
 
 use boardlab_core::perft::perft;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};

@@ -1,0 +1,125 @@
+//! `boardlab puzzle sight-reduction [--count N] [--seed S] [--difficulty easy|medium|hard]
+//! [--option …]`: solvable solitaire puzzles, each printed as position text with a
+//! solution, graded by how many first moves lead to dead ends.
+
+use anyhow::Result;
+use boardlab_core::Game;
+use boardlab_games::GameKind;
+use boardlab_solve::puzzle::{generate, Difficulty};
+use boardlab_solve::{SightReduction, SolverConfig};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game (sight-reduction).
+    pub game: String,
+    /// A game option as KEY=VALUE (repeatable); mode=solitaire is implied, e.g.
+    /// --option enemy-sight=true or --option keep=b2,c7.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// Seed of the run (the same seed always gives the same puzzles).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Only puzzles of this grade: easy (under a quarter of the first moves are dead ends),
+    /// medium (under half), hard (half or more).
+    #[arg(long)]
+    pub difficulty: Option<String>,
+    /// Random set-ups to try at most before giving up.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_tries: u64,
+    /// The most positions one search may visit; set-ups needing more are skipped.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    pub max_nodes: u64,
+    /// Print the puzzles as JSON lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let kind: GameKind = args.game.parse()?;
+    if kind != GameKind::SightReduction {
+        anyhow::bail!(
+            "there are no puzzles for {}; `boardlab puzzle` supports sight-reduction",
+            kind.info().name
+        );
+    }
+    let difficulty = args
+        .difficulty
+        .as_deref()
+        .map(str::parse::<Difficulty>)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    if args.count == 0 || args.count > 100_000 {
+        anyhow::bail!("--count must be from 1 to 100000");
+    }
+    let mut pairs = vec![("mode".to_string(), "solitaire".to_string())];
+    for item in &args.options {
+        pairs.push(boardlab_core::options::parse_key_value(item)?);
+    }
+    let options = SightReduction::info().options_from_pairs(pairs)?;
+    let config = SolverConfig {
+        table_bytes: 16 << 20,
+        node_limit: args.max_nodes,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(args.count as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles, {msg} [{elapsed}]")
+                .expect("a valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let puzzles = generate(
+        &options,
+        args.count,
+        args.seed,
+        difficulty,
+        args.max_tries,
+        config,
+        |found, tried| {
+            bar.set_position(found as u64);
+            bar.set_message(format!("{tried} set-ups tried"));
+        },
+    )
+    .map_err(anyhow::Error::msg)?;
+    bar.finish_and_clear();
+    let game_options = options.to_string();
+    for (i, p) in puzzles.iter().enumerate() {
+        if args.json {
+            println!("{}", serde_json::to_string(p)?);
+            continue;
+        }
+        if i > 0 {
+            println!();
+        }
+        println!(
+            "puzzle {} ({}: {} of {} first moves are dead ends)",
+            i + 1,
+            p.difficulty,
+            p.dead_ends,
+            p.first_moves
+        );
+        println!("options: {game_options}");
+        println!("position: {}", p.position);
+        println!(
+            "from: seed {} after {} removals along a solution",
+            p.seed, p.plies
+        );
+        println!("solution: {}", p.solution.join(" "));
+    }
+    if puzzles.len() < args.count {
+        anyhow::bail!(
+            "found {} of {} puzzles in {} set-ups; raise --max-tries or change --difficulty",
+            puzzles.len(),
+            args.count,
+            args.max_tries
+        );
+    }
+    Ok(())
+}

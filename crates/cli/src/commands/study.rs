@@ -1,0 +1,103 @@
+//! `boardlab study sight-reduction --setups N [--seed S] [--threads T] [--option …]
+//! [--out DIR]`: random set-ups solved exactly; first-player win rate with its 95%
+//! interval, game lengths with perfect play, first-move statistics; JSON, CSV and an SVG
+//! chart in DIR. Resumable: run it again with the same DIR to continue.
+
+use anyhow::Result;
+use boardlab_core::Game;
+use boardlab_games::GameKind;
+use boardlab_solve::study::{run as run_study, StudyConfig};
+use boardlab_solve::SightReduction;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game (sight-reduction).
+    pub game: String,
+    /// Number of random set-ups.
+    #[arg(long)]
+    pub setups: u64,
+    /// Set-up i is the game with seed S + i.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// A game option as KEY=VALUE (repeatable), e.g. --option sight=any.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Output folder (results.jsonl, summary.json, results.csv, lengths.svg).
+    #[arg(long, default_value = "study")]
+    pub out: PathBuf,
+    /// Memory for each thread's solver table, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub table_mb: usize,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let kind: GameKind = args.game.parse()?;
+    if kind != GameKind::SightReduction {
+        anyhow::bail!(
+            "there is no exact study for {}; `boardlab study` supports sight-reduction",
+            kind.info().name
+        );
+    }
+    if args.setups == 0 || args.setups > 100_000_000 {
+        anyhow::bail!("--setups must be from 1 to 100000000");
+    }
+    if args.table_mb == 0 || args.table_mb > 1 << 16 {
+        anyhow::bail!("--table-mb must be from 1 to 65536");
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 || threads > 256 {
+        anyhow::bail!("--threads must be from 1 to 256");
+    }
+    let mut pairs = Vec::new();
+    for item in &args.options {
+        pairs.push(boardlab_core::options::parse_key_value(item)?);
+    }
+    let options = SightReduction::info().options_from_pairs(pairs)?;
+    let config = StudyConfig {
+        options,
+        setups: args.setups,
+        seed: args.seed,
+        threads,
+        table_bytes: args.table_mb << 20,
+        out: args.out.clone(),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(args.setups);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} set-ups [{elapsed} < {eta}]")
+                .expect("a valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let quiet_step = (args.setups / 20).max(1);
+    let terminal = std::io::stderr().is_terminal();
+    let mut started = false;
+    let summary = run_study(&config, |done, total| {
+        if !terminal && (done % quiet_step == 0 || done == total) {
+            eprintln!("{done}/{total} set-ups");
+        }
+        if !started {
+            started = true;
+            if done > 0 {
+                eprintln!("resuming: {done} of {total} set-ups already solved");
+            }
+            // The rate and time left count only this run's work.
+            bar.reset();
+        }
+        bar.set_position(done);
+    })?;
+    bar.finish_and_clear();
+    print!("{}", summary.report());
+    println!("written to {}", args.out.display());
+    Ok(())
+}
