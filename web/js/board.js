@@ -183,6 +183,9 @@ export class BoardView {
           const latest = !v.lastMover || v.lastMover === col;
           marksG.append(s('rect', { class: ['last', m, latest ? '' : 'last-older'], x: x0, y: y0, width: K, height: K }));
           marksG.append(s('path', { class: ['last-tab', `last-tab-${col}`], d: `M${x0} ${y0} h${K * 0.26} L${x0} ${y0 + K * 0.26} Z` }));
+        } else if (m === 'siege') {
+          // assideum: the Commander of the side to move is in siege.
+          marksG.append(s('rect', { class: 'siege', x: x0 + 2, y: y0 + 2, width: K - 4, height: K - 4, rx: 6 }, s('title', {}, 'in siege')));
         }
       }
       if (v.goal && v.goal.has(c.name)) {

@@ -6,6 +6,7 @@
 //! Coordinates: `x` grows to the right and `y` upwards as the first seat sees the board (rank 1
 //! at the bottom); every cell lies within `0..width` × `0..height`.
 
+use boardlab_core::Game;
 use boardlab_games::AnyGame;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -122,7 +123,26 @@ pub fn describe(game: &AnyGame) -> Option<Board> {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    describe_text(game.kind().name(), &text, &options).ok()
+    let mut board = describe_text(game.kind().name(), &text, &options).ok()?;
+    if let AnyGame::Assideum(g) = game {
+        if let Some(colour) = g.colour_to_move().filter(|_| g.in_siege()) {
+            mark_siege(&mut board, colour.name());
+        }
+    }
+    Some(board)
+}
+
+/// Marks `siege` on the cell of `colour`'s Commander (assideum: the side to move is in
+/// siege).
+fn mark_siege(board: &mut Board, colour: &str) {
+    let commander = board.cells.iter_mut().find(|c| {
+        c.pieces
+            .iter()
+            .any(|p| p.kind == "commander" && p.colour == colour)
+    });
+    if let Some(cell) = commander {
+        cell.marks.push(Cow::Borrowed("siege"));
+    }
 }
 
 /// The board described by `text`, a position text of the game named `game` played with
@@ -817,5 +837,23 @@ mod tests {
         assert!(!at("c4").marks.iter().any(|m| m == "zone-of-g1"));
         assert!(at("f2").marks.iter().any(|m| m == "zone-of-g1"));
         assert_eq!(at("e8").pieces[0].kind, "commander");
+    }
+
+    #[test]
+    fn assideum_commander_in_siege_is_marked() {
+        let kind = boardlab_games::GameKind::Assideum;
+        let sieged = |text: &str| {
+            let game = AnyGame::from_position(kind, &kind.info().default_options(), text).unwrap();
+            let b = describe(&game).unwrap();
+            b.cells
+                .iter()
+                .filter(|c| c.marks.iter().any(|m| m == "siege"))
+                .map(|c| c.name.to_string())
+                .collect::<Vec<_>>()
+        };
+        // A black Striker on e5 can attack the white Commander on e1 next turn.
+        assert_eq!(sieged("4k3/8/8/4s3/8/8/8/4K3 w 0"), ["e1"]);
+        // On d5 it cannot.
+        assert!(sieged("4k3/8/8/3s4/8/8/8/4K3 w 0").is_empty());
     }
 }
