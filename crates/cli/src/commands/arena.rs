@@ -7,7 +7,6 @@ use boardlab_ai::arena::{ArenaConfig, GameResult, Summary};
 use boardlab_ai::BotSpec;
 use boardlab_core::Game;
 use boardlab_games::GameVisitor;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -49,12 +48,7 @@ impl GameVisitor for Args {
         if self.games == 0 {
             anyhow::bail!("--games must be at least 1");
         }
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        if threads == 0 || threads > 256 {
-            anyhow::bail!("--threads must be from 1 to 256");
-        }
+        let threads = super::worker_threads(self.threads)?;
         let options = self.select.options::<G>()?;
         if let Some(dir) = &self.records {
             std::fs::create_dir_all(dir)
@@ -94,18 +88,10 @@ impl GameVisitor for Args {
             cfg.seed
         );
         let tty = std::io::stderr().is_terminal();
-        let bar = if tty {
-            let bar = ProgressBar::new(u64::from(cfg.games));
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} games, {msg} [{elapsed} < {eta}]",
-                )
-                .expect("a valid template"),
-            );
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = super::progress_bar(
+            u64::from(cfg.games),
+            "{bar:30} {pos}/{len} games, {msg} [{elapsed} < {eta}]",
+        );
         let step = (cfg.games / 10).max(1);
         let records = self.records.clone();
         let save_error = std::sync::Mutex::new(None);

@@ -94,3 +94,25 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Study(a) => study::run(a),
     }
 }
+
+/// A progress bar of `len` steps drawn with `template` on standard error when that is a
+/// terminal; hidden otherwise (logs and pipes get their own progress lines).
+fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"));
+    bar
+}
+
+/// The `--threads` value: the number given, or one per core; from 1 to 256.
+fn worker_threads(given: Option<usize>) -> Result<usize> {
+    let threads =
+        given.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 || threads > 256 {
+        anyhow::bail!("--threads must be from 1 to 256");
+    }
+    Ok(threads)
+}

@@ -7,8 +7,6 @@ use boardlab_core::Game;
 use boardlab_games::GameKind;
 use boardlab_solve::puzzle::{generate, Difficulty};
 use boardlab_solve::{SightReduction, SolverConfig};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -65,16 +63,10 @@ pub fn run(args: Args) -> Result<()> {
         table_bytes: 16 << 20,
         node_limit: args.max_nodes,
     };
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(args.count as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles, {msg} [{elapsed}]")
-                .expect("a valid template"),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(
+        args.count as u64,
+        "{bar:30} {pos}/{len} puzzles, {msg} [{elapsed}]",
+    );
     let puzzles = generate(
         &options,
         args.count,

@@ -8,7 +8,6 @@ use boardlab_core::Game;
 use boardlab_games::GameKind;
 use boardlab_solve::study::{run as run_study, StudyConfig};
 use boardlab_solve::SightReduction;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -50,12 +49,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.table_mb == 0 || args.table_mb > 1 << 16 {
         anyhow::bail!("--table-mb must be from 1 to 65536");
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 || threads > 256 {
-        anyhow::bail!("--threads must be from 1 to 256");
-    }
+    let threads = super::worker_threads(args.threads)?;
     let mut pairs = Vec::new();
     for item in &args.options {
         pairs.push(boardlab_core::options::parse_key_value(item)?);
@@ -69,16 +63,10 @@ pub fn run(args: Args) -> Result<()> {
         table_bytes: args.table_mb << 20,
         out: args.out.clone(),
     };
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(args.setups);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} set-ups [{elapsed} < {eta}]")
-                .expect("a valid template"),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(
+        args.setups,
+        "{bar:30} {pos}/{len} set-ups [{elapsed} < {eta}]",
+    );
     let quiet_step = (args.setups / 20).max(1);
     let terminal = std::io::stderr().is_terminal();
     let mut started = false;
