@@ -433,12 +433,17 @@ pub fn parent(child: i32) -> i32 {
     parent_score(child)
 }
 
+/// Who wins from the move-count bounds alone (`None`: they do not tell), for tests: the
+/// bounds must never contradict a full search.
 #[doc(hidden)]
-pub fn static_bounds_default(me: u32, opp: u32) -> Option<bool> {
-    use rules::{removable, V000};
-    let r = removable::<V000>(me, opp);
-    if r == 0 {
-        return Some(false);
-    }
-    Search::<V000>::bounds(me, opp, r, removable::<V000>(opp, me))
+#[must_use]
+pub fn static_bounds(rules: Rules, pos: Position) -> Option<bool> {
+    let (me, opp) = pos.me_opp();
+    with_variant!(rules, V => {
+        let r = rules::removable::<V>(me, opp);
+        if r == 0 {
+            return Some(false);
+        }
+        Search::<V>::bounds(me, opp, r, rules::removable::<V>(opp, me))
+    })
 }

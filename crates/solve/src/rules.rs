@@ -236,6 +236,14 @@ impl SightGroups {
     #[inline]
     #[must_use]
     pub fn sure(&self, keep: u32, prefer: u32) -> (u32, u32) {
+        self.sure_with(keep, prefer, 0)
+    }
+
+    /// As [`SightGroups::sure`], taking the piece that stays from `then` in a group with no
+    /// piece of `prefer`.
+    #[inline]
+    #[must_use]
+    pub fn sure_with(&self, keep: u32, prefer: u32, then: u32) -> (u32, u32) {
         let mut sure = 0;
         let mut stay = self.lone;
         for &g in &self.groups[..self.n] {
@@ -245,7 +253,13 @@ impl SightGroups {
                 stay |= k;
             } else {
                 sure += g.count_ones() - 1;
-                let pick = if g & prefer != 0 { g & prefer } else { g };
+                let pick = if g & prefer != 0 {
+                    g & prefer
+                } else if g & then != 0 {
+                    g & then
+                } else {
+                    g
+                };
                 stay |= pick & pick.wrapping_neg();
             }
         }

@@ -7,7 +7,7 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::bits::between;
+use crate::bits::{between, seen, spread};
 use crate::rules::{for_each_pair, most_moves, removable, SightGroups, Variant};
 use crate::tt::Table;
 use crate::{key, Score, LOSS_MAX, WIN_MIN};
@@ -30,6 +30,39 @@ impl Stats {
         self.tt_cuts += other.tt_cuts;
         self.bound_cuts += other.bound_cuts;
     }
+}
+
+/// Whether `opp` cannot use all its possible removals (see [`most_moves`], with the pieces
+/// `stay` as walls) without handing the other side one more removal: some group of `opp`
+/// (pieces that may come to see each other while `stay` stands) holds two pieces that each
+/// stand between two pieces of `stay` on a friendly-sight line, with only empty squares
+/// between. Removing all but one piece of that group removes one of them, and then the two
+/// `stay` pieces beside it see each other: one more removal for the other side, which it
+/// can keep for last since nothing can come between them again. Leaving both in place
+/// instead costs `opp` one removal. Either way the count margin grows by one.
+#[inline]
+fn poisoned<V: Variant>(opp: u32, stay: u32, e: u32) -> bool {
+    let special = opp & between(stay, e, V::ANY);
+    if special.count_ones() < 2 {
+        return false;
+    }
+    let open = !stay;
+    let mut rest = special;
+    while rest != 0 {
+        let mut group = rest & rest.wrapping_neg();
+        loop {
+            let next = opp & spread(group, open, V::ANY);
+            if next == group {
+                break;
+            }
+            group = next;
+        }
+        if (group & special).count_ones() >= 2 {
+            return true;
+        }
+        rest &= !group;
+    }
+    false
 }
 
 /// One search over one rule variant, borrowing a table.
@@ -96,9 +129,12 @@ impl<'t, V: Variant> Search<'t, V> {
         let e = !(me | opp);
         let gifts = me & between(opp, e, V::ANY);
         let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
-        let (sure, stay) = groups.sure(0, gifts | cuts);
+        // Failing those, a piece that sees an enemy piece standing between two of `me`'s:
+        // if both neighbours stay, removing that enemy piece gives `me` a removal.
+        let watch = me & seen(opp & between(me, e, V::ANY), e, V::ANY);
+        let (sure, stay) = groups.sure_with(0, gifts | cuts, watch);
         let most = most_moves::<V>(opp, stay);
-        if sure + slack > most {
+        if sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e)) {
             return Some(most);
         }
         if cuts == 0 || sure + slack + 1 < most {
@@ -106,7 +142,8 @@ impl<'t, V: Variant> Search<'t, V> {
         }
         let (sure, stay) = groups.sure(cuts, cuts);
         let most = most_moves::<V>(opp, stay);
-        (sure + slack > most).then_some(most)
+        (sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e)))
+            .then_some(most)
     }
 
     /// Win/loss from move counts alone: `Some((true, m))` when the side to move surely wins
@@ -190,6 +227,18 @@ impl<'t, V: Variant> Search<'t, V> {
         out: &mut [(u32, i32); MAX_MOVES],
     ) -> Result<usize, u32> {
         let deep = (me | opp).count_ones() >= DEEP;
+        if known {
+            // Load every child's bucket up front, so that the cache misses overlap instead
+            // of coming one by one in the loop below.
+            let mut touch = 0;
+            let mut x = r;
+            while x != 0 {
+                let m = x & x.wrapping_neg();
+                x &= x - 1;
+                touch ^= self.tt.peek_key(key(opp, me & !m));
+            }
+            std::hint::black_box(touch);
+        }
         let mut n = 0;
         let mut push = |m: u32, this: &mut Self| -> Result<(), u32> {
             let me2 = me & !m;

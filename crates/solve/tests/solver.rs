@@ -63,3 +63,37 @@ fn every_move_value_matches_the_reference() {
         }
     }
 }
+
+/// The move-count bounds decide many positions without search; whenever they speak they
+/// must agree with the full search of the reference solver (checked at several sizes, where
+/// the bounds speak most and least).
+#[test]
+fn count_bounds_never_contradict_the_reference() {
+    for (i, options) in common::rule_options().iter().enumerate() {
+        let mut memo = HashMap::new();
+        let mut decided = 0;
+        for pieces in [10, 12, 14] {
+            for g in
+                common::random_positions(options, 60, pieces, 300 + i as u64 + u64::from(pieces))
+            {
+                let pos = boardlab_solve::Position::of(&g).unwrap();
+                let rules = boardlab_solve::Rules::of(g.config());
+                if let Some(w) = boardlab_solve::static_bounds(rules, pos) {
+                    decided += 1;
+                    let (want, _) = common::value(&g, &mut memo);
+                    assert_eq!(w, want, "{options} {}", g.position_text());
+                }
+            }
+        }
+        if !g_enemy(options) {
+            assert!(
+                decided > 20,
+                "{options}: the bounds decided only {decided} positions"
+            );
+        }
+    }
+}
+
+fn g_enemy(options: &boardlab_core::Options) -> bool {
+    options.to_string().contains("enemy-sight=true")
+}
