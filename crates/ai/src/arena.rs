@@ -5,7 +5,8 @@
 //! seat in the other, so a set-up that favours one seat favours both bots equally. Games run
 //! on several threads at once; each game gets fresh bots seeded from the arena seed and the
 //! game number, so an arena with work budgets (iterations, nodes, depth) gives the same
-//! results for the same seed whatever the thread count.
+//! results for the same seed whatever the thread count. An optional random opening (the
+//! same for both games of a pair) varies the games of bots that always choose the same move.
 
 use crate::{new_bot, AiError, BotSpec};
 use boardlab_core::{Game, GameRecord, Options, Outcome, Seat};
@@ -30,6 +31,10 @@ pub struct ArenaConfig {
     pub position: Option<String>,
     /// Moves played before the bots take over.
     pub moves: Vec<String>,
+    /// Random moves played after `moves` and before the bots take over, the same in both
+    /// games of a pair, so that bots that always choose the same move (alpha-beta with a
+    /// depth or node budget) still meet in many different games.
+    pub opening_plies: u32,
 }
 
 /// One finished game.
@@ -181,6 +186,12 @@ pub fn play_game<G: Game>(
     .map_err(|e| AiError::Unsupported(format!("this arena set-up: {e}")))?;
     let mut record = GameRecord::new(&start, setup_seed, cfg.position.clone());
     record.moves = cfg.moves.clone();
+    let mut start = start;
+    record.moves.extend(random_opening(
+        &mut start,
+        cfg.opening_plies,
+        mix(cfg.seed, pair, 3),
+    ));
     let seat_spec = |seat: Seat| if seat == a_seat { 0 } else { 1 };
     record.seats.first = cfg.bots[seat_spec(Seat::First)].to_string();
     record.seats.second = cfg.bots[seat_spec(Seat::Second)].to_string();
@@ -218,6 +229,36 @@ pub fn play_game<G: Game>(
         moves,
         record,
     }))
+}
+
+/// Plays up to `plies` uniformly random moves on `game`, never one that ends the game (the
+/// bots decide every result), and returns them as text. Stops early when every move would
+/// end the game.
+fn random_opening<G: Game>(game: &mut G, plies: u32, seed: u64) -> Vec<String> {
+    use boardlab_core::rand::Rng;
+    let mut rng = boardlab_core::rng(seed);
+    let mut moves = Vec::new();
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        game.legal_moves(&mut moves);
+        let mut choice = None;
+        while !moves.is_empty() {
+            let m = moves.swap_remove(rng.random_range(0..moves.len()));
+            let mut next = game.clone();
+            next.play_unchecked(m);
+            if next.outcome().is_none() {
+                choice = Some((m, next));
+                break;
+            }
+        }
+        let Some((m, next)) = choice else { break };
+        played.push(game.format_move(m));
+        *game = next;
+    }
+    played
 }
 
 /// Plays the whole arena on `cfg.threads` threads. `on_game` is called after every game (from
@@ -323,6 +364,7 @@ mod tests {
             options: SightReduction::info().default_options(),
             position: None,
             moves: Vec::new(),
+            opening_plies: 0,
         };
         let stop = AtomicBool::new(false);
         let seen = Mutex::new(Vec::new());
@@ -352,5 +394,57 @@ mod tests {
         // Both games of a pair start from the same set-up; pairs differ.
         assert_eq!(seen[0].2, seen[1].2);
         assert_ne!(seen[1].2, seen[2].2);
+    }
+
+    #[test]
+    fn random_openings_vary_games_of_fixed_bots_and_are_shared_by_a_pair() {
+        use boardlab_opprimo::Opprimo;
+        let cfg = ArenaConfig {
+            bots: [
+                "alphabeta:depth=1".parse().unwrap(),
+                "alphabeta:depth=1".parse().unwrap(),
+            ],
+            games: 4,
+            threads: 1,
+            seed: 5,
+            options: Opprimo::info().default_options(),
+            position: None,
+            moves: Vec::new(),
+            opening_plies: 6,
+        };
+        let stop = AtomicBool::new(false);
+        let records = Mutex::new(Vec::new());
+        run::<Opprimo>(&cfg, &stop, &|r, _| {
+            records.lock().unwrap().push((r.index, r.record.clone()));
+        })
+        .unwrap();
+        let mut records = records.into_inner().unwrap();
+        records.sort_by_key(|r| r.0);
+        let openings: Vec<Vec<String>> = records
+            .iter()
+            .map(|(_, rec)| rec.moves[..6].to_vec())
+            .collect();
+        assert_eq!(openings[0], openings[1]);
+        assert_eq!(openings[2], openings[3]);
+        assert_ne!(openings[0], openings[2]);
+        // Every record replays, opening included, to a finished game.
+        for (_, rec) in &records {
+            let (game, _) = rec.replay::<Opprimo>().unwrap();
+            assert!(game.outcome().is_some());
+        }
+        // Without an opening, the same fixed bots play the same game in every pair.
+        let same = Mutex::new(Vec::new());
+        run::<Opprimo>(
+            &ArenaConfig {
+                opening_plies: 0,
+                ..cfg.clone()
+            },
+            &stop,
+            &|r, _| same.lock().unwrap().push((r.index, r.record.moves.clone())),
+        )
+        .unwrap();
+        let mut same = same.into_inner().unwrap();
+        same.sort_by_key(|r| r.0);
+        assert_eq!(same[0].1, same[2].1);
     }
 }

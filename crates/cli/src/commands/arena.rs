@@ -1,5 +1,5 @@
 //! `boardlab arena GAME --bot A --bot B [--games N] [--threads T] [--seed S] [--option …]
-//! [--records DIR]`: a match between two bots with alternating seats.
+//! [--opening-plies N] [--records DIR]`: a match between two bots with alternating seats.
 
 use super::Selectors;
 use anyhow::{Context, Result};
@@ -26,6 +26,11 @@ pub struct Args {
     /// Games played at the same time (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Random moves played at the start of every pair of games (the same in both games of a
+    /// pair) before the bots take over; gives bots that always pick the same move (alpha-beta
+    /// with a depth or node budget) different games to play.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub opening_plies: u32,
     /// Save every game record (text form) in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
@@ -62,6 +67,7 @@ impl GameVisitor for Args {
             options,
             position: self.select.position.clone(),
             moves: self.select.move_list::<G>(),
+            opening_plies: self.opening_plies,
         };
         // Check the set-up once before starting threads.
         boardlab_core::setup::<G>(&cfg.options, cfg.seed, cfg.position.as_deref(), &cfg.moves)
@@ -79,13 +85,18 @@ impl GameVisitor for Args {
             }
         };
         println!(
-            "{} (options: {}): A = {}, B = {}; {} games, {threads} threads, seed {}",
+            "{} (options: {}): A = {}, B = {}; {} games, {threads} threads, seed {}{}",
             G::info().name,
             cfg.options,
             show(0),
             show(1),
             cfg.games,
-            cfg.seed
+            cfg.seed,
+            if cfg.opening_plies > 0 {
+                format!(", {} random opening plies", cfg.opening_plies)
+            } else {
+                String::new()
+            }
         );
         let tty = std::io::stderr().is_terminal();
         let bar = super::progress_bar(
