@@ -299,3 +299,58 @@ fn bench_reports_playouts_plies_and_perft() {
     let o = boardlab(&["bench", "sight-reduction", "--seconds", "-1"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn arena_reports_the_match_saves_replayable_records_and_shares_openings_within_a_pair() {
+    let dir = std::env::temp_dir().join(format!("boardlab-arena-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = boardlab(&[
+        "arena",
+        "opprimo",
+        "--bot",
+        "alphabeta:depth=1",
+        "--bot",
+        "random",
+        "--games",
+        "4",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+        "--opening-plies",
+        "3",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("3 random opening plies"), "{out}");
+    assert!(out.contains("in 4 games (as first seat"), "{out}");
+    assert!(
+        out.contains("score: ") && out.contains("Elo difference: "),
+        "{out}"
+    );
+    let moves = |n: u32| -> Vec<String> {
+        let path = dir.join(format!("game-{n:05}.txt"));
+        let replay = boardlab(&["replay", path.to_str().unwrap()]);
+        assert!(replay.status.success(), "{}", stderr(&replay));
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect()
+    };
+    let games: Vec<Vec<String>> = (1..=4).map(moves).collect();
+    assert_eq!(games[0][..3], games[1][..3], "a pair shares its opening");
+    assert_ne!(games[0][..3], games[2][..3], "pairs differ");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let one = boardlab(&["arena", "opprimo", "--bot", "random"]);
+    assert_eq!(one.status.code(), Some(2));
+    assert!(
+        stderr(&one).contains("give exactly two bots"),
+        "{}",
+        stderr(&one)
+    );
+}
