@@ -160,7 +160,7 @@ impl GameAi for Assideum {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        crate::levels::alphabeta_level(n)
+        crate::levels::alphabeta_level(n, 30_000)
     }
 
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {

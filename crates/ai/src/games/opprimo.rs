@@ -156,7 +156,7 @@ impl GameAi for Opprimo {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        crate::levels::alphabeta_level(n)
+        crate::levels::alphabeta_level(n, 120_000)
     }
 
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {
