@@ -11,6 +11,11 @@ fn boardlab(args: &[&str]) -> Output {
         .expect("boardlab runs")
 }
 
+/// `boardlab solve sight-reduction ARGS…`
+fn solve(args: &[&str]) -> Output {
+    boardlab(&[&["solve", "sight-reduction"], args].concat())
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -37,71 +42,41 @@ const SMALL: &str = "BW2/4/4/4/4/4/4/B1WW w";
 
 #[test]
 fn solve_prints_win_or_loss_last() {
-    let o = boardlab(&["solve", "sight-reduction", "--position", SMALL]);
+    let o = solve(&["--position", SMALL]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_line(&o), "loss");
     // With a third Black piece on the a-file, Black to move wins: Black still has a
     // removal after White's last one.
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        "BW2/4/4/4/4/4/B3/B1WW b",
-    ]);
+    let o = solve(&["--position", "BW2/4/4/4/4/4/B3/B1WW b"]);
     assert_eq!(last_line(&o), "win");
 }
 
 #[test]
 fn solve_distance_counts_plies_to_the_end() {
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        SMALL,
-        "--distance",
-    ]);
+    let o = solve(&["--position", SMALL, "--distance"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_line(&o), "loss in 2");
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        "BW2/4/4/4/4/4/B3/B1WW b",
-        "--distance",
-    ]);
+    let o = solve(&["--position", "BW2/4/4/4/4/4/B3/B1WW b", "--distance"]);
     // Black, White, Black: then White has no removal.
     assert_eq!(last_line(&o), "win in 3");
 }
 
 #[test]
 fn solve_all_moves_lists_each_legal_move_with_its_value_first() {
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        SMALL,
-        "--all-moves",
-        "--distance",
-    ]);
+    let o = solve(&["--position", SMALL, "--all-moves", "--distance"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "c1 loss in 2\nd1 loss in 2\nloss in 2\n");
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        SMALL,
-        "--all-moves",
-    ]);
+    let o = solve(&["--position", SMALL, "--all-moves"]);
     assert_eq!(stdout(&o), "c1 loss\nd1 loss\nloss\n");
 }
 
 #[test]
 fn solve_a_full_random_set_up_with_moves_played_first() {
     // Game seed 1: the first player loses; after a1... the moves given are played first.
-    let o = boardlab(&["solve", "sight-reduction", "--seed", "1"]);
+    let o = solve(&["--seed", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_line(&o), "loss");
-    let o = boardlab(&["solve", "sight-reduction", "--seed", "1", "--moves", "c1"]);
+    let o = solve(&["--seed", "1", "--moves", "c1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         last_line(&o),
@@ -112,13 +87,7 @@ fn solve_a_full_random_set_up_with_moves_played_first() {
 
 #[test]
 fn solve_a_finished_game_is_a_loss_now() {
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        "W3/4/4/4/4/4/4/3B w",
-        "--distance",
-    ]);
+    let o = solve(&["--position", "W3/4/4/4/4/4/4/3B w", "--distance"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_line(&o), "loss in 0");
 }
@@ -132,21 +101,10 @@ fn solve_other_games_and_set_up_phases_are_clear_errors() {
         "{}",
         stderr(&o)
     );
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--option",
-        "setup=deterministic",
-    ]);
+    let o = solve(&["--option", "setup=deterministic"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("removal phase"), "{}", stderr(&o));
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
-        "--position",
-        "WB w",
-        "--distance",
-    ]);
+    let o = solve(&["--position", "WB w", "--distance"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("8 (rank 8 first)"), "{}", stderr(&o));
 }
@@ -155,9 +113,7 @@ fn solve_other_games_and_set_up_phases_are_clear_errors() {
 fn solitaire_solution_replays_and_solves() {
     let dir = scratch("solitaire-record");
     let record = dir.join("solution.txt");
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
+    let o = solve(&[
         "--option",
         "mode=solitaire",
         "--seed",
@@ -202,9 +158,7 @@ fn solitaire_solution_replays_and_solves() {
 #[test]
 fn solitaire_without_solution_reports_the_lowest_score() {
     // White a1 and b2 share no line: White can never remove, so the puzzle ends at once.
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
+    let o = solve(&[
         "--option",
         "mode=solitaire",
         "--position",
@@ -221,9 +175,7 @@ fn solitaire_without_solution_reports_the_lowest_score() {
 #[test]
 fn solitaire_keep_squares_and_pairs() {
     // Three White pieces in a row, two Black: keep=a1,d8 needs the a1 piece to stay.
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
+    let o = solve(&[
         "--option",
         "mode=solitaire",
         "--option",
@@ -236,9 +188,7 @@ fn solitaire_keep_squares_and_pairs() {
     let moves = stdout(&o);
     assert!(!moves.contains(" a1"), "the kept piece stays: {moves}");
     // With pairs the goal is the empty board.
-    let o = boardlab(&[
-        "solve",
-        "sight-reduction",
+    let o = solve(&[
         "--option",
         "mode=solitaire",
         "--option",

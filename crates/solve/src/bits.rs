@@ -215,25 +215,30 @@ pub fn spread(g: u32, p: u32, any: bool) -> u32 {
     }
 }
 
+/// The group of `pieces` (see [`segment_groups`]) that holds the piece `seed`.
+#[inline]
+#[must_use]
+pub fn segment_group(pieces: u32, walls: u32, seed: u32, any: bool) -> u32 {
+    let mut group = seed;
+    loop {
+        let next = pieces & spread(group, !walls, any);
+        if next == group {
+            return group;
+        }
+        group = next;
+    }
+}
+
 /// The number of groups of `pieces` joined by lines that no square of `walls` interrupts
 /// (other squares, pieces or not, do not matter). Only pieces in one group can ever see
 /// each other while the walls stand.
 #[inline]
 #[must_use]
 pub fn segment_groups(pieces: u32, walls: u32, any: bool) -> u32 {
-    let p = !walls;
     let mut rest = pieces;
     let mut n = 0;
     while rest != 0 {
-        let mut group = rest & rest.wrapping_neg();
-        loop {
-            let next = pieces & spread(group, p, any);
-            if next == group {
-                break;
-            }
-            group = next;
-        }
-        rest &= !group;
+        rest &= !segment_group(pieces, walls, rest & rest.wrapping_neg(), any);
         n += 1;
     }
     n

@@ -7,7 +7,7 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::bits::{between, seen, spread};
+use crate::bits::{between, seen, segment_group};
 use crate::rules::{for_each_pair, most_moves, removable, SightGroups, Variant};
 use crate::tt::Table;
 use crate::{key, Score, LOSS_MAX, WIN_MIN};
@@ -46,17 +46,9 @@ fn poisoned<V: Variant>(opp: u32, stay: u32, e: u32) -> bool {
     if special.count_ones() < 2 {
         return false;
     }
-    let open = !stay;
     let mut rest = special;
     while rest != 0 {
-        let mut group = rest & rest.wrapping_neg();
-        loop {
-            let next = opp & spread(group, open, V::ANY);
-            if next == group {
-                break;
-            }
-            group = next;
-        }
+        let group = segment_group(opp, stay, rest & rest.wrapping_neg(), V::ANY);
         if (group & special).count_ones() >= 2 {
             return true;
         }
@@ -132,18 +124,22 @@ impl<'t, V: Variant> Search<'t, V> {
         // Failing those, a piece that sees an enemy piece standing between two of `me`'s:
         // if both neighbours stay, removing that enemy piece gives `me` a removal.
         let watch = me & seen(opp & between(me, e, V::ANY), e, V::ANY);
-        let (sure, stay) = groups.sure_with(0, gifts | cuts, watch);
-        let most = most_moves::<V>(opp, stay);
-        if sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e)) {
+        // `me` outlasts when its sure removals beat `opp`'s most, or tie it and `opp` cannot
+        // reach its most without a gift.
+        let outlast = |(sure, stay): (u32, u32), most: u32| {
+            sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e))
+        };
+        let first = groups.sure_with(0, gifts | cuts, watch);
+        let most = most_moves::<V>(opp, first.1);
+        if outlast(first, most) {
             return Some(most);
         }
-        if cuts == 0 || sure + slack + 1 < most {
+        if cuts == 0 || first.0 + slack + 1 < most {
             return None;
         }
-        let (sure, stay) = groups.sure(cuts, cuts);
-        let most = most_moves::<V>(opp, stay);
-        (sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e)))
-            .then_some(most)
+        let second = groups.sure(cuts, cuts);
+        let most = most_moves::<V>(opp, second.1);
+        outlast(second, most).then_some(most)
     }
 
     /// Win/loss from move counts alone: `Some((true, m))` when the side to move surely wins

@@ -85,15 +85,11 @@ fn count_bounds_never_contradict_the_reference() {
                 }
             }
         }
-        if !g_enemy(options) {
+        if !options.get_bool("enemy-sight") {
             assert!(
                 decided > 20,
                 "{options}: the bounds decided only {decided} positions"
             );
         }
     }
-}
-
-fn g_enemy(options: &boardlab_core::Options) -> bool {
-    options.to_string().contains("enemy-sight=true")
 }

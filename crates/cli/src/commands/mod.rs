@@ -116,3 +116,35 @@ fn worker_threads(given: Option<usize>) -> Result<usize> {
     }
     Ok(threads)
 }
+
+/// Refuses every game but Sight Reduction, for the commands that only it supports: "there
+/// `what` for GAME" (`what`: "is no exact solver", "are no puzzles", …).
+fn sight_reduction_only(kind: boardlab_games::GameKind, what: &str, command: &str) -> Result<()> {
+    if kind != boardlab_games::GameKind::SightReduction {
+        anyhow::bail!(
+            "there {what} for {}; `boardlab {command}` supports sight-reduction",
+            kind.info().name
+        );
+    }
+    Ok(())
+}
+
+/// The solver table's size in bytes from `--table-mb` (1 to 65536 MiB).
+fn table_bytes(mb: usize) -> Result<usize> {
+    if mb == 0 || mb > 1 << 16 {
+        anyhow::bail!("--table-mb must be from 1 to 65536");
+    }
+    Ok(mb << 20)
+}
+
+/// Options of game `G` from the pairs in `first` followed by `--option KEY=VALUE` items.
+fn game_options<G: boardlab_core::Game>(
+    first: Vec<(String, String)>,
+    items: &[String],
+) -> Result<boardlab_core::Options> {
+    let mut pairs = first;
+    for item in items {
+        pairs.push(boardlab_core::options::parse_key_value(item)?);
+    }
+    Ok(G::info().options_from_pairs(pairs)?)
+}

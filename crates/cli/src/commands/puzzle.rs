@@ -3,8 +3,6 @@
 //! solution, graded by how many first moves lead to dead ends.
 
 use anyhow::Result;
-use boardlab_core::Game;
-use boardlab_games::GameKind;
 use boardlab_solve::puzzle::{generate, Difficulty};
 use boardlab_solve::{SightReduction, SolverConfig};
 
@@ -38,13 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let kind: GameKind = args.game.parse()?;
-    if kind != GameKind::SightReduction {
-        anyhow::bail!(
-            "there are no puzzles for {}; `boardlab puzzle` supports sight-reduction",
-            kind.info().name
-        );
-    }
+    super::sight_reduction_only(args.game.parse()?, "are no puzzles", "puzzle")?;
     let difficulty = args
         .difficulty
         .as_deref()
@@ -54,11 +46,10 @@ pub fn run(args: Args) -> Result<()> {
     if args.count == 0 || args.count > 100_000 {
         anyhow::bail!("--count must be from 1 to 100000");
     }
-    let mut pairs = vec![("mode".to_string(), "solitaire".to_string())];
-    for item in &args.options {
-        pairs.push(boardlab_core::options::parse_key_value(item)?);
-    }
-    let options = SightReduction::info().options_from_pairs(pairs)?;
+    let options = super::game_options::<SightReduction>(
+        vec![("mode".to_string(), "solitaire".to_string())],
+        &args.options,
+    )?;
     let config = SolverConfig {
         table_bytes: 16 << 20,
         node_limit: args.max_nodes,

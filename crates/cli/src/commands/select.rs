@@ -39,11 +39,7 @@ impl Selectors {
     /// # Errors
     /// Malformed `KEY=VALUE` items, unknown options or values.
     pub fn options<G: Game>(&self) -> Result<Options> {
-        let mut pairs = Vec::new();
-        for item in &self.options {
-            pairs.push(boardlab_core::options::parse_key_value(item)?);
-        }
-        Ok(G::info().options_from_pairs(pairs)?)
+        super::game_options::<G>(Vec::new(), &self.options)
     }
 
     /// The moves given with `--moves`, split into single moves.

@@ -7,7 +7,6 @@ use super::select::status_line;
 use super::Selectors;
 use anyhow::{Context, Result};
 use boardlab_core::{Game, GameRecord};
-use boardlab_games::GameKind;
 use boardlab_solve::{solitaire, SightReduction, Solver, SolverConfig};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -37,19 +36,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let kind = args.select.kind()?;
-    if kind != GameKind::SightReduction {
-        anyhow::bail!(
-            "there is no exact solver for {}; `boardlab solve` supports sight-reduction",
-            kind.info().name
-        );
-    }
-    if args.table_mb == 0 || args.table_mb > 1 << 16 {
-        anyhow::bail!("--table-mb must be from 1 to 65536");
-    }
+    super::sight_reduction_only(args.select.kind()?, "is no exact solver", "solve")?;
+    let table_bytes = super::table_bytes(args.table_mb)?;
     let game: SightReduction = args.select.game()?;
     let config = SolverConfig {
-        table_bytes: args.table_mb << 20,
+        table_bytes,
         node_limit: args.max_nodes,
     };
     if game.is_solitaire() {

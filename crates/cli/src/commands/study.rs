@@ -4,8 +4,6 @@
 //! chart in DIR. Resumable: run it again with the same DIR to continue.
 
 use anyhow::Result;
-use boardlab_core::Game;
-use boardlab_games::GameKind;
 use boardlab_solve::study::{run as run_study, StudyConfig};
 use boardlab_solve::SightReduction;
 use std::io::IsTerminal;
@@ -36,31 +34,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let kind: GameKind = args.game.parse()?;
-    if kind != GameKind::SightReduction {
-        anyhow::bail!(
-            "there is no exact study for {}; `boardlab study` supports sight-reduction",
-            kind.info().name
-        );
-    }
+    super::sight_reduction_only(args.game.parse()?, "is no exact study", "study")?;
     if args.setups == 0 || args.setups > 100_000_000 {
         anyhow::bail!("--setups must be from 1 to 100000000");
     }
-    if args.table_mb == 0 || args.table_mb > 1 << 16 {
-        anyhow::bail!("--table-mb must be from 1 to 65536");
-    }
+    let table_bytes = super::table_bytes(args.table_mb)?;
     let threads = super::worker_threads(args.threads)?;
-    let mut pairs = Vec::new();
-    for item in &args.options {
-        pairs.push(boardlab_core::options::parse_key_value(item)?);
-    }
-    let options = SightReduction::info().options_from_pairs(pairs)?;
+    let options = super::game_options::<SightReduction>(Vec::new(), &args.options)?;
     let config = StudyConfig {
         options,
         setups: args.setups,
         seed: args.seed,
         threads,
-        table_bytes: args.table_mb << 20,
+        table_bytes,
         out: args.out.clone(),
     };
     let bar = super::progress_bar(
