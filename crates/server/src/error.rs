@@ -94,6 +94,34 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.message, "code": self.code });
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if self.status == StatusCode::PAYLOAD_TOO_LARGE {
+            // The rest of the body was never read, so the connection cannot carry another
+            // request: say so, or a keep-alive client sends its next request on a connection
+            // the server is about to close, and that request fails.
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_answers_close_the_connection_and_others_keep_it() {
+        let close = |status| {
+            ApiError::new(status, "x", "y")
+                .into_response()
+                .headers()
+                .get(axum::http::header::CONNECTION)
+                .is_some_and(|v| v == "close")
+        };
+        assert!(close(StatusCode::PAYLOAD_TOO_LARGE));
+        assert!(!close(StatusCode::BAD_REQUEST));
     }
 }
