@@ -73,6 +73,17 @@ pub struct Summary {
     score_sq: f64,
 }
 
+/// The Elo difference that gives an expected score `s` (0..1), infinite at 0 and 1.
+fn elo_of(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
 impl Summary {
     /// Adds one game.
     pub fn add(&mut self, r: &GameResult) {
@@ -119,22 +130,19 @@ impl Summary {
     }
 
     /// The Elo difference of A over B and the half width of its 95% interval (infinite when
-    /// one side scored everything).
+    /// the interval of the score reaches 0% or 100%; see [`Summary::elo_interval`]).
     #[must_use]
     pub fn elo(&self) -> (f64, f64) {
-        let s = self.score();
-        let m = self.score_margin();
-        let elo = |s: f64| {
-            if s <= 0.0 {
-                f64::NEG_INFINITY
-            } else if s >= 1.0 {
-                f64::INFINITY
-            } else {
-                -400.0 * (1.0 / s - 1.0).log10()
-            }
-        };
-        let (lo, hi) = (elo((s - m).max(0.0)), elo((s + m).min(1.0)));
-        (elo(s), ((hi - lo) / 2.0).abs())
+        let (lo, hi) = self.elo_interval();
+        (elo_of(self.score()), ((hi - lo) / 2.0).abs())
+    }
+
+    /// The ends of the 95% interval of the Elo difference: the Elo differences of the ends of
+    /// the score's interval, so infinite where that reaches 0% or 100%.
+    #[must_use]
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let (s, m) = (self.score(), self.score_margin());
+        (elo_of((s - m).max(0.0)), elo_of((s + m).min(1.0)))
     }
 
     /// Average thinking time per move of A and B.
@@ -352,6 +360,19 @@ mod tests {
         let (elo, err) = s.elo();
         assert!((elo - 190.85).abs() < 0.1, "{elo}");
         assert!(err > 90.0 && err < 200.0, "{err}");
+        let (lo, hi) = s.elo_interval();
+        assert!(lo < elo && elo < hi && hi.is_finite(), "{lo} {hi}");
+        // 38-0-2: the score's interval reaches 100%, so the Elo interval is open above but
+        // still has a finite lower end.
+        let mut t = Summary::default();
+        for i in 0..40 {
+            t.add(&r(if i < 38 { 1.0 } else { 0.0 }, Seat::First));
+        }
+        let (lo, hi) = t.elo_interval();
+        assert!(
+            lo.is_finite() && lo > 200.0 && hi == f64::INFINITY,
+            "{lo} {hi}"
+        );
     }
 
     #[test]

@@ -158,8 +158,25 @@ fn print_summary(s: &Summary) {
         100.0 * s.score(),
         100.0 * s.score_margin()
     );
-    if elo.is_finite() {
+    let (lo, hi) = s.elo_interval();
+    if lo.is_finite() && hi.is_finite() {
         println!("Elo difference: {elo:+.0} ± {err:.0} (95%)");
+    } else if elo.is_finite() {
+        // The score's interval reaches 0% or 100%: the Elo interval is open on that side.
+        let end = |x: f64| {
+            if x.is_finite() {
+                format!("{x:+.0}")
+            } else if x > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        };
+        println!(
+            "Elo difference: {elo:+.0} (95% interval {} to {})",
+            end(lo),
+            end(hi)
+        );
     } else {
         println!(
             "Elo difference: {} (one side scored every point)",
