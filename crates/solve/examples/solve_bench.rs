@@ -58,7 +58,8 @@ fn main() {
     }
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
-    let nodes = solver.stats().nodes;
+    let stats = solver.stats();
+    let nodes = stats.nodes;
     println!(
         "{setups} set-ups ({}, {}): first player wins {first_wins}",
         if distance {
@@ -78,5 +79,9 @@ fn main() {
         nodes as f64 / wall,
         slowest.0,
         slowest.1
+    );
+    println!(
+        "decided by the table {}, by the count bounds {}",
+        stats.tt_cuts, stats.bound_cuts
     );
 }

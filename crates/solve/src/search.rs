@@ -115,9 +115,10 @@ impl<'t, V: Variant> Search<'t, V> {
     /// Whether `me`'s sure removals outlast every removal `opp` could make (plus `slack`),
     /// for one of two choices of the pieces `me` keeps: one per group (preferring pieces
     /// between enemy pieces), or also every piece that may stand between enemy pieces.
-    /// Returns the most removals `opp` can then make, when `me` outlasts it.
+    /// Returns the most removals `opp` can then make, when `me` outlasts it. Without
+    /// `thorough`, only the first choice is tried.
     #[inline]
-    fn outlasts(me: u32, opp: u32, r_me: u32, slack: u32) -> Option<u32> {
+    fn outlasts(me: u32, opp: u32, r_me: u32, slack: u32, thorough: bool) -> Option<u32> {
         let groups = SightGroups::of::<V>(me, opp, r_me);
         let e = !(me | opp);
         let gifts = me & between(opp, e, V::ANY);
@@ -135,7 +136,7 @@ impl<'t, V: Variant> Search<'t, V> {
         if outlast(first, most) {
             return Some(most);
         }
-        if cuts == 0 || first.0 + slack + 1 < most {
+        if !thorough || cuts == 0 || first.0 + slack + 1 < most {
             return None;
         }
         let second = groups.sure(cuts, cuts);
@@ -153,17 +154,26 @@ impl<'t, V: Variant> Search<'t, V> {
             return None;
         }
         let (n_me, n_opp) = (r_me.count_ones(), r_opp.count_ones());
-        if n_me >= 2 && 2 * (n_me - 1) > n_opp {
-            if let Some(m) = Self::outlasts(me, opp, r_me, 0) {
-                return Some((true, m));
-            }
+        if let Some(m) = Self::outlasts_by_count(me, opp, r_me, r_opp, true) {
+            return Some((true, m));
         }
         if n_opp >= 2 && 2 * (n_opp - 1) >= n_me {
-            if let Some(m) = Self::outlasts(opp, me, r_opp, 1) {
+            if let Some(m) = Self::outlasts(opp, me, r_opp, 1, true) {
                 return Some((false, m));
             }
         }
         None
+    }
+
+    /// Whether the side to move surely wins by the move counts (see [`Search::outlasts`]),
+    /// after a quick test that its removable pieces could be enough.
+    #[inline]
+    fn outlasts_by_count(me: u32, opp: u32, r_me: u32, r_opp: u32, thorough: bool) -> Option<u32> {
+        let (n_me, n_opp) = (r_me.count_ones(), r_opp.count_ones());
+        if V::ENEMY || n_me < 2 || 2 * (n_me - 1) <= n_opp {
+            return None;
+        }
+        Self::outlasts(me, opp, r_me, 0, thorough)
     }
 
     /// The fewest removals `opp` can be held to while `me`'s sure removals (plus `slack`)
@@ -220,17 +230,16 @@ impl<'t, V: Variant> Search<'t, V> {
         out: &mut [(u32, i32); MAX_MOVES],
     ) -> Result<usize, u32> {
         let deep = (me | opp).count_ones() >= DEEP;
+        // Load every single removal's bucket up front, so that the cache misses overlap
+        // with each other and with the scoring below instead of coming one by one.
+        let mut touch = 0;
         if known {
-            // Load every child's bucket up front, so that the cache misses overlap instead
-            // of coming one by one in the loop below.
-            let mut touch = 0;
             let mut x = r;
             while x != 0 {
                 let m = x & x.wrapping_neg();
                 x &= x - 1;
                 touch ^= self.tt.peek_key(key(opp, me & !m));
             }
-            std::hint::black_box(touch);
         }
         // The opponent's groups after a move are its groups now, unless the move opens a
         // line between two of its pieces: found once here, not once per move.
@@ -238,7 +247,7 @@ impl<'t, V: Variant> Search<'t, V> {
         let opp_groups =
             (deep && !V::ENEMY).then(|| SightGroups::of::<V>(opp, me, removable::<V>(opp, me)));
         let mut n = 0;
-        let mut push = |m: u32, this: &mut Self| -> Result<(), u32> {
+        let mut push = |m: u32| -> Result<(), u32> {
             let me2 = me & !m;
             let ro = removable::<V>(opp, me2);
             if ro == 0 {
@@ -248,13 +257,6 @@ impl<'t, V: Variant> Search<'t, V> {
             if m == first {
                 score = i32::MIN / 2;
             } else {
-                if known {
-                    if let Some(e) = this.tt.probe(key(opp, me2)) {
-                        if e.hi < 0 {
-                            return Err(m);
-                        }
-                    }
-                }
                 let rm = removable::<V>(me2, opp);
                 score = 4 * ro.count_ones() as i32 - 3 * rm.count_ones() as i32;
                 if let Some(groups) = &opp_groups {
@@ -280,7 +282,7 @@ impl<'t, V: Variant> Search<'t, V> {
         while x != 0 {
             let m = x & x.wrapping_neg();
             x &= x - 1;
-            push(m, self)?;
+            push(m)?;
         }
         if V::PAIR {
             let mut pairs = [0u32; MAX_MOVES];
@@ -290,7 +292,20 @@ impl<'t, V: Variant> Search<'t, V> {
                 np += 1;
             });
             for &m in &pairs[..np] {
-                push(m, self)?;
+                push(m)?;
+            }
+        }
+        if known {
+            std::hint::black_box(touch);
+            // A move to a position the table knows the opponent loses wins.
+            for &(m, _) in &out[..n] {
+                if m != first {
+                    if let Some(e) = self.tt.probe(key(opp, me & !m)) {
+                        if e.hi < 0 {
+                            return Err(m);
+                        }
+                    }
+                }
             }
         }
         out[..n].sort_unstable_by_key(|&(_, s)| s);
@@ -317,15 +332,15 @@ impl<'t, V: Variant> Search<'t, V> {
             }
             first = e.best;
         }
+        // Only the quick test that the side to move wins by the counts: the test that it
+        // loses, and the second choice of pieces to keep, settle few positions here (about
+        // 2% and 1% of their tries) for much of the work. A position the counts would call
+        // lost has children that the quick test settles.
         let r_opp = removable::<V>(opp, me);
-        if let Some(w) = Self::bounds(me, opp, r, r_opp) {
+        if Self::outlasts_by_count(me, opp, r, r_opp, false).is_some() {
             self.stats.bound_cuts += 1;
-            if w {
-                self.tt.store(k, WIN_MIN, Score::MAX, 0, 0);
-            } else {
-                self.tt.store(k, Score::MIN, LOSS_MAX, 0, 0);
-            }
-            return w;
+            self.tt.store(k, WIN_MIN, Score::MAX, 0, 0);
+            return true;
         }
         let start = self.stats.nodes;
         let mut moves = [(0u32, 0i32); MAX_MOVES];
