@@ -248,12 +248,15 @@ pub fn segment_groups(pieces: u32, walls: u32, any: bool) -> u32 {
 /// that see a friend). Returns how many were written to `out`.
 #[inline]
 pub fn sight_groups(own: u32, seeds: u32, empty: u32, any: bool, out: &mut [u32; 16]) -> usize {
+    // Along a line, own pieces with only empty squares and own pieces between them are
+    // joined by a chain of sight: spreading over both finds a whole line's worth at once.
+    let open = empty | own;
     let mut rest = seeds;
     let mut n = 0;
     while rest != 0 {
         let mut group = rest & rest.wrapping_neg();
         loop {
-            let next = group | (own & seen(group, empty, any));
+            let next = own & spread(group, open, any);
             if next == group {
                 break;
             }
@@ -369,6 +372,40 @@ mod tests {
                 walk_seen(t, e, &DIAG),
                 "t={t:#x} e={e:#x}"
             );
+        }
+    }
+
+    /// The sight groups grown one hop of sight at a time, square by square.
+    fn walk_groups(own: u32, e: u32, dirs: &[(i32, i32)]) -> Vec<u32> {
+        let seeds = own & walk_seen(own, e, dirs);
+        let mut rest = seeds;
+        let mut out = Vec::new();
+        while rest != 0 {
+            let mut group = rest & rest.wrapping_neg();
+            loop {
+                let next = group | (own & walk_seen(group, e, dirs));
+                if next == group {
+                    break;
+                }
+                group = next;
+            }
+            rest &= !group;
+            out.push(group);
+        }
+        out
+    }
+
+    #[test]
+    fn sight_groups_match_a_walk() {
+        let all: Vec<(i32, i32)> = ORTH.iter().chain(DIAG.iter()).copied().collect();
+        for (t, e) in boards() {
+            // `t` as one side, the other occupied squares as the other.
+            for (any, dirs) in [(false, &ORTH[..]), (true, &all[..])] {
+                let seeds = t & seen(t, e, any);
+                let mut out = [0; 16];
+                let n = sight_groups(t, seeds, e, any, &mut out);
+                assert_eq!(out[..n], walk_groups(t, e, dirs)[..], "t={t:#x} e={e:#x}");
+            }
         }
     }
 
