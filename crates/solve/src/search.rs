@@ -67,6 +67,8 @@ pub(crate) struct Search<'t, V: Variant> {
 
 /// More than the legal moves of any position (16 singles + pairs).
 const MAX_MOVES: usize = 80;
+/// The most legal moves without pairs: 16 singles.
+const MAX_SINGLES: usize = 16;
 /// From this many pieces on, moves are ordered by the count bounds (costly, but the
 /// subtrees are large); below, by mobility only. Measured with the solver benchmark: 20
 /// visits the fewest positions, 24 to 28 take the least time.
@@ -227,7 +229,7 @@ impl<'t, V: Variant> Search<'t, V> {
         r: u32,
         first: u32,
         known: bool,
-        out: &mut [(u32, i32); MAX_MOVES],
+        out: &mut [(u32, i32)],
     ) -> Result<usize, u32> {
         let deep = (me | opp).count_ones() >= DEEP;
         // Load every single removal's bucket up front, so that the cache misses overlap
@@ -343,8 +345,16 @@ impl<'t, V: Variant> Search<'t, V> {
             return true;
         }
         let start = self.stats.nodes;
-        let mut moves = [(0u32, 0i32); MAX_MOVES];
-        let n = match self.ordered_moves(me, opp, r, first, true, &mut moves) {
+        // Only as large as the rules need: zeroing it is a cost paid at every node.
+        let (mut many, mut few);
+        let moves: &mut [(u32, i32)] = if V::PAIR {
+            many = [(0u32, 0i32); MAX_MOVES];
+            &mut many
+        } else {
+            few = [(0u32, 0i32); MAX_SINGLES];
+            &mut few
+        };
+        let n = match self.ordered_moves(me, opp, r, first, true, moves) {
             Ok(n) => n,
             Err(m) => {
                 self.tt.store(k, WIN_MIN, Score::MAX, m, 1);
@@ -446,8 +456,16 @@ impl<'t, V: Variant> Search<'t, V> {
         beta = beta.min(hi + 1);
         let (alpha0, beta0) = (alpha, beta);
         let start = self.stats.nodes;
-        let mut moves = [(0u32, 0i32); MAX_MOVES];
-        let n = match self.ordered_moves(me, opp, r, first, false, &mut moves) {
+        // Only as large as the rules need: zeroing it is a cost paid at every node.
+        let (mut many, mut few);
+        let moves: &mut [(u32, i32)] = if V::PAIR {
+            many = [(0u32, 0i32); MAX_MOVES];
+            &mut many
+        } else {
+            few = [(0u32, 0i32); MAX_SINGLES];
+            &mut few
+        };
+        let n = match self.ordered_moves(me, opp, r, first, false, moves) {
             Ok(n) => n,
             Err(m) => {
                 // No faster win exists than ending the game now.
