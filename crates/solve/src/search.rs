@@ -74,6 +74,10 @@ const MAX_SINGLES: usize = 16;
 /// visits the fewest positions, 24 to 28 take the least time.
 const DEEP: u32 = 24;
 
+/// A move in a move list: the removed squares, the ordering score (lower first), and after
+/// it the removable pieces of the side then to move and of the side that moved.
+type Child = (u32, i32, u32, u32);
+
 /// The lowest score: the side to move has no move.
 pub const LOST_NOW: Score = -100;
 
@@ -221,7 +225,8 @@ impl<'t, V: Variant> Search<'t, V> {
     /// Every move of `me` (removed squares as a set), best first by the ordering heuristic,
     /// with the move `first` (if legal) in front. Returns the number written, or `Err(m)`
     /// with a move that wins at once (the opponent has no reply) or, with `known`, a move
-    /// the table already knows to win.
+    /// the table already knows to win. Each move comes with the removable pieces after it
+    /// (see [`Child`]).
     fn ordered_moves(
         &mut self,
         me: u32,
@@ -229,7 +234,7 @@ impl<'t, V: Variant> Search<'t, V> {
         r: u32,
         first: u32,
         known: bool,
-        out: &mut [(u32, i32)],
+        out: &mut [Child],
     ) -> Result<usize, u32> {
         let deep = (me | opp).count_ones() >= DEEP;
         // Load every single removal's bucket up front, so that the cache misses overlap
@@ -255,11 +260,11 @@ impl<'t, V: Variant> Search<'t, V> {
             if ro == 0 {
                 return Err(m);
             }
+            let rm = removable::<V>(me2, opp);
             let mut score;
             if m == first {
                 score = i32::MIN / 2;
             } else {
-                let rm = removable::<V>(me2, opp);
                 score = 4 * ro.count_ones() as i32 - 3 * rm.count_ones() as i32;
                 if let Some(groups) = &opp_groups {
                     let opened;
@@ -276,7 +281,7 @@ impl<'t, V: Variant> Search<'t, V> {
                 // Pairs shorten the game: mildly preferred.
                 score -= 1;
             }
-            out[n] = (m, score);
+            out[n] = (m, score, ro, rm);
             n += 1;
             Ok(())
         };
@@ -300,7 +305,7 @@ impl<'t, V: Variant> Search<'t, V> {
         if known {
             std::hint::black_box(touch);
             // A move to a position the table knows the opponent loses wins.
-            for &(m, _) in &out[..n] {
+            for &(m, ..) in &out[..n] {
                 if m != first {
                     if let Some(e) = self.tt.probe(key(opp, me & !m)) {
                         if e.hi < 0 {
@@ -310,14 +315,19 @@ impl<'t, V: Variant> Search<'t, V> {
                 }
             }
         }
-        out[..n].sort_unstable_by_key(|&(_, s)| s);
+        out[..n].sort_unstable_by_key(|&(_, s, ..)| s);
         Ok(n)
     }
 
     /// Whether the side to move (`me`) wins against best play.
     pub fn wins(&mut self, me: u32, opp: u32) -> bool {
+        self.wins_with(me, opp, removable::<V>(me, opp), removable::<V>(opp, me))
+    }
+
+    /// [`Search::wins`] given the removable pieces of both sides, `r` and `r_opp` (a move
+    /// list has them).
+    fn wins_with(&mut self, me: u32, opp: u32, r: u32, r_opp: u32) -> bool {
         self.stats.nodes += 1;
-        let r = removable::<V>(me, opp);
         if r == 0 {
             return false;
         }
@@ -338,7 +348,6 @@ impl<'t, V: Variant> Search<'t, V> {
         // loses, and the second choice of pieces to keep, settle few positions here (about
         // 2% and 1% of their tries) for much of the work. A position the counts would call
         // lost has children that the quick test settles.
-        let r_opp = removable::<V>(opp, me);
         if Self::outlasts_by_count(me, opp, r, r_opp, false).is_some() {
             self.stats.bound_cuts += 1;
             self.tt.store(k, WIN_MIN, Score::MAX, 0, 0);
@@ -347,11 +356,11 @@ impl<'t, V: Variant> Search<'t, V> {
         let start = self.stats.nodes;
         // Only as large as the rules need: zeroing it is a cost paid at every node.
         let (mut many, mut few);
-        let moves: &mut [(u32, i32)] = if V::PAIR {
-            many = [(0u32, 0i32); MAX_MOVES];
+        let moves: &mut [Child] = if V::PAIR {
+            many = [(0, 0, 0, 0); MAX_MOVES];
             &mut many
         } else {
-            few = [(0u32, 0i32); MAX_SINGLES];
+            few = [(0, 0, 0, 0); MAX_SINGLES];
             &mut few
         };
         let n = match self.ordered_moves(me, opp, r, first, true, moves) {
@@ -361,8 +370,8 @@ impl<'t, V: Variant> Search<'t, V> {
                 return true;
             }
         };
-        for &(m, _) in &moves[..n] {
-            if !self.wins(opp, me & !m) {
+        for &(m, _, ro, rm) in &moves[..n] {
+            if !self.wins_with(opp, me & !m, ro, rm) {
                 let w = work_of(self.stats.nodes - start);
                 self.tt.store(k, WIN_MIN, Score::MAX, m, w);
                 return true;
@@ -458,11 +467,11 @@ impl<'t, V: Variant> Search<'t, V> {
         let start = self.stats.nodes;
         // Only as large as the rules need: zeroing it is a cost paid at every node.
         let (mut many, mut few);
-        let moves: &mut [(u32, i32)] = if V::PAIR {
-            many = [(0u32, 0i32); MAX_MOVES];
+        let moves: &mut [Child] = if V::PAIR {
+            many = [(0, 0, 0, 0); MAX_MOVES];
             &mut many
         } else {
-            few = [(0u32, 0i32); MAX_SINGLES];
+            few = [(0, 0, 0, 0); MAX_SINGLES];
             &mut few
         };
         let n = match self.ordered_moves(me, opp, r, first, false, moves) {
@@ -475,7 +484,7 @@ impl<'t, V: Variant> Search<'t, V> {
         };
         let mut best = i32::MIN;
         let mut best_move = 0;
-        for &(m, _) in &moves[..n] {
+        for &(m, ..) in &moves[..n] {
             let c = self.score(opp, me & !m, child_bound(beta), child_bound(alpha));
             let v = parent_score(c);
             if v > best {
