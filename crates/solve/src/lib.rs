@@ -304,6 +304,7 @@ impl Solver {
             let mut s = Search::<V>::new(tt);
             // Who wins first (cheap), then how fast within that side of zero.
             let w = s.wins(me, opp);
+            s.killer_first = false;
             // Then the distance by null-window tests, halving the range of possible scores.
             let (mut lo, mut hi) = if w { (i32::from(WIN_MIN), 99) } else { (-100, i32::from(LOSS_MAX)) };
             while lo < hi {
