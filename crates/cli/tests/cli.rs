@@ -289,13 +289,29 @@ fn random_players_finish_a_game_and_the_json_record_replays() {
 }
 
 #[test]
-fn bench_reports_playouts_plies_and_perft() {
-    let o = boardlab(&["bench", "sight-reduction", "--seconds", "0.2"]);
+fn bench_reports_playouts_plies_perft_and_the_solver() {
+    let o = boardlab(&[
+        "bench",
+        "sight-reduction",
+        "--seconds",
+        "0.2",
+        "--solve-setups",
+        "5",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for key in ["random playouts: ", "plies: ", "perft: "] {
+    for key in [
+        "random playouts: ",
+        "plies: ",
+        "perft: ",
+        "exact solver, who wins: 5 set-ups (seeds 0-4) in ",
+    ] {
         assert!(out.contains(key), "{out}");
     }
+    // Only Sight Reduction has the solver line.
+    let o = boardlab(&["bench", "opprimo", "--seconds", "0.1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("exact solver"));
     let o = boardlab(&["bench", "sight-reduction", "--seconds", "-1"]);
     assert_eq!(o.status.code(), Some(2));
 }

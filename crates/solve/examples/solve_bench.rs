@@ -1,5 +1,6 @@
 //! The solver benchmark: random full-board set-ups (game seeds 0, 1, …) solved exactly on
-//! one thread, with the default options unless others are given.
+//! one thread, with the default options unless others are given (see
+//! [`boardlab_solve::bench`]; `boardlab bench sight-reduction` runs the same).
 //!
 //! `cargo run --release -p boardlab-solve --example solve_bench -- [SETUPS] [win|distance] [OPTIONS]`
 //! (the table size in MiB from the environment variable `TABLE_MB`, default 64)
@@ -9,8 +10,8 @@
 
 use boardlab_core::Game;
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Position, Rules, Solver, SolverConfig};
-use std::time::Instant;
+use boardlab_solve::bench::bench;
+use boardlab_solve::SolverConfig;
 
 /// CPU seconds used by this process so far (user + system), where /proc tells.
 fn cpu_seconds() -> Option<f64> {
@@ -32,36 +33,15 @@ fn main() {
         .expect("valid options");
     let table_mb: usize =
         std::env::var("TABLE_MB").map_or(64, |s| s.parse().expect("TABLE_MB is a number"));
-    let mut solver = Solver::new(SolverConfig {
+    let config = SolverConfig {
         table_bytes: table_mb << 20,
         ..SolverConfig::default()
-    });
+    };
     let cpu0 = cpu_seconds();
-    let start = Instant::now();
-    let mut first_wins = 0;
-    let mut slowest = (0.0, 0);
-    for seed in 0..setups {
-        let game = SightReduction::new(&options, seed).expect("a random set-up");
-        let pos = Position::of(&game).expect("removal phase");
-        let rules = Rules::of(game.config());
-        let t = Instant::now();
-        let v = if distance {
-            solver.solve_distance(rules, pos)
-        } else {
-            solver.solve(rules, pos)
-        };
-        let dt = t.elapsed().as_secs_f64();
-        if dt > slowest.0 {
-            slowest = (dt, seed);
-        }
-        first_wins += u32::from(v.is_win());
-    }
-    let wall = start.elapsed().as_secs_f64();
+    let r = bench(&options, 0, setups, distance, config).expect("a match in its removal phase");
     let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
-    let stats = solver.stats();
-    let nodes = stats.nodes;
     println!(
-        "{setups} set-ups ({}, {}): first player wins {first_wins}",
+        "{setups} set-ups ({}, {}): first player wins {}",
         if distance {
             "with distance"
         } else {
@@ -71,17 +51,20 @@ fn main() {
             "default options".to_string()
         } else {
             options.to_string()
-        }
+        },
+        r.first_wins
     );
     println!(
-        "wall {wall:.3} s, cpu {} s, {nodes} positions ({:.0}/s), slowest {:.3} s (seed {})",
+        "wall {:.3} s, cpu {} s, {} positions ({:.0}/s), slowest {:.3} s (seed {})",
+        r.seconds,
         cpu.map_or("?".to_string(), |c| format!("{c:.3}")),
-        nodes as f64 / wall,
-        slowest.0,
-        slowest.1
+        r.stats.nodes,
+        r.stats.nodes as f64 / r.seconds,
+        r.slowest.0,
+        r.slowest.1
     );
     println!(
         "decided by the table {}, by the count bounds {}",
-        stats.tt_cuts, stats.bound_cuts
+        r.stats.tt_cuts, r.stats.bound_cuts
     );
 }

@@ -29,6 +29,7 @@
 //! assert_eq!(solver.solve_game_distance(&game).unwrap(), Value::LossIn(2));
 //! ```
 
+pub mod bench;
 pub mod bits;
 pub mod puzzle;
 pub mod rules;

@@ -1,11 +1,13 @@
 //! `boardlab bench GAME`: random playouts/s, plies/s, perft nodes/s and MCTS iterations/s on
-//! one core.
+//! one core; for Sight Reduction also the exact solver on random set-ups.
 
 use super::Selectors;
 use anyhow::Result;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{perft, Game};
-use boardlab_games::GameVisitor;
+use boardlab_games::{GameKind, GameVisitor};
+use boardlab_solve::bench::bench;
+use boardlab_solve::{SightReduction, SolverConfig};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
@@ -18,6 +20,10 @@ pub struct Args {
     /// Perft depth to time (default: the deepest that fits in the time).
     #[arg(long)]
     pub perft_depth: Option<u32>,
+    /// Sight Reduction: random set-ups (seeds from --seed on) for the exact solver to decide
+    /// who wins, one after another on one thread (0: skip).
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub solve_setups: u64,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -110,6 +116,24 @@ impl GameVisitor for Args {
                     ),
                     Err(e) => println!("{spec}: {e}"),
                 }
+            }
+        }
+        if self.select.kind()? == GameKind::SightReduction && self.solve_setups > 0 {
+            let options = self.select.options::<SightReduction>()?;
+            let (first, n) = (self.select.seed, self.solve_setups);
+            let last = first.saturating_add(n - 1);
+            match bench(&options, first, n, false, SolverConfig::default()) {
+                Ok(r) => println!(
+                    "exact solver, who wins: {n} set-ups (seeds {first}-{last}) in {:.3} s, \
+                     {} positions ({:.0}/s), first player wins {}, slowest {:.3} s (seed {})",
+                    r.seconds,
+                    r.stats.nodes,
+                    r.stats.nodes as f64 / r.seconds.max(1e-9),
+                    r.first_wins,
+                    r.slowest.0,
+                    r.slowest.1
+                ),
+                Err(e) => println!("exact solver: {e}"),
             }
         }
         Ok(())
