@@ -89,6 +89,33 @@ const DEEP: u32 = 28;
 /// it the removable pieces of the side then to move and of the side that moved.
 type Child = (u32, i32, u32, u32);
 
+/// The room for one position's move list, only as large as the rules need: it is zeroed at
+/// every node searched.
+#[allow(clippy::large_enum_variant)] // on the stack, and only the variant in use is zeroed
+enum MoveBuf {
+    Singles([Child; MAX_SINGLES]),
+    WithPairs([Child; MAX_MOVES]),
+}
+
+impl MoveBuf {
+    #[inline(always)]
+    fn new<V: Variant>() -> MoveBuf {
+        if V::PAIR {
+            MoveBuf::WithPairs([(0, 0, 0, 0); MAX_MOVES])
+        } else {
+            MoveBuf::Singles([(0, 0, 0, 0); MAX_SINGLES])
+        }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [Child] {
+        match self {
+            MoveBuf::Singles(b) => b,
+            MoveBuf::WithPairs(b) => b,
+        }
+    }
+}
+
 /// The lowest score: the side to move has no move.
 pub const LOST_NOW: Score = -100;
 
@@ -371,10 +398,11 @@ impl<'t, V: Variant> Search<'t, V> {
             return true;
         }
         let start = self.stats.nodes;
+        let pieces = (me | opp).count_ones() as usize;
         // The killer first, before the work of listing and ordering the moves (a single
         // removal only: a pair from elsewhere would need checking that its pieces see each
         // other).
-        let killer = self.killers[(me | opp).count_ones() as usize];
+        let killer = self.killers[pieces];
         if self.killer_first && killer.count_ones() == 1 && killer & r != 0 {
             let me2 = me & !killer;
             let ro = removable::<V>(opp, me2);
@@ -384,15 +412,8 @@ impl<'t, V: Variant> Search<'t, V> {
                 return true;
             }
         }
-        // Only as large as the rules need: zeroing it is a cost paid at every node.
-        let (mut many, mut few);
-        let moves: &mut [Child] = if V::PAIR {
-            many = [(0, 0, 0, 0); MAX_MOVES];
-            &mut many
-        } else {
-            few = [(0, 0, 0, 0); MAX_SINGLES];
-            &mut few
-        };
+        let mut buf = MoveBuf::new::<V>();
+        let moves = buf.as_mut_slice();
         let n = match self.ordered_moves(me, opp, r, first, true, moves) {
             Ok(n) => n,
             Err(m) => {
@@ -402,7 +423,7 @@ impl<'t, V: Variant> Search<'t, V> {
         };
         for &(m, _, ro, rm) in &moves[..n] {
             if !self.wins_with(opp, me & !m, ro, rm) {
-                self.killers[(me | opp).count_ones() as usize] = m;
+                self.killers[pieces] = m;
                 let w = work_of(self.stats.nodes - start);
                 self.tt.store(k, WIN_MIN, Score::MAX, m, w);
                 return true;
@@ -474,7 +495,7 @@ impl<'t, V: Variant> Search<'t, V> {
             } else if hi < 0 || wlo > whi {
                 false
             } else {
-                self.wins(me, opp)
+                self.wins_with(me, opp, r, r_opp)
             };
             if win {
                 lo = lo.max(wlo);
@@ -496,15 +517,8 @@ impl<'t, V: Variant> Search<'t, V> {
         beta = beta.min(hi + 1);
         let (alpha0, beta0) = (alpha, beta);
         let start = self.stats.nodes;
-        // Only as large as the rules need: zeroing it is a cost paid at every node.
-        let (mut many, mut few);
-        let moves: &mut [Child] = if V::PAIR {
-            many = [(0, 0, 0, 0); MAX_MOVES];
-            &mut many
-        } else {
-            few = [(0, 0, 0, 0); MAX_SINGLES];
-            &mut few
-        };
+        let mut buf = MoveBuf::new::<V>();
+        let moves = buf.as_mut_slice();
         let n = match self.ordered_moves(me, opp, r, first, false, moves) {
             Ok(n) => n,
             Err(m) => {
