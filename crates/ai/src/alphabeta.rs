@@ -1,7 +1,7 @@
 //! Alpha-beta: iterative-deepening negamax with principal-variation search, a transposition
-//! table, move ordering (table move, the game's priorities, killer moves, history), a
-//! quiescence search over the game's tactical moves, and exact endgames where the game has
-//! them.
+//! table, move ordering (table move, the game's priorities, killer moves, history), late-move
+//! reductions, check extensions, a quiescence search over the game's tactical moves, and
+//! exact endgames where the game has them.
 //!
 //! Scores are from the point of view of the seat to move. A seat that moves twice in a row
 //! (a swap, a pass) keeps the sign; only a change of seat negates it.
@@ -25,6 +25,19 @@ const MAX_PLY: usize = 128;
 const MAX_QPLY: u32 = 12;
 /// Node budget of one exact endgame search inside the tree.
 const TREE_EXACT_NODES: u64 = 20_000;
+
+/// Late-move reductions apply from this remaining depth ...
+const LMR_MIN_DEPTH: i32 = 3;
+/// ... to moves from this place in the order on (the first ones are the table move, the
+/// tactical moves and the killers).
+const LMR_MIN_INDEX: usize = 3;
+
+/// How many plies to take off the `i`-th move (0-based) at `depth`: one, growing slowly with
+/// both, and always leaving at least one ply.
+fn reduction(depth: i32, i: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (i as f64).ln() / 2.0) as i32;
+    r.clamp(1, depth - 2)
+}
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -252,6 +265,8 @@ impl<G: GameAi> AlphaBeta<G> {
             self.bufs.push(moves);
             return s;
         }
+        let check = self.spec.extend && g.in_check();
+        let depth = depth + i32::from(check);
         if depth <= 0 || ply as usize >= MAX_PLY {
             let s = self.quiesce(g, &mut moves, ply, 0, alpha, beta, stop);
             self.bufs.push(moves);
@@ -279,6 +294,7 @@ impl<G: GameAi> AlphaBeta<G> {
         let mut best = -WIN - 1;
         let mut best_move = None;
         let seat = g.to_move();
+        let killers = self.killers[ply as usize];
         for (i, &m) in moves.iter().enumerate() {
             let mut c = g.clone();
             c.play_unchecked(m);
@@ -286,7 +302,25 @@ impl<G: GameAi> AlphaBeta<G> {
             let score = if i == 0 {
                 self.child(&c, same, depth - 1, ply + 1, alpha, beta, stop)
             } else {
-                let s = self.child(&c, same, depth - 1, ply + 1, alpha, alpha + 1, stop);
+                // Late quiet moves are searched shallower first; one that beats alpha there
+                // is searched again at full depth.
+                let r = if self.spec.lmr
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_INDEX
+                    && !check
+                    && !killers.contains(&Some(m))
+                    && g.move_priority(m) <= 0
+                    && !g.is_noisy(m)
+                    && !c.in_check()
+                {
+                    reduction(depth, i)
+                } else {
+                    0
+                };
+                let mut s = self.child(&c, same, depth - 1 - r, ply + 1, alpha, alpha + 1, stop);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = self.child(&c, same, depth - 1, ply + 1, alpha, alpha + 1, stop);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     self.child(&c, same, depth - 1, ply + 1, alpha, beta, stop)
                 } else {
@@ -562,9 +596,10 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
                 break;
             }
             if let (Some(t), Some(d)) = (time, self.deadline) {
-                // Do not start an iteration that will not finish.
+                // Start another iteration while half the time is left: it searches the best
+                // move first, so even a cut-short iteration can only improve the choice.
                 let used = start.elapsed();
-                if used * 3 > t || Instant::now() >= d {
+                if used * 2 > t || Instant::now() >= d {
                     break;
                 }
             }

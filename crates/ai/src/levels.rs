@@ -61,40 +61,46 @@ pub fn default_level(n: u8) -> BotSpec {
     }
 }
 
-/// Games played by alpha-beta (Opprimo, assideum):
+/// The work of one of alpha-beta's fixed-budget levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Complete iterations up to this depth.
+    Depth(u32),
+    /// This many nodes (the last iteration is usually cut short).
+    Nodes(u64),
+}
+
+/// Games played by alpha-beta (Opprimo, assideum): level 1 is `mcts:plain,iterations=10`,
+/// levels 2 to 6 are alpha-beta with the game's budgets `fixed` (in that order), and levels 7
+/// to 10 are `best` at 100 ms, 300 ms, 1 s and 3 s.
 ///
-/// | level | spec |
-/// |------:|------|
-/// | 1 | `mcts:plain,iterations=10` |
-/// | 2 | `alphabeta:depth=1` |
-/// | 3 | `alphabeta:depth=2` |
-/// | 4 | `alphabeta:nodes=2000` |
-/// | 5 | `alphabeta:nodes=8000` |
-/// | 6 | `alphabeta:nodes=N`: Opprimo 120000, assideum 30000 |
-/// | 7 | `best:time=100ms` |
-/// | 8 | `best:time=300ms` |
-/// | 9 | `best:time=1s` |
-/// | 10 | `best:time=3s,threads=0` |
+/// | level | Opprimo | assideum |
+/// |------:|---------|----------|
+/// | 2 | `alphabeta:depth=1` | `alphabeta:depth=1` |
+/// | 3 | `alphabeta:depth=2` | `alphabeta:nodes=600` |
+/// | 4 | `alphabeta:nodes=2000` | `alphabeta:nodes=1600` |
+/// | 5 | `alphabeta:nodes=8000` | `alphabeta:nodes=4000` |
+/// | 6 | `alphabeta:nodes=120000` | `alphabeta:nodes=11000` |
 ///
-/// Level 6's node budget is given per game (`level6_nodes`): in Opprimo 30,000 nodes (one
-/// ply deeper than level 5) measured no stronger than level 5, while 120,000 (two plies)
-/// scored 71% against it; assideum's nodes cost more, and 30,000 already scores 79%.
+/// The budgets are spaced by measurement: in Opprimo 30,000 nodes at level 6 measured no
+/// stronger than level 5, while 120,000 scored 71% against it. In assideum a node costs more
+/// and a further ply many more nodes: level 7 (100 ms) searches about 30,000 nodes, so levels 3
+/// to 6 step up by about 2.7 times the nodes each between depth 1 and that.
 #[must_use]
-pub fn alphabeta_level(n: u8, level6_nodes: u64) -> BotSpec {
-    let ab = |depth: Option<u32>, nodes: Option<u64>| {
-        BotSpec::AlphaBeta(AlphaBetaSpec {
-            depth,
-            nodes,
-            ..AlphaBetaSpec::DEFAULT
-        })
-    };
+pub fn alphabeta_level(n: u8, fixed: [Budget; 5]) -> BotSpec {
     match n {
         0 | 1 => mcts(10, MctsSpec::PLAIN),
-        2 => ab(Some(1), None),
-        3 => ab(Some(2), None),
-        4 => ab(None, Some(2000)),
-        5 => ab(None, Some(8000)),
-        6 => ab(None, Some(level6_nodes)),
+        2..=6 => {
+            let (depth, nodes) = match fixed[usize::from(n - 2)] {
+                Budget::Depth(d) => (Some(d), None),
+                Budget::Nodes(k) => (None, Some(k)),
+            };
+            BotSpec::AlphaBeta(AlphaBetaSpec {
+                depth,
+                nodes,
+                ..AlphaBetaSpec::DEFAULT
+            })
+        }
         n => top(n),
     }
 }

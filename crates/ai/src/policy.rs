@@ -77,6 +77,13 @@ pub trait GameAi: Game {
         false
     }
 
+    /// Whether the seat to move must answer a threat to end the game now (assideum: its
+    /// Commander is in siege). Alpha-beta searches such positions one ply deeper and never
+    /// reduces the moves into or out of them.
+    fn in_check(&self) -> bool {
+        false
+    }
+
     /// The strongest configuration at `time` per move on `threads` threads (0: every core).
     fn best_spec(time: std::time::Duration, threads: u32) -> BotSpec;
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 /// The accepted spec forms, for error messages and help texts.
 pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
 [,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N][,widen=N] | \
-alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B] | best[:time=1s][,threads=N] | \
+alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B][,lmr=B][,extend=B] | best[:time=1s][,threads=N] | \
 level:N (N = 1..10)";
 
 /// The exploration constant of `mcts` when none is given.
@@ -116,6 +116,12 @@ pub struct AlphaBetaSpec {
     pub qsearch: bool,
     /// Exact endgame search where the game has one (Sight Reduction).
     pub exact: bool,
+    /// Late-move reductions: quiet moves late in the order are searched shallower first and
+    /// searched again at full depth only when they look better than the best so far.
+    pub lmr: bool,
+    /// Check extensions: a position where the seat to move must answer a threat to end the
+    /// game (assideum's siege) is searched one ply deeper.
+    pub extend: bool,
 }
 
 impl AlphaBetaSpec {
@@ -126,6 +132,8 @@ impl AlphaBetaSpec {
         nodes: None,
         qsearch: true,
         exact: true,
+        lmr: true,
+        extend: true,
     };
 }
 
@@ -384,9 +392,11 @@ impl FromStr for BotSpec {
                         "nodes" => a.nodes = Some(parse_count(key, value, 1, 1_000_000_000_000).map_err(err)?),
                         "qsearch" => a.qsearch = parse_bool(key, value).map_err(err)?,
                         "exact" => a.exact = parse_bool(key, value).map_err(err)?,
+                        "lmr" => a.lmr = parse_bool(key, value).map_err(err)?,
+                        "extend" => a.extend = parse_bool(key, value).map_err(err)?,
                         _ => {
                             return Err(err(format!(
-                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, qsearch, exact"
+                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, qsearch, exact, lmr, extend"
                             )))
                         }
                     }
@@ -496,6 +506,12 @@ impl fmt::Display for BotSpec {
                 if a.exact != base.exact {
                     items.push(format!("exact={}", a.exact));
                 }
+                if a.lmr != base.lmr {
+                    items.push(format!("lmr={}", a.lmr));
+                }
+                if a.extend != base.extend {
+                    items.push(format!("extend={}", a.extend));
+                }
                 "alphabeta"
             }
             BotSpec::Best(b) => {
@@ -558,6 +574,14 @@ mod tests {
         assert_eq!(
             round_trip("ab:time=1s,depth=4"),
             "alphabeta:depth=4,time=1s"
+        );
+        assert_eq!(
+            round_trip("alphabeta:lmr=no,lmr=yes,qsearch=off"),
+            "alphabeta:qsearch=false"
+        );
+        assert_eq!(
+            round_trip("alphabeta:extend=no,lmr=0"),
+            "alphabeta:lmr=false,extend=false"
         );
         assert_eq!(
             round_trip("best:time=200ms,threads=2"),

@@ -159,8 +159,22 @@ impl GameAi for Assideum {
         victim(self.board(), mv) > 0
     }
 
+    fn in_check(&self) -> bool {
+        self.in_siege()
+    }
+
     fn level_spec(n: u8) -> BotSpec {
-        crate::levels::alphabeta_level(n, 30_000)
+        use crate::levels::Budget::{Depth, Nodes};
+        crate::levels::alphabeta_level(
+            n,
+            [
+                Depth(1),
+                Nodes(600),
+                Nodes(1600),
+                Nodes(4000),
+                Nodes(11_000),
+            ],
+        )
     }
 
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {

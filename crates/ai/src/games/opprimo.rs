@@ -156,7 +156,11 @@ impl GameAi for Opprimo {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        crate::levels::alphabeta_level(n, 120_000)
+        use crate::levels::Budget::{Depth, Nodes};
+        crate::levels::alphabeta_level(
+            n,
+            [Depth(1), Depth(2), Nodes(2000), Nodes(8000), Nodes(120_000)],
+        )
     }
 
     fn best_spec(time: Duration, _threads: u32) -> BotSpec {
