@@ -139,7 +139,8 @@ fn immediate_wins_are_taken_in_every_game() {
 }
 
 /// Small Sight Reduction endgames: the MCTS solver and alpha-beta (both without the exact
-/// endgame search) prove the same result as the exact search.
+/// endgame search; alpha-beta with and without late-move reductions) prove the same result as
+/// the exact search.
 #[test]
 fn searches_prove_the_exact_result_of_small_endgames() {
     let stop = AtomicBool::new(false);
@@ -155,6 +156,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
         for text in [
             "mcts:iterations=200000,exact=false",
             "alphabeta:depth=30,exact=false",
+            "alphabeta:depth=30,exact=false,lmr=false",
         ] {
             let r = new_bot::<SightReduction>(&spec(text), 3)
                 .unwrap()
