@@ -1,9 +1,10 @@
 //! Strength levels 1..=10.
 //!
-//! Levels 1 to 6 have fixed work budgets (iterations or nodes), so they play the same way on
-//! every machine and are reproducible for a seed; levels 7 to 10 are the game's strongest
-//! configuration (`best`) at a growing time per move. Level 1 is close to random play (a
-//! beginner beats it); level 10 uses every core for up to 3 s per move.
+//! Levels 1 to 6 have fixed work budgets (iterations, depth or nodes), so they play the same
+//! way on every machine and are reproducible for a seed; levels 7 to 10 are the game's
+//! strongest configuration (`best`) at a growing time per move. Level 1 is close to random
+//! play (a beginner beats it); level 10 thinks up to 3 s per move, on every core where the
+//! game's `best` is MCTS (alpha-beta searches on one thread).
 //!
 //! Each game picks one of the tables below ([`GameAi::level_spec`](crate::policy::GameAi::level_spec));
 //! `docs/ai.md` lists them with their measured strength.
