@@ -1,7 +1,8 @@
 //! Alpha-beta: iterative-deepening negamax with principal-variation search, a transposition
 //! table, move ordering (table move, the game's priorities, killer moves, history), late-move
 //! reductions, check extensions, a quiescence search over the game's tactical moves, and
-//! exact endgames where the game has them.
+//! exact endgames where the game has them. Several threads can search together, sharing the
+//! table (lazy SMP).
 //!
 //! Scores are from the point of view of the seat to move. A seat that moves twice in a row
 //! (a swap, a pass) keeps the sign; only a change of seat negates it.
@@ -11,8 +12,8 @@ use crate::search::{Bot, Proven, SearchResult, Value};
 use crate::spec::{AlphaBetaSpec, DEFAULT_TIME};
 use boardlab_core::Wdl;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The score of a win at the current node; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -43,13 +44,44 @@ const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 
-#[derive(Clone, Copy, Debug)]
-struct Entry<M> {
-    key: u64,
-    mv: Option<M>,
+/// What the table knows of a position. The move is its place in the position's list of legal
+/// moves as the game generates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    mv: Option<u32>,
     score: i32,
-    depth: i16,
+    depth: i32,
     bound: u8,
+    /// The search that stored it (modulo 64).
+    age: u8,
+}
+
+/// Move places up to this fit in an entry (larger ones are stored as no move).
+const MAX_TT_MOVE: u32 = (1 << 23) - 2;
+
+impl Entry {
+    /// Into 64 bits: score (22 bits), depth + 128 (11), bound (2), age (6), move place + 1
+    /// (23; 0 for none).
+    fn pack(self) -> u64 {
+        let mv = self.mv.filter(|&m| m <= MAX_TT_MOVE).map_or(0, |m| m + 1);
+        (self.score as u64 & 0x3f_ffff)
+            | (((self.depth.clamp(-100, 1000) + 128) as u64) << 22)
+            | (u64::from(self.bound & 3) << 33)
+            | (u64::from(self.age & 63) << 35)
+            | (u64::from(mv) << 41)
+    }
+
+    fn unpack(d: u64) -> Entry {
+        let mv = (d >> 41) as u32;
+        Entry {
+            // Sign-extend the 22 score bits.
+            score: ((d << 42) as i64 >> 42) as i32,
+            depth: ((d >> 22) & 0x7ff) as i32 - 128,
+            bound: ((d >> 33) & 3) as u8,
+            age: ((d >> 35) & 63) as u8,
+            mv: mv.checked_sub(1),
+        }
+    }
 }
 
 const FX_K: u64 = 0x517c_c1b7_2722_0a95;
@@ -92,107 +124,315 @@ fn history_index<M: Hash>(m: &M) -> usize {
     (h.finish() >> 20) as usize & (HISTORY - 1)
 }
 
-/// The alpha-beta bot. Keeps its transposition table between moves.
+/// The transposition table: buckets of two slots, one kept for the deepest search of the
+/// current move and one always replaced. Each slot is two atomic words, the data and the key
+/// XOR the data, so threads share the table without locks: a slot torn by two threads
+/// writing at once no longer matches its key and reads as empty.
+struct Table {
+    slots: Box<[[AtomicU64; 2]]>,
+    /// The current search (modulo 64): entries of earlier searches give way first.
+    age: u8,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} slots)", self.slots.len())
+    }
+}
+
+impl Table {
+    fn new(log2_entries: u32) -> Table {
+        Table {
+            slots: (0..1usize << log2_entries.clamp(MIN_TABLE_BITS, MAX_TABLE_BITS))
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            age: 0,
+        }
+    }
+
+    /// The two slots of `key`'s bucket.
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & (self.slots.len() - 1) & !1
+    }
+
+    /// The entry of slot `i` if it holds `key`.
+    fn read(&self, i: usize, key: u64) -> Option<Entry> {
+        let [k, d] = &self.slots[i];
+        let (k, d) = (k.load(Ordering::Relaxed), d.load(Ordering::Relaxed));
+        (k ^ d == key && d != 0).then(|| Entry::unpack(d))
+    }
+
+    fn write(&self, i: usize, key: u64, e: Entry) {
+        let d = e.pack();
+        self.slots[i][0].store(key ^ d, Ordering::Relaxed);
+        self.slots[i][1].store(d, Ordering::Relaxed);
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        self.read(b, key).or_else(|| self.read(b + 1, key))
+    }
+
+    fn store(&self, key: u64, mv: Option<u32>, score: i32, depth: i32, bound: u8, ply: u32) {
+        let b = self.bucket(key);
+        let mut new = Entry {
+            mv,
+            score: to_tt(score, ply),
+            depth,
+            bound,
+            age: self.age,
+        };
+        for i in [b, b + 1] {
+            if let Some(old) = self.read(i, key) {
+                // The same position: a deeper bound of the same search stays.
+                if old.depth > depth && bound != EXACT && old.age == self.age {
+                    return;
+                }
+                new.mv = new.mv.or(old.mv);
+                self.write(i, key, new);
+                return;
+            }
+        }
+        let kept = self.slots[b][1].load(Ordering::Relaxed);
+        let first = Entry::unpack(kept);
+        if kept == 0 || first.age != self.age || depth >= first.depth {
+            // The kept slot's entry moves to the other slot.
+            let [k, d] = &self.slots[b];
+            let (k, d) = (k.load(Ordering::Relaxed), d.load(Ordering::Relaxed));
+            self.slots[b + 1][0].store(k, Ordering::Relaxed);
+            self.slots[b + 1][1].store(d, Ordering::Relaxed);
+            self.write(b, key, new);
+        } else {
+            self.write(b + 1, key, new);
+        }
+    }
+}
+
+/// Table sizes (log2 of the entries): 2^12 = 64 KiB to 2^22 = 64 MiB.
+const MIN_TABLE_BITS: u32 = 12;
+const MAX_TABLE_BITS: u32 = 22;
+
+/// The table size for a search with these settings: about two entries per node a node
+/// budget allows, and by time per move otherwise (2^18 entries at 100 ms, doubling with each
+/// doubling of the time; 2^20 for a depth budget alone), one size more for several threads.
+#[must_use]
+pub fn table_bits(spec: &AlphaBetaSpec) -> u32 {
+    let bits = match (spec.nodes, spec.time, spec.depth) {
+        (Some(n), _, _) => 64 - n.leading_zeros() + 1,
+        (None, Some(t), _) => 18 + (t.as_secs_f64() / 0.1).max(1.0).log2().round() as u32,
+        (None, None, Some(_)) => 20,
+        (None, None, None) => 18 + (DEFAULT_TIME.as_secs_f64() / 0.1).log2().round() as u32,
+    };
+    (bits + u32::from(spec.threads != 1)).clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)
+}
+
+/// What the threads of one search share besides the table: when to stop, and the node count.
+struct Shared<'a> {
+    table: &'a Table,
+    /// Set by the caller to end the search.
+    stop: &'a AtomicBool,
+    /// Set when the main thread has its answer: the helper threads stop.
+    halt: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    /// Nodes of all threads, brought up to date every 1,024 nodes of each.
+    nodes: &'a AtomicU64,
+}
+
+/// The result of an iterative deepening.
+#[derive(Clone, Copy)]
+struct Iterated<M> {
+    best: M,
+    score: i32,
+    /// The deepest iteration completed.
+    depth: u32,
+}
+
+/// The state of one search thread: move-ordering memory, scratch buffers and counters.
 #[derive(Debug)]
-pub struct AlphaBeta<G: GameAi> {
+struct Worker<G: GameAi> {
     spec: AlphaBetaSpec,
-    tt: Vec<Option<Entry<G::Move>>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     endgame: G::Endgame,
     bufs: Vec<Vec<G::Move>>,
+    /// Scratch lists for move ordering: (sort key, place in the move list).
+    orders: Vec<Vec<(i64, u32)>>,
     nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
+    /// How many of `nodes` are in the shared count.
+    counted: u64,
     aborted: bool,
-    seldepth: u32,
 }
 
-impl<G: GameAi> AlphaBeta<G> {
-    /// A bot with these settings and a table of 2^`log2_entries` entries.
-    #[must_use]
-    pub fn new(spec: AlphaBetaSpec, log2_entries: u32) -> AlphaBeta<G> {
-        AlphaBeta {
+impl<G: GameAi> Worker<G> {
+    fn new(spec: AlphaBetaSpec) -> Worker<G> {
+        Worker {
             spec,
-            tt: vec![None; 1 << log2_entries.clamp(8, 26)],
             killers: vec![[None, None]; MAX_PLY + MAX_QPLY as usize + 2],
             history: vec![0; HISTORY],
             endgame: G::Endgame::default(),
             bufs: Vec::new(),
+            orders: Vec::new(),
             nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
+            counted: 0,
             aborted: false,
-            seldepth: 0,
         }
     }
 
-    fn probe(&self, key: u64) -> Option<Entry<G::Move>> {
-        let e = self.tt[key as usize & (self.tt.len() - 1)]?;
-        (e.key == key).then_some(e)
-    }
-
-    fn store(
-        &mut self,
-        key: u64,
-        mv: Option<G::Move>,
-        score: i32,
-        depth: i32,
-        bound: u8,
-        ply: u32,
-    ) {
-        let slot = key as usize & (self.tt.len() - 1);
-        if let Some(old) = self.tt[slot] {
-            if old.key == key && i32::from(old.depth) > depth && bound != EXACT {
-                return;
-            }
+    /// Ready for a new search: counters reset, killers forgotten, history faded.
+    fn prepare(&mut self) {
+        self.nodes = 0;
+        self.counted = 0;
+        self.aborted = false;
+        for k in &mut self.killers {
+            *k = [None, None];
         }
-        self.tt[slot] = Some(Entry {
-            key,
-            mv: mv.or_else(|| self.tt[slot].filter(|e| e.key == key).and_then(|e| e.mv)),
-            score: to_tt(score, ply),
-            depth: depth.clamp(-100, 1000) as i16,
-            bound,
-        });
+        for h in &mut self.history {
+            *h /= 8;
+        }
     }
 
-    fn check_limits(&mut self, stop: &AtomicBool) {
-        if self.nodes >= self.node_limit
-            || stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    fn check_limits(&mut self, cx: &Shared<'_>) {
+        let delta = self.nodes - self.counted;
+        self.counted = self.nodes;
+        let total = cx.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+        if total >= cx.node_limit
+            || cx.stop.load(Ordering::Relaxed)
+            || cx.halt.load(Ordering::Relaxed)
+            || cx.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
         }
+    }
+
+    /// Iterative deepening over the moves of `root` from `first_depth` to `max_depth`. With
+    /// a `time`, another iteration starts only while half of it is left; otherwise the
+    /// iterations go on until the limits or the halt flag end them. Sets the halt flag when
+    /// it ends by itself.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        cx: &Shared<'_>,
+        game: &G,
+        root: &mut [Root<G>],
+        first_depth: i32,
+        max_depth: i32,
+        time: Option<(Instant, Duration)>,
+    ) -> Iterated<G::Move> {
+        let seat = game.to_move();
+        let mut out = Iterated {
+            best: root[0].mv,
+            score: 0,
+            depth: 0,
+        };
+        for depth in first_depth.min(max_depth)..=max_depth {
+            // Previous best first, then the table's order.
+            let prev_best = out.best;
+            root.sort_by_key(|r| {
+                if r.mv == prev_best {
+                    i64::MIN
+                } else {
+                    -(i64::from(game.move_priority(r.mv)) << 24)
+                        - i64::from(self.history[history_index(&r.mv)])
+                }
+            });
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut iter_best = None;
+            for (
+                i,
+                Root {
+                    mv: m, child: c, ..
+                },
+            ) in root.iter().enumerate()
+            {
+                let same = c.to_move() == seat;
+                let score = if i == 0 {
+                    self.child(c, same, depth - 1, 1, alpha, beta, cx)
+                } else {
+                    let s = self.child(c, same, depth - 1, 1, alpha, alpha + 1, cx);
+                    if s > alpha && !self.aborted {
+                        self.child(c, same, depth - 1, 1, alpha, beta, cx)
+                    } else {
+                        s
+                    }
+                };
+                if self.aborted {
+                    break;
+                }
+                if score > alpha || iter_best.is_none() {
+                    alpha = alpha.max(score);
+                    iter_best = Some((*m, score));
+                }
+            }
+            if let Some((m, s)) = iter_best {
+                // A cut-short iteration only switches to a move fully shown to be better.
+                if !self.aborted || m != out.best {
+                    out.best = m;
+                    out.score = s;
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            out.depth = depth as u32;
+            let place = root.iter().find(|r| r.mv == out.best).map(|r| r.place);
+            cx.table
+                .store(game.hash(), place, out.score, depth, EXACT, 0);
+            if out.score.abs() > WIN_BOUND && (WIN - out.score.abs()) <= depth {
+                break; // a forced result within the horizon: deeper search cannot change it
+            }
+            if let Some((start, t)) = time {
+                if root.len() == 1 {
+                    break;
+                }
+                // Start another iteration while half the time is left: it searches the best
+                // move first, so even a cut-short iteration can only improve the choice.
+                if start.elapsed() * 2 > t || cx.deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+            }
+        }
+        if !self.aborted {
+            // Done (the budget's depth, a forced result or the time rule): the other threads
+            // stop too, and the deepest completed iteration of all answers.
+            cx.halt.store(true, Ordering::Relaxed);
+        }
+        out
     }
 
     fn take_buf(&mut self) -> Vec<G::Move> {
         self.bufs.pop().unwrap_or_default()
     }
 
-    /// Orders `moves` best first: the table move, then priority, killers and history.
-    fn order(&self, g: &G, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
+    /// The order to search `moves` in, best first, as places in `moves` (into `order`): the
+    /// table move, then priority, killers and history.
+    fn order(
+        &self,
+        g: &G,
+        moves: &[G::Move],
+        tt_move: Option<u32>,
+        ply: usize,
+        order: &mut Vec<(i64, u32)>,
+    ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
-        let mut keyed: Vec<(i64, G::Move)> = moves
-            .iter()
-            .map(|&m| {
-                let k = if Some(m) == tt_move {
-                    i64::MAX
-                } else {
-                    let mut k = i64::from(g.move_priority(m)) << 24;
-                    if Some(m) == killers[0] {
-                        k += 2 << 22;
-                    } else if Some(m) == killers[1] {
-                        k += 1 << 22;
-                    }
-                    k + i64::from(self.history[history_index(&m)])
-                };
-                (k, m)
-            })
-            .collect();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
-        }
+        order.clear();
+        order.extend(moves.iter().enumerate().map(|(i, &m)| {
+            let i = i as u32;
+            let k = if Some(i) == tt_move {
+                i64::MAX
+            } else {
+                let mut k = i64::from(g.move_priority(m)) << 24;
+                if Some(m) == killers[0] {
+                    k += 2 << 22;
+                } else if Some(m) == killers[1] {
+                    k += 1 << 22;
+                }
+                k + i64::from(self.history[history_index(&m)])
+            };
+            (k, i)
+        }));
+        order.sort_by_key(|k| std::cmp::Reverse(k.0));
     }
 
     fn terminal_score(g: &G, ply: u32) -> i32 {
@@ -229,12 +469,12 @@ impl<G: GameAi> AlphaBeta<G> {
         ply: u32,
         alpha: i32,
         beta: i32,
-        stop: &AtomicBool,
+        cx: &Shared<'_>,
     ) -> i32 {
         if same_seat {
-            self.negamax(child, depth, ply, alpha, beta, stop)
+            self.negamax(child, depth, ply, alpha, beta, cx)
         } else {
-            -self.negamax(child, depth, ply, -beta, -alpha, stop)
+            -self.negamax(child, depth, ply, -beta, -alpha, cx)
         }
     }
 
@@ -245,16 +485,15 @@ impl<G: GameAi> AlphaBeta<G> {
         ply: u32,
         mut alpha: i32,
         beta: i32,
-        stop: &AtomicBool,
+        cx: &Shared<'_>,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
-            self.check_limits(stop);
+            self.check_limits(cx);
         }
         if self.aborted {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let mut moves = self.take_buf();
         g.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -268,16 +507,16 @@ impl<G: GameAi> AlphaBeta<G> {
         let check = self.spec.extend && g.in_check();
         let depth = depth + i32::from(check);
         if depth <= 0 || ply as usize >= MAX_PLY {
-            let s = self.quiesce(g, &mut moves, ply, 0, alpha, beta, stop);
+            let s = self.quiesce(g, &mut moves, ply, 0, alpha, beta, cx);
             self.bufs.push(moves);
             return s;
         }
         let key = g.hash();
         let mut tt_move = None;
-        if let Some(e) = self.probe(key) {
-            tt_move = e.mv.filter(|m| moves.contains(m));
+        if let Some(e) = cx.table.probe(key) {
+            tt_move = e.mv.filter(|&m| (m as usize) < moves.len());
             let s = from_tt(e.score, ply);
-            if i32::from(e.depth) >= depth {
+            if e.depth >= depth {
                 let cut = match e.bound {
                     EXACT => true,
                     LOWER => s >= beta,
@@ -289,18 +528,20 @@ impl<G: GameAi> AlphaBeta<G> {
                 }
             }
         }
-        self.order(g, &mut moves, tt_move, ply as usize);
+        let mut order = self.orders.pop().unwrap_or_default();
+        self.order(g, &moves, tt_move, ply as usize, &mut order);
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
         let seat = g.to_move();
         let killers = self.killers[ply as usize];
-        for (i, &m) in moves.iter().enumerate() {
+        for (i, &(_, place)) in order.iter().enumerate() {
+            let m = moves[place as usize];
             let mut c = g.clone();
             c.play_unchecked(m);
             let same = c.to_move() == seat;
             let score = if i == 0 {
-                self.child(&c, same, depth - 1, ply + 1, alpha, beta, stop)
+                self.child(&c, same, depth - 1, ply + 1, alpha, beta, cx)
             } else {
                 // Late quiet moves are searched shallower first; one that beats alpha there
                 // is searched again at full depth.
@@ -317,23 +558,24 @@ impl<G: GameAi> AlphaBeta<G> {
                 } else {
                     0
                 };
-                let mut s = self.child(&c, same, depth - 1 - r, ply + 1, alpha, alpha + 1, stop);
+                let mut s = self.child(&c, same, depth - 1 - r, ply + 1, alpha, alpha + 1, cx);
                 if r > 0 && s > alpha && !self.aborted {
-                    s = self.child(&c, same, depth - 1, ply + 1, alpha, alpha + 1, stop);
+                    s = self.child(&c, same, depth - 1, ply + 1, alpha, alpha + 1, cx);
                 }
                 if s > alpha && s < beta && !self.aborted {
-                    self.child(&c, same, depth - 1, ply + 1, alpha, beta, stop)
+                    self.child(&c, same, depth - 1, ply + 1, alpha, beta, cx)
                 } else {
                     s
                 }
             };
             if self.aborted {
                 self.bufs.push(moves);
+                self.orders.push(order);
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = Some(m);
+                best_move = Some(place);
             }
             if score > alpha {
                 alpha = score;
@@ -358,8 +600,9 @@ impl<G: GameAi> AlphaBeta<G> {
         } else {
             UPPER
         };
-        self.store(key, best_move, best, depth, bound, ply);
+        cx.table.store(key, best_move, best, depth, bound, ply);
         self.bufs.push(moves);
+        self.orders.push(order);
         best
     }
 
@@ -373,7 +616,7 @@ impl<G: GameAi> AlphaBeta<G> {
         qply: u32,
         mut alpha: i32,
         beta: i32,
-        stop: &AtomicBool,
+        cx: &Shared<'_>,
     ) -> i32 {
         let stand = g.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
         if !self.spec.qsearch || qply >= MAX_QPLY || stand >= beta {
@@ -392,7 +635,7 @@ impl<G: GameAi> AlphaBeta<G> {
             c.play_unchecked(m);
             self.nodes += 1;
             if self.nodes & 1023 == 0 {
-                self.check_limits(stop);
+                self.check_limits(cx);
             }
             if self.aborted {
                 return 0;
@@ -408,9 +651,9 @@ impl<G: GameAi> AlphaBeta<G> {
                     -t
                 }
             } else if same {
-                self.quiesce(&c, &mut cm, ply + 1, qply + 1, alpha, beta, stop)
+                self.quiesce(&c, &mut cm, ply + 1, qply + 1, alpha, beta, cx)
             } else {
-                -self.quiesce(&c, &mut cm, ply + 1, qply + 1, -beta, -alpha, stop)
+                -self.quiesce(&c, &mut cm, ply + 1, qply + 1, -beta, -alpha, cx)
             };
             self.bufs.push(cm);
             if s > best {
@@ -424,26 +667,6 @@ impl<G: GameAi> AlphaBeta<G> {
             }
         }
         best
-    }
-
-    /// The principal variation from the table.
-    fn pv(&self, game: &G, first: G::Move) -> Vec<G::Move> {
-        let mut pv = vec![first];
-        let mut g = game.clone();
-        g.play_unchecked(first);
-        let mut buf = Vec::new();
-        while pv.len() < 32 {
-            let Some(m) = self.probe(g.hash()).and_then(|e| e.mv) else {
-                break;
-            };
-            g.legal_moves(&mut buf);
-            if !buf.contains(&m) {
-                break;
-            }
-            pv.push(m);
-            g.play_unchecked(m);
-        }
-        pv
     }
 }
 
@@ -478,6 +701,77 @@ fn score_value<G: GameAi>(seat: boardlab_core::Seat, score: i32) -> Value {
     }
 }
 
+/// A move at the root of the search.
+#[derive(Clone)]
+struct Root<G: GameAi> {
+    /// Its place in the list of legal moves.
+    place: u32,
+    mv: G::Move,
+    /// The position it leads to.
+    child: G,
+}
+
+/// Each legal move (`moves` are the legal moves of `game`) with the position it leads to.
+fn children<G: GameAi>(game: &G, moves: &[G::Move]) -> Vec<Root<G>> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            Root {
+                place: i as u32,
+                mv,
+                child,
+            }
+        })
+        .collect()
+}
+
+/// The alpha-beta bot: one search thread, or several sharing the transposition table (lazy
+/// SMP). Keeps its table and move-ordering memory between moves.
+#[derive(Debug)]
+pub struct AlphaBeta<G: GameAi> {
+    spec: AlphaBetaSpec,
+    table: Table,
+    main: Worker<G>,
+    helpers: Vec<Worker<G>>,
+}
+
+impl<G: GameAi> AlphaBeta<G> {
+    /// A bot with these settings and a table of 2^`log2_entries` entries (2^12 to 2^22;
+    /// [`table_bits`] suits the table to the budget).
+    #[must_use]
+    pub fn new(spec: AlphaBetaSpec, log2_entries: u32) -> AlphaBeta<G> {
+        AlphaBeta {
+            spec,
+            table: Table::new(log2_entries),
+            main: Worker::new(spec),
+            helpers: Vec::new(),
+        }
+    }
+
+    /// The principal variation from the table.
+    fn pv(&self, game: &G, first: G::Move) -> Vec<G::Move> {
+        let mut pv = vec![first];
+        let mut g = game.clone();
+        g.play_unchecked(first);
+        let mut buf = Vec::new();
+        while pv.len() < 32 {
+            let Some(place) = self.table.probe(g.hash()).and_then(|e| e.mv) else {
+                break;
+            };
+            g.legal_moves(&mut buf);
+            let Some(&m) = buf.get(place as usize) else {
+                break;
+            };
+            pv.push(m);
+            g.play_unchecked(m);
+        }
+        pv
+    }
+}
+
 impl<G: GameAi> Bot<G> for AlphaBeta<G> {
     fn search(&mut self, game: &G, stop: &AtomicBool) -> SearchResult<G::Move> {
         let start = Instant::now();
@@ -486,16 +780,18 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
             (None, None, None) => Some(DEFAULT_TIME),
             (t, _, _) => t,
         };
-        self.deadline = time.map(|t| start + t);
-        self.node_limit = spec.nodes.unwrap_or(u64::MAX);
-        self.nodes = 0;
-        self.aborted = false;
-        self.seldepth = 0;
-        for k in &mut self.killers {
-            *k = [None, None];
+        let threads = match spec.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n as usize,
+        };
+        self.helpers.truncate(threads - 1);
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(Worker::new(spec));
         }
-        for h in &mut self.history {
-            *h /= 8;
+        self.table.age = (self.table.age + 1) & 63;
+        self.main.prepare();
+        for h in &mut self.helpers {
+            h.prepare();
         }
         let seat = game.to_move();
         let mut moves = Vec::new();
@@ -505,18 +801,18 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
             "alpha-beta was asked to move in a finished game"
         );
 
-        if spec.exact && self.endgame.applies(game, true) {
+        if spec.exact && self.main.endgame.applies(game, true) {
             // At most half of a time budget.
             let limit = match time {
                 Some(t) => ExactBudget::until(start + t / 2),
                 None => ExactBudget::nodes(spec.nodes.unwrap_or(4_000_000)),
             };
             let mut n = 0;
-            if let Some((p, Some(mv))) = self.endgame.solve(game, limit, &mut n) {
+            if let Some((p, Some(mv))) = self.main.endgame.solve(game, limit, &mut n) {
                 return SearchResult {
                     best: mv,
                     value: Value::proven(seat, p),
-                    pv: crate::mcts::exact_line(game, mv, &mut self.endgame),
+                    pv: crate::mcts::exact_line(game, mv, &mut self.main.endgame),
                     nodes: n,
                     elapsed: start.elapsed(),
                     depth: match p {
@@ -525,92 +821,173 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
                     },
                 };
             }
-            self.nodes += n;
+            self.main.nodes += n;
         }
 
         let max_depth = spec
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1) as i32;
-        let mut best = moves[0];
-        let mut best_score = 0;
-        let mut completed = 0;
-        let mut root: Vec<(G::Move, G)> = moves
-            .iter()
-            .map(|&m| {
-                let mut c = game.clone();
-                c.play_unchecked(m);
-                (m, c)
-            })
-            .collect();
-        for depth in 1..=max_depth {
-            // Previous best first, then the table's order.
-            let prev_best = best;
-            root.sort_by_key(|(m, _)| {
-                if *m == prev_best {
-                    i64::MIN
-                } else {
-                    -(i64::from(game.move_priority(*m)) << 24)
-                        - i64::from(self.history[history_index(m)])
-                }
-            });
-            let mut alpha = -WIN - 1;
-            let beta = WIN + 1;
-            let mut iter_best = None;
-            for (i, (m, c)) in root.iter().enumerate() {
-                let same = c.to_move() == seat;
-                let score = if i == 0 {
-                    self.child(c, same, depth - 1, 1, alpha, beta, stop)
-                } else {
-                    let s = self.child(c, same, depth - 1, 1, alpha, alpha + 1, stop);
-                    if s > alpha && !self.aborted {
-                        self.child(c, same, depth - 1, 1, alpha, beta, stop)
-                    } else {
-                        s
+        let mut root = children(game, &moves);
+        let (halt, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let cx = Shared {
+            table: &self.table,
+            stop,
+            halt: &halt,
+            deadline: time.map(|t| start + t),
+            node_limit: spec.nodes.unwrap_or(u64::MAX),
+            nodes: &nodes,
+        };
+        let main = &mut self.main;
+        let result = if self.helpers.is_empty() {
+            main.iterate(&cx, game, &mut root, 1, max_depth, time.map(|t| (start, t)))
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .helpers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, helper)| {
+                        let (cx, moves) = (&cx, &moves);
+                        // Every other helper starts one ply deeper, so that the threads
+                        // spread over two depths and fill the table for each other.
+                        let first = 1 + i32::from(i % 2 == 0);
+                        s.spawn(move || {
+                            let game = game.unshared();
+                            let mut root = children(&game, moves);
+                            helper.iterate(cx, &game, &mut root, first, max_depth, None)
+                        })
+                    })
+                    .collect();
+                let mut best =
+                    main.iterate(&cx, game, &mut root, 1, max_depth, time.map(|t| (start, t)));
+                for h in handles {
+                    let r = h.join().expect("search thread panicked");
+                    // A helper that completed a deeper iteration has the better answer.
+                    if r.depth > best.depth {
+                        best = r;
                     }
-                };
-                if self.aborted {
-                    break;
                 }
-                if score > alpha || iter_best.is_none() {
-                    alpha = alpha.max(score);
-                    iter_best = Some((*m, score));
-                }
-            }
-            if let Some((m, s)) = iter_best {
-                if !self.aborted || m != best {
-                    best = m;
-                    best_score = s;
-                }
-            }
-            if self.aborted {
-                break;
-            }
-            completed = depth as u32;
-            let key = game.hash();
-            self.store(key, Some(best), best_score, depth, EXACT, 0);
-            if best_score.abs() > WIN_BOUND && (WIN - best_score.abs()) <= depth {
-                break; // a forced result within the horizon: deeper search cannot change it
-            }
-            if moves.len() == 1 && time.is_some() {
-                break;
-            }
-            if let (Some(t), Some(d)) = (time, self.deadline) {
-                // Start another iteration while half the time is left: it searches the best
-                // move first, so even a cut-short iteration can only improve the choice.
-                let used = start.elapsed();
-                if used * 2 > t || Instant::now() >= d {
-                    break;
-                }
-            }
-        }
+                best
+            })
+        };
+        let total = self.main.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>();
         SearchResult {
-            best,
-            value: score_value::<G>(seat, best_score),
-            pv: self.pv(game, best),
-            nodes: self.nodes,
+            best: result.best,
+            value: score_value::<G>(seat, result.score),
+            pv: self.pv(game, result.best),
+            nodes: total,
             elapsed: start.elapsed(),
-            depth: completed,
+            depth: result.depth,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pack_into_one_word_and_back() {
+        for e in [
+            Entry {
+                mv: None,
+                score: 0,
+                depth: 0,
+                bound: EXACT,
+                age: 0,
+            },
+            Entry {
+                mv: Some(0),
+                score: -(WIN + 1),
+                depth: -100,
+                bound: UPPER,
+                age: 63,
+            },
+            Entry {
+                mv: Some(MAX_TT_MOVE),
+                score: WIN + MAX_PLY as i32,
+                depth: 1000,
+                bound: LOWER,
+                age: 17,
+            },
+            Entry {
+                mv: Some(41),
+                score: -12_345,
+                depth: 7,
+                bound: LOWER,
+                age: 1,
+            },
+        ] {
+            assert_ne!(e.pack(), 0, "{e:?}");
+            assert_eq!(Entry::unpack(e.pack()), e);
+        }
+        // A move place too large for the entry is kept as no move.
+        let big = Entry {
+            mv: Some(MAX_TT_MOVE + 1),
+            score: 5,
+            depth: 3,
+            bound: EXACT,
+            age: 2,
+        };
+        assert_eq!(Entry::unpack(big.pack()).mv, None);
+    }
+
+    #[test]
+    fn the_table_keeps_deep_entries_of_the_current_search() {
+        let mut t = Table::new(MIN_TABLE_BITS);
+        let n = t.slots.len() as u64;
+        // Three keys in one bucket.
+        let (a, b, c) = (5 * n, 7 * n + 1, 9 * n);
+        t.store(a, Some(3), 10, 8, EXACT, 0);
+        t.store(b, Some(4), 20, 2, LOWER, 0);
+        assert_eq!(
+            t.probe(a).map(|e| (e.mv, e.score, e.depth)),
+            Some((Some(3), 10, 8))
+        );
+        assert_eq!(t.probe(b).map(|e| e.mv), Some(Some(4)));
+        // A shallow newcomer takes the always-replaced slot; the deep entry stays.
+        t.store(c, None, -7, 1, UPPER, 0);
+        assert_eq!(t.probe(a).map(|e| e.depth), Some(8));
+        assert_eq!(t.probe(b), None);
+        assert_eq!(t.probe(c).map(|e| (e.mv, e.score)), Some((None, -7)));
+        // A shallower bound of the same position does not overwrite a deeper one ...
+        t.store(a, Some(9), 99, 3, LOWER, 0);
+        assert_eq!(t.probe(a).map(|e| (e.mv, e.depth)), Some((Some(3), 8)));
+        // ... but an exact result does, keeping the known move when it has none.
+        t.store(a, None, 12, 3, EXACT, 0);
+        assert_eq!(
+            t.probe(a).map(|e| (e.mv, e.score, e.depth)),
+            Some((Some(3), 12, 3))
+        );
+        // In the next search old entries give way to any new one.
+        t.store(a, Some(1), 0, 9, EXACT, 0);
+        t.age = 1;
+        t.store(b, Some(2), 0, 1, EXACT, 0);
+        assert_eq!(t.probe(b).map(|e| e.depth), Some(1));
+        assert_eq!(t.probe(a).map(|e| e.depth), Some(9));
+        t.store(c, Some(5), 0, 1, EXACT, 0);
+        assert_eq!(t.probe(c).map(|e| e.depth), Some(1));
+        assert_eq!(t.probe(b).map(|e| e.depth), Some(1));
+        assert_eq!(t.probe(a), None);
+        // Win scores are stored relative to the node.
+        t.store(a, None, WIN - 9, 4, EXACT, 5);
+        assert_eq!(from_tt(t.probe(a).unwrap().score, 2), WIN - 6);
+    }
+
+    #[test]
+    fn table_sizes_follow_the_budget() {
+        let spec = |text: &str| match text.parse::<crate::BotSpec>().unwrap() {
+            crate::BotSpec::AlphaBeta(a) => a,
+            other => panic!("{other}"),
+        };
+        assert_eq!(table_bits(&spec("alphabeta:nodes=600")), 12);
+        assert_eq!(table_bits(&spec("alphabeta:nodes=120000")), 18);
+        assert_eq!(table_bits(&spec("alphabeta:time=100ms")), 18);
+        assert_eq!(table_bits(&spec("alphabeta:time=1s")), 21);
+        assert_eq!(table_bits(&spec("alphabeta:time=3s")), 22);
+        assert_eq!(table_bits(&spec("alphabeta:time=3s,threads=2")), 22);
+        assert_eq!(table_bits(&spec("alphabeta:depth=8")), 20);
+        assert_eq!(table_bits(&spec("alphabeta:depth=8,threads=0")), 21);
     }
 }

@@ -125,7 +125,9 @@ fn make_bot<G: GameAi>(spec: &BotSpec, seed: u64) -> Box<dyn Bot<G>> {
     match resolve::<G>(spec) {
         BotSpec::Random => Box::new(RandomBot::new(seed)),
         BotSpec::Mcts(m) => Box::new(mcts::Mcts::<G>::new(m, seed)),
-        BotSpec::AlphaBeta(a) => Box::new(alphabeta::AlphaBeta::<G>::new(a, 20)),
+        BotSpec::AlphaBeta(a) => {
+            Box::new(alphabeta::AlphaBeta::<G>::new(a, alphabeta::table_bits(&a)))
+        }
         BotSpec::Level(_) | BotSpec::Best(_) => unreachable!("resolved above"),
     }
 }

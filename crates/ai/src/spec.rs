@@ -14,7 +14,7 @@ use std::time::Duration;
 /// The accepted spec forms, for error messages and help texts.
 pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
 [,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N][,widen=N] | \
-alphabeta[:depth=N][,time=1s][,nodes=N][,qsearch=B][,exact=B][,lmr=B][,extend=B] | best[:time=1s][,threads=N] | \
+alphabeta[:depth=N][,time=1s][,nodes=N][,threads=N][,qsearch=B][,exact=B][,lmr=B][,extend=B] | best[:time=1s][,threads=N] | \
 level:N (N = 1..10)";
 
 /// The exploration constant of `mcts` when none is given.
@@ -122,6 +122,9 @@ pub struct AlphaBetaSpec {
     /// Check extensions: a position where the seat to move must answer a threat to end the
     /// game (assideum's siege) is searched one ply deeper.
     pub extend: bool,
+    /// Search threads sharing one transposition table (lazy SMP); 0 means one per core. A
+    /// node budget counts the nodes of all threads together; only one thread is reproducible.
+    pub threads: u32,
 }
 
 impl AlphaBetaSpec {
@@ -134,6 +137,7 @@ impl AlphaBetaSpec {
         exact: true,
         lmr: true,
         extend: true,
+        threads: 1,
     };
 }
 
@@ -394,9 +398,10 @@ impl FromStr for BotSpec {
                         "exact" => a.exact = parse_bool(key, value).map_err(err)?,
                         "lmr" => a.lmr = parse_bool(key, value).map_err(err)?,
                         "extend" => a.extend = parse_bool(key, value).map_err(err)?,
+                        "threads" => a.threads = parse_count(key, value, 0, 256).map_err(err)? as u32,
                         _ => {
                             return Err(err(format!(
-                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, qsearch, exact, lmr, extend"
+                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, threads, qsearch, exact, lmr, extend"
                             )))
                         }
                     }
@@ -500,6 +505,9 @@ impl fmt::Display for BotSpec {
                 if let Some(n) = a.nodes {
                     items.push(format!("nodes={n}"));
                 }
+                if a.threads != base.threads {
+                    items.push(format!("threads={}", a.threads));
+                }
                 if a.qsearch != base.qsearch {
                     items.push(format!("qsearch={}", a.qsearch));
                 }
@@ -582,6 +590,10 @@ mod tests {
         assert_eq!(
             round_trip("alphabeta:extend=no,lmr=0"),
             "alphabeta:lmr=false,extend=false"
+        );
+        assert_eq!(
+            round_trip("alphabeta:threads=0,time=3s,threads=2"),
+            "alphabeta:time=3s,threads=2"
         );
         assert_eq!(
             round_trip("best:time=200ms,threads=2"),

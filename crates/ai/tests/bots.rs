@@ -118,7 +118,11 @@ fn immediate_wins_are_taken<G: GameAi>(games: u64) -> usize {
             continue;
         }
         found += 1;
-        for text in ["mcts:iterations=200", "alphabeta:depth=2"] {
+        for text in [
+            "mcts:iterations=200",
+            "alphabeta:depth=2",
+            "alphabeta:depth=2,threads=2",
+        ] {
             let r = new_bot::<G>(&spec(text), 1).unwrap().search(&g, &stop);
             assert!(
                 wins(&r.best),
@@ -139,8 +143,8 @@ fn immediate_wins_are_taken_in_every_game() {
 }
 
 /// Small Sight Reduction endgames: the MCTS solver and alpha-beta (both without the exact
-/// endgame search; alpha-beta with and without late-move reductions) prove the same result as
-/// the exact search.
+/// endgame search; alpha-beta with and without late-move reductions, and on two threads)
+/// prove the same result as the exact search.
 #[test]
 fn searches_prove_the_exact_result_of_small_endgames() {
     let stop = AtomicBool::new(false);
@@ -157,6 +161,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
             "mcts:iterations=200000,exact=false",
             "alphabeta:depth=30,exact=false",
             "alphabeta:depth=30,exact=false,lmr=false",
+            "alphabeta:depth=30,exact=false,threads=2",
         ] {
             let r = new_bot::<SightReduction>(&spec(text), 3)
                 .unwrap()
@@ -209,6 +214,7 @@ fn a_stop_request_ends_the_search_with_a_legal_move() {
         "mcts:time=20s",
         "mcts:time=20s,threads=2",
         "alphabeta:time=20s",
+        "alphabeta:time=20s,threads=2",
     ] {
         let g = Obsidio::new(&Obsidio::info().default_options(), 0).unwrap();
         let t = Instant::now();
@@ -223,7 +229,12 @@ fn a_stop_request_ends_the_search_with_a_legal_move() {
 #[test]
 fn time_budgets_end_the_search() {
     let stop = AtomicBool::new(false);
-    for text in ["mcts:time=50ms", "alphabeta:time=50ms", "best:time=50ms"] {
+    for text in [
+        "mcts:time=50ms",
+        "alphabeta:time=50ms",
+        "alphabeta:time=50ms,threads=2",
+        "best:time=50ms",
+    ] {
         let g = Opprimo::new(&Opprimo::info().default_options(), 0).unwrap();
         let t = Instant::now();
         let r = new_bot::<Opprimo>(&spec(text), 0)
@@ -236,6 +247,41 @@ fn time_budgets_end_the_search() {
             t.elapsed()
         );
         assert!(g.is_legal(r.best));
+    }
+}
+
+/// A node budget counts the nodes of every thread: two threads stop at the same total as one
+/// (give or take the 1,024 nodes each thread searches between looks at the count).
+#[test]
+fn node_budgets_count_every_thread() {
+    let stop = AtomicBool::new(false);
+    let g = Assideum::new(&Assideum::info().default_options(), 0).unwrap();
+    for text in ["alphabeta:nodes=20000", "alphabeta:nodes=20000,threads=2"] {
+        let r = new_bot::<Assideum>(&spec(text), 0)
+            .unwrap()
+            .search(&g, &stop);
+        assert!(
+            (20_000..20_000 + 2 * 1024 + 64).contains(&r.nodes),
+            "{text}: {} nodes",
+            r.nodes
+        );
+        assert!(g.is_legal(r.best));
+    }
+}
+
+/// A depth budget on two threads completes that depth, move after move (the helper threads
+/// are kept between moves).
+#[test]
+fn two_threads_complete_a_depth_budget() {
+    let stop = AtomicBool::new(false);
+    let mut g = Opprimo::new(&Opprimo::info().default_options(), 0).unwrap();
+    let mut bot = new_bot::<Opprimo>(&spec("alphabeta:depth=5,threads=2"), 0).unwrap();
+    for _ in 0..4 {
+        let r = bot.search(&g, &stop);
+        assert_eq!(r.depth, 5);
+        assert!(g.is_legal(r.best));
+        assert_eq!(r.pv[0], r.best);
+        g.play_unchecked(r.best);
     }
 }
 

@@ -239,6 +239,13 @@ impl Game for Assideum {
         &self.options
     }
 
+    fn unshared(&self) -> Self {
+        Assideum {
+            options: self.options.unshared(),
+            ..self.clone()
+        }
+    }
+
     fn to_move(&self) -> Seat {
         seat(self.board.side)
     }

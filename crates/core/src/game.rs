@@ -169,6 +169,16 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
     /// The options the game was created with.
     fn options(&self) -> &Options;
 
+    /// An equal copy that shares no reference-counted data with `self` (games keep their
+    /// [`Options`], whose clones share one count). A search thread starts from such a copy:
+    /// when threads clone positions that share a count, every clone writes the same cache
+    /// line, and the threads slow each other down. Games override this to unshare their
+    /// options; the default is a plain clone.
+    #[must_use]
+    fn unshared(&self) -> Self {
+        self.clone()
+    }
+
     /// The seat whose turn it is. In a finished game, the seat that would move next.
     fn to_move(&self) -> Seat;
 

@@ -889,6 +889,13 @@ impl Game for Obsidio {
         &self.options
     }
 
+    fn unshared(&self) -> Self {
+        Obsidio {
+            options: self.options.unshared(),
+            ..self.clone()
+        }
+    }
+
     fn to_move(&self) -> Seat {
         self.seat_of(self.side)
     }

@@ -659,6 +659,13 @@ impl Game for Opprimo {
         &self.options
     }
 
+    fn unshared(&self) -> Self {
+        Opprimo {
+            options: self.options.unshared(),
+            ..self.clone()
+        }
+    }
+
     fn to_move(&self) -> Seat {
         seat(self.side)
     }

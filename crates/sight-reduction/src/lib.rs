@@ -809,6 +809,13 @@ impl Game for SightReduction {
         &self.options
     }
 
+    fn unshared(&self) -> Self {
+        SightReduction {
+            options: self.options.unshared(),
+            ..self.clone()
+        }
+    }
+
     fn to_move(&self) -> Seat {
         match self.phase {
             Phase::Arrange { .. } | Phase::ChooseFirst => Seat::First,

@@ -177,9 +177,10 @@ impl GameAi for Assideum {
         )
     }
 
-    fn best_spec(time: Duration, _threads: u32) -> BotSpec {
+    fn best_spec(time: Duration, threads: u32) -> BotSpec {
         BotSpec::AlphaBeta(AlphaBetaSpec {
             time: Some(time),
+            threads,
             ..AlphaBetaSpec::DEFAULT
         })
     }

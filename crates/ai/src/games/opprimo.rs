@@ -163,9 +163,10 @@ impl GameAi for Opprimo {
         )
     }
 
-    fn best_spec(time: Duration, _threads: u32) -> BotSpec {
+    fn best_spec(time: Duration, threads: u32) -> BotSpec {
         BotSpec::AlphaBeta(AlphaBetaSpec {
             time: Some(time),
+            threads,
             ..AlphaBetaSpec::DEFAULT
         })
     }
