@@ -3,8 +3,8 @@
 //! Levels 1 to 6 have fixed work budgets (iterations, depth or nodes), so they play the same
 //! way on every machine and are reproducible for a seed; levels 7 to 10 are the game's
 //! strongest configuration (`best`) at a growing time per move. Level 1 is close to random
-//! play (a beginner beats it); level 10 thinks up to 3 s per move, on every core where the
-//! game's `best` is MCTS (alpha-beta searches on one thread).
+//! play (a beginner beats it); level 10 thinks up to 3 s per move on every core (MCTS trees
+//! side by side, or alpha-beta threads sharing one table).
 //!
 //! Each game picks one of the tables below ([`GameAi::level_spec`](crate::policy::GameAi::level_spec));
 //! `docs/ai.md` lists them with their measured strength.
