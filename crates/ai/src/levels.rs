@@ -1,10 +1,12 @@
 //! Strength levels 1..=10.
 //!
-//! Levels 1 to 6 have fixed work budgets (iterations, depth or nodes), so they play the same
-//! way on every machine and are reproducible for a seed; levels 7 to 10 are the game's
-//! strongest configuration (`best`) at a growing time per move. Level 1 is close to random
-//! play (a beginner beats it); level 10 thinks up to 3 s per move on every core (MCTS trees
-//! side by side, or alpha-beta threads sharing one table).
+//! In Obsidio, Opprimo and assideum, levels 1 to 6 have fixed work budgets (iterations, depth
+//! or nodes), so they play the same way on every machine and are reproducible for a seed;
+//! levels 7 to 10 are the game's strongest configuration (`best`) at a growing time per move.
+//! Level 1 is close to random play (a beginner beats it); level 10 thinks up to 3 s per move
+//! on every core (MCTS trees side by side, or alpha-beta threads sharing one table). Sight
+//! Reduction, where the strongest bot is perfect within milliseconds, has levels of its own
+//! ([`sight_reduction_level`]).
 //!
 //! Each game picks one of the tables below ([`GameAi::level_spec`](crate::policy::GameAi::level_spec));
 //! `docs/ai.md` lists them with their measured strength.

@@ -199,7 +199,7 @@ fn exact_search_answers_at_the_root() {
         .into_iter()
         .find(|g| (g.pieces(0) | g.pieces(1)).count_ones() == 16)
         .unwrap();
-    for text in ["mcts:iterations=1000", "alphabeta:depth=3", "level:5"] {
+    for text in ["mcts:iterations=1000", "alphabeta:depth=3", "level:10"] {
         let r = new_bot::<SightReduction>(&spec(text), 0)
             .unwrap()
             .search(&g, &stop);
