@@ -760,10 +760,17 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
         }
         self.trees.truncate(threads);
         if cfg.exact {
-            // At most half of a time budget.
-            let limit = match (time, iterations) {
-                (_, Some(n)) => ExactBudget::nodes(n.saturating_mul(50).max(100_000)),
-                (Some(t), None) => ExactBudget::until(start + t / 2),
+            // The full result (with the distance) may take a quarter of a time budget; who
+            // wins, if that is all there is time for, most of the rest.
+            let (limit, decide_limit) = match (time, iterations) {
+                (_, Some(n)) => {
+                    let b = ExactBudget::nodes(n.saturating_mul(50).max(100_000));
+                    (b, b)
+                }
+                (Some(t), None) => (
+                    ExactBudget::until(start + t / 4),
+                    ExactBudget::until(start + t * 9 / 10),
+                ),
                 (None, None) => unreachable!("a budget is always set"),
             };
             let tree = &mut self.trees[0];
@@ -780,6 +787,17 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                             Proven::Win(n) | Proven::Loss(n) => n,
                             Proven::Draw => 0,
                         },
+                    };
+                }
+                // Too slow to find the distance: who wins still decides the move.
+                if let Some((wins, mv)) = tree.endgame.decide(game, decide_limit, &mut nodes) {
+                    return SearchResult {
+                        best: mv,
+                        value: Value::estimate(to_move, if wins { 1.0 } else { 0.0 }),
+                        pv: vec![mv],
+                        nodes,
+                        elapsed: start.elapsed(),
+                        depth: 0,
                     };
                 }
             }

@@ -142,6 +142,21 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
         budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<G::Move>)>;
+
+    /// Who wins (true: the seat to move) and a move as [`Endgame::solve`] would choose it,
+    /// without the distance to the end: a quicker answer for the root when `solve` runs out
+    /// of budget. Who wins is always exact; `budget` only limits the work spent choosing
+    /// among the moves of a lost position. `None` where the game has no such search or the
+    /// position is too large.
+    fn decide(
+        &mut self,
+        game: &G,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<(bool, G::Move)> {
+        let _ = (game, budget, nodes);
+        None
+    }
 }
 
 /// No exact endgame search.

@@ -9,6 +9,7 @@ use boardlab_core::{Game, Seat, Wdl};
 use boardlab_obsidio::Obsidio;
 use boardlab_opprimo::Opprimo;
 use boardlab_sight_reduction::SightReduction;
+use boardlab_solve::{Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -190,6 +191,33 @@ fn searches_prove_the_exact_result_of_small_endgames() {
         checked += 1;
     }
     assert!(checked >= 10, "{checked}");
+}
+
+/// With a short time budget, MCTS with exact solving still plays a full board perfectly from
+/// the first move: when the distance search runs out of time, who wins decides the move.
+#[test]
+fn a_short_budget_keeps_won_full_boards_won() {
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    let mut solver = Solver::new(SolverConfig::default());
+    for seed in 0..40 {
+        let g = SightReduction::new(&SightReduction::info().default_options(), seed).unwrap();
+        if !solver.solve_game(&g).unwrap().is_win() {
+            continue;
+        }
+        let r = new_bot::<SightReduction>(&spec("mcts:time=20ms"), 1)
+            .unwrap()
+            .search(&g, &stop);
+        assert!(r.value.score > 0.99, "seed {seed}: {:?}", r.value);
+        let mut c = g.clone();
+        c.play(r.best).unwrap();
+        assert!(
+            !solver.solve_game(&c).unwrap().is_win(),
+            "seed {seed}: threw the win away"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked}");
 }
 
 #[test]

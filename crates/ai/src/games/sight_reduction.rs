@@ -178,6 +178,56 @@ fn playout_weight<R: Rng>(rules: Rules, mine: u32, theirs: u32, rng: &mut R) -> 
     (q / SWINDLE_TEMPERATURE).exp()
 }
 
+/// In a lost position, the move that gives an opponent who is not perfect the best chance to
+/// go wrong: each reply of the opponent is solved (who wins) and also estimated the way a
+/// player guided by random playouts sees it; a move scores the share of the opponent's likely
+/// choices (replies weighted by how good their playouts look) that throw the win away.
+/// `moves` are the candidates with a tie-break key (higher is better). Past `deadline` the
+/// candidates not yet scored are left out (those with the higher keys are scored first; with
+/// none scored, the first of them is the choice).
+fn swindle_choice(
+    solver: &mut Solver,
+    game: &SightReduction,
+    moves: &[(Move, i64)],
+    deadline: Option<Instant>,
+) -> Option<Move> {
+    let rules = Rules::of(game.config());
+    let srules = SolveRules::of(game.config());
+    let side = game.side_to_move();
+    let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+    let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
+    let mut choice: Option<((i64, i64), Move)> = None;
+    let mut order: Vec<(Move, i64)> = moves.to_vec();
+    order.sort_by_key(|&(_, tie)| std::cmp::Reverse(tie));
+    for &(m, tie) in &order {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let Some(mask) = move_mask(m) else { continue };
+        let mine = me & !mask;
+        let child = Position {
+            white: if side == 0 { mine } else { opp },
+            black: if side == 0 { opp } else { mine },
+            side: side ^ 1,
+        };
+        let (mut lost, mut all) = (0.0f64, 0.0f64);
+        for (r, rv) in solver.move_values(srules, child, false) {
+            let Some(rmask) = move_mask(r) else { continue };
+            let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
+            all += w;
+            if !rv.is_win() {
+                lost += w;
+            }
+        }
+        let key = ((lost / all.max(1e-300) * 1e6) as i64, tie);
+        if choice.is_none_or(|(k, _)| key > k) {
+            choice = Some((key, m));
+        }
+    }
+    // Out of time before any was scored: the first in the tie-break order.
+    choice.map(|(_, m)| m).or(order.first().map(|&(m, _)| m))
+}
+
 /// Root searches are tried up to this many pieces on the board (with a node limit).
 const ROOT_PIECES: u32 = 32;
 /// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
@@ -247,48 +297,19 @@ impl SrEndgame {
         Some(loss)
     }
 
-    /// In a lost position, the move that gives an opponent who is not perfect the best chance
-    /// to go wrong. Each reply of the opponent is solved exactly and also estimated the way a
-    /// player guided by random playouts sees it (its playout score); a move scores the share
-    /// of the opponent's likely choices (replies weighted by how good their playouts look)
-    /// that throw the win away. Ties go to the longest game. `None` past the budget.
-    fn swindle(&mut self, rules: Rules, me: u32, opp: u32, moves: &[u32]) -> Option<u32> {
-        let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
-        let mut best: Option<((i64, i16), u32)> = None;
-        let mut replies = Vec::new();
-        for &m in moves {
-            let mine = me & !m;
-            rules.moves(opp, mine, &mut replies);
-            let (mut lost, mut all) = (0.0f64, 0.0f64);
-            for &r in &replies {
-                let theirs = opp & !r;
-                // The reply throws the win away when it leaves us winning.
-                let throws = self.value(rules, mine, theirs)? > 0;
-                let w = playout_weight(rules, mine, theirs, &mut rng);
-                all += w;
-                if throws {
-                    lost += w;
-                }
-            }
-            let chance = (lost / all.max(1e-300) * 1e6) as i64;
-            let length = self.value(rules, opp, mine)?;
-            let key = (-chance, -length);
-            if best.is_none_or(|(k, _)| key < k) {
-                best = Some((key, m));
-            }
-        }
-        best.map(|(_, m)| m)
-    }
-
-    /// [`Endgame::solve`] with boardlab-solve (small positions).
-    fn solve_small(&mut self, game: &SightReduction, nodes: &mut u64) -> (Proven, Option<Move>) {
-        let rules = Rules::of(game.config());
-        let solver = self.solver.get_or_insert_with(|| {
+    /// boardlab-solve's solver, made on first use.
+    fn solver(&mut self) -> &mut Solver {
+        self.solver.get_or_insert_with(|| {
             Box::new(Solver::new(SolverConfig {
                 table_bytes: 32 << 20,
                 ..SolverConfig::default()
             }))
-        });
+        })
+    }
+
+    /// [`Endgame::solve`] with boardlab-solve (small positions).
+    fn solve_small(&mut self, game: &SightReduction, nodes: &mut u64) -> (Proven, Option<Move>) {
+        let solver = self.solver();
         let (srules, pos) = (
             SolveRules::of(game.config()),
             Position::of(game).expect("the removal phase"),
@@ -303,35 +324,11 @@ impl SrEndgame {
             *nodes += solver.stats().nodes - before;
             return (proven(value), Some(best));
         }
-        // Lost: the swindle, with the opponent's replies solved by boardlab-solve.
-        let side = pos.side;
-        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
-        let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
-        let mut choice: Option<((i64, i64), Move)> = None;
-        for &(m, v) in &values {
-            let Some(mask) = move_mask(m) else { continue };
-            let mine = me & !mask;
-            let child = Position {
-                white: if side == 0 { mine } else { opp },
-                black: if side == 0 { opp } else { mine },
-                side: side ^ 1,
-            };
-            let (mut lost, mut all) = (0.0f64, 0.0f64);
-            for (r, rv) in solver.move_values(srules, child, false) {
-                let Some(rmask) = move_mask(r) else { continue };
-                let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
-                all += w;
-                if !rv.is_win() {
-                    lost += w;
-                }
-            }
-            let key = ((lost / all.max(1e-300) * 1e6) as i64, rank(v));
-            if choice.is_none_or(|(k, _)| key > k) {
-                choice = Some((key, m));
-            }
-        }
+        // Lost: the swindle; among equal chances, the longest game.
+        let ranked: Vec<(Move, i64)> = values.iter().map(|&(m, v)| (m, rank(v))).collect();
+        let choice = swindle_choice(solver, game, &ranked, None);
         *nodes += solver.stats().nodes - before;
-        (proven(value), choice.map(|(_, m)| m).or(Some(best)))
+        (proven(value), choice.or(Some(best)))
     }
 
     fn pieces(game: &SightReduction) -> u32 {
@@ -355,12 +352,7 @@ impl Endgame<SightReduction> for SrEndgame {
         if !Self::applies_with(game, SOLVE_CRATE_PIECES) {
             return self.solve(game, budget, nodes).map(|(p, _)| p);
         }
-        let solver = self.solver.get_or_insert_with(|| {
-            Box::new(Solver::new(SolverConfig {
-                table_bytes: 32 << 20,
-                ..SolverConfig::default()
-            }))
-        });
+        let solver = self.solver();
         let before = solver.stats().nodes;
         let v = solver.solve_distance(
             SolveRules::of(game.config()),
@@ -372,6 +364,52 @@ impl Endgame<SightReduction> for SrEndgame {
 
     fn applies(&self, game: &SightReduction, at_root: bool) -> bool {
         Self::applies_with(game, if at_root { ROOT_PIECES } else { LEAF_PIECES })
+    }
+
+    /// Who wins, by boardlab-solve's win/loss search (a few milliseconds even on a full
+    /// board), and a move: in a won position the winning removal that leaves the opponent the
+    /// fewest replies, in a lost one the swindle, preferring among equal chances the move
+    /// that leaves the opponent the most removable pieces to choose from (and scoring those
+    /// moves first, in case the deadline comes before all are scored).
+    fn decide(
+        &mut self,
+        game: &SightReduction,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<(bool, Move)> {
+        if !Self::applies_with(game, 32) {
+            return None;
+        }
+        let rules = Rules::of(game.config());
+        let side = game.side_to_move();
+        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+        let solver = self.solver();
+        let before = solver.stats().nodes;
+        let values = solver.move_values(
+            SolveRules::of(game.config()),
+            Position::of(game).expect("the removal phase"),
+            false,
+        );
+        let replies = |m: Move| {
+            move_mask(m).map_or(0, |mask| {
+                i64::from(rules.removable(opp, me & !mask).count_ones())
+            })
+        };
+        let won = values
+            .iter()
+            .filter(|(_, v)| v.is_win())
+            .min_by_key(|&&(m, _)| replies(m))
+            .map(|&(m, _)| m);
+        let result = match won {
+            Some(m) => Some((true, m)),
+            None => {
+                let ranked: Vec<(Move, i64)> =
+                    values.iter().map(|&(m, _)| (m, replies(m))).collect();
+                swindle_choice(solver, game, &ranked, budget.deadline).map(|m| (false, m))
+            }
+        };
+        *nodes += solver.stats().nodes - before;
+        result
     }
 
     fn solve(
@@ -401,19 +439,21 @@ impl Endgame<SightReduction> for SrEndgame {
             }
             // Immediate wins first, then the moves that leave the fewest replies.
             moves.sort_by_key(|&m| rules.removable(opp, me & !m).count_ones());
-            let mut longest: Option<(i16, u32)> = None;
+            let mut lengths = Vec::with_capacity(moves.len());
             for &m in &moves {
                 let v = self.value(rules, opp, me & !m)?;
                 if v <= 0 {
                     return Some((Proven::Win((1 - v) as u32), Some(to_move(m))));
                 }
-                if longest.is_none_or(|(l, _)| v > l) {
-                    longest = Some((v, m));
-                }
+                lengths.push((to_move(m), i64::from(v)));
             }
-            let (v, m) = longest.expect("there are moves");
-            let m = self.swindle(rules, me, opp, &moves).unwrap_or(m);
-            Some((Proven::Loss(v as u32 + 1), Some(to_move(m))))
+            // Lost: the swindle; among equal chances, the longest game.
+            let &(longest, v) = lengths
+                .iter()
+                .max_by_key(|(_, v)| *v)
+                .expect("there are moves");
+            let m = swindle_choice(self.solver(), game, &lengths, None).unwrap_or(longest);
+            Some((Proven::Loss(v as u32 + 1), Some(m)))
         })();
         *nodes += self.nodes;
         result
@@ -522,6 +562,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `decide` tells who wins full boards exactly, and its move in a won position keeps the
+    /// win; in a lost position it still returns a legal move.
+    #[test]
+    fn decide_is_exact_on_full_boards() {
+        let mut solver = Solver::new(SolverConfig::default());
+        let mut eg = SrEndgame::default();
+        let (mut won, mut lost) = (0, 0);
+        for opts in ["", "removal=pair"] {
+            for seed in 0..12 {
+                let g = game(opts, seed);
+                let mut nodes = 0;
+                // The deadline only cuts the swindle short; who wins stays exact.
+                let budget = ExactBudget::until(Instant::now() + Duration::from_millis(20));
+                let (wins, mv) = eg.decide(&g, budget, &mut nodes).unwrap();
+                assert_eq!(
+                    wins,
+                    solver.solve_game(&g).unwrap().is_win(),
+                    "{opts} {seed}"
+                );
+                let mut c = g.clone();
+                c.play(mv).unwrap();
+                if wins {
+                    assert!(!solver.solve_game(&c).unwrap().is_win(), "{opts} {seed}");
+                    won += 1;
+                } else {
+                    lost += 1;
+                }
+                assert!(nodes > 0);
+            }
+        }
+        assert!(won > 0 && lost > 0, "{won} {lost}");
     }
 
     /// The exact search agrees with a plain minimax over the engine's own moves.
