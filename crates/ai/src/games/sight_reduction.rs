@@ -228,7 +228,8 @@ fn swindle_choice(
     choice.map(|(_, m)| m).or(order.first().map(|&(m, _)| m))
 }
 
-/// Root searches are tried up to this many pieces on the board (with a node limit).
+/// The exact searches (`solve`, `decide`) take positions of up to this many pieces; root
+/// searches are tried up to it (with a node limit).
 const ROOT_PIECES: u32 = 32;
 /// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
 const LEAF_PIECES: u32 = 14;
@@ -377,7 +378,7 @@ impl Endgame<SightReduction> for SrEndgame {
         budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
-        if !Self::applies_with(game, 32) {
+        if !Self::applies_with(game, ROOT_PIECES) {
             return None;
         }
         let rules = Rules::of(game.config());
@@ -418,7 +419,7 @@ impl Endgame<SightReduction> for SrEndgame {
         budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<Move>)> {
-        if !Self::applies_with(game, 32) {
+        if !Self::applies_with(game, ROOT_PIECES) {
             return None;
         }
         if Self::pieces(game) <= SOLVE_CRATE_PIECES {
