@@ -1,8 +1,9 @@
 //! Strength levels 1..=10.
 //!
-//! In Obsidio, Opprimo and assideum, levels 1 to 6 have fixed work budgets (iterations, depth
-//! or nodes), so they play the same way on every machine and are reproducible for a seed;
-//! levels 7 to 10 are the game's strongest configuration (`best`) at a growing time per move.
+//! In Obsidio, Opprimo and assideum, levels 1 to 6 (1 to 7 in Opprimo) have fixed work budgets
+//! (iterations, depth or nodes), so they play the same way on every machine and are
+//! reproducible for a seed; the levels above are the game's strongest configuration (`best`) at
+//! a growing time per move.
 //! Level 1 is close to random play (a beginner beats it); level 10 thinks up to 3 s per move
 //! on every core (MCTS trees side by side, or alpha-beta threads sharing one table). Sight
 //! Reduction, where the strongest bot is perfect within milliseconds, has levels of its own
@@ -64,47 +65,62 @@ pub fn default_level(n: u8) -> BotSpec {
     }
 }
 
-/// The work of one of alpha-beta's fixed-budget levels.
+/// The work of one of the fixed-budget levels of a game played by alpha-beta.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
+    /// `mcts:plain` with this many iterations (below alpha-beta's weakest setting).
+    Plain(u64),
     /// Complete iterations up to this depth.
     Depth(u32),
     /// This many nodes (the last iteration is usually cut short).
     Nodes(u64),
 }
 
-/// Games played by alpha-beta (Opprimo, assideum): level 1 is `mcts:plain,iterations=10`,
-/// levels 2 to 6 are alpha-beta with the game's budgets `fixed` (in that order), and levels 7
-/// to 10 are `best` at 100 ms, 300 ms, 1 s and 3 s.
+/// Games played by alpha-beta (Opprimo, assideum): level 1 is `mcts:plain,iterations=10`, the
+/// next levels have the game's budgets `fixed` (in that order), the levels after them are
+/// `best` at 100 ms, 300 ms and 1 s (as many of these as there is room for, from 100 ms up),
+/// and level 10 is `best` at 3 s on every core.
 ///
 /// | level | Opprimo | assideum |
 /// |------:|---------|----------|
-/// | 2 | `alphabeta:depth=1` | `alphabeta:depth=1` |
-/// | 3 | `alphabeta:depth=2` | `alphabeta:nodes=600` |
-/// | 4 | `alphabeta:nodes=2000` | `alphabeta:nodes=1600` |
-/// | 5 | `alphabeta:nodes=8000` | `alphabeta:nodes=4000` |
-/// | 6 | `alphabeta:nodes=120000` | `alphabeta:nodes=11000` |
+/// | 2 | `mcts:plain,iterations=300` | `alphabeta:depth=1` |
+/// | 3 | `alphabeta:depth=1` | `alphabeta:nodes=600` |
+/// | 4 | `alphabeta:depth=2` | `alphabeta:nodes=1600` |
+/// | 5 | `alphabeta:nodes=2000` | `alphabeta:nodes=4000` |
+/// | 6 | `alphabeta:nodes=8000` | `alphabeta:nodes=11000` |
+/// | 7 | `alphabeta:nodes=120000` | `best:time=100ms` |
+/// | 8 | `best:time=100ms` | `best:time=300ms` |
+/// | 9 | `best:time=300ms` | `best:time=1s` |
+/// | 10 | `best:time=3s,threads=0` | `best:time=3s,threads=0` |
 ///
-/// The budgets are spaced by measurement: in Opprimo 30,000 nodes at level 6 measured no
-/// stronger than level 5, while 120,000 scored 71% against it. In assideum a node costs more
-/// and a further ply many more nodes: level 7 (100 ms) searches about 30,000 nodes, so levels 3
-/// to 6 step up by about 2.7 times the nodes each between depth 1 and that.
+/// The budgets are spaced by measurement. In Opprimo 30,000 nodes measured no stronger than
+/// 8,000, while 120,000 scored 71% against it; and `best` at 1 s measured only 52.7% over 110
+/// games against level 10, so Opprimo's ladder goes from 300 ms straight to level 10 and has a
+/// weaker level 2 instead. In assideum a node costs more and a further ply many more nodes:
+/// 100 ms searches about 30,000 nodes, so its node budgets step up by about 2.7 times the nodes
+/// each between depth 1 and that.
 #[must_use]
-pub fn alphabeta_level(n: u8, fixed: [Budget; 5]) -> BotSpec {
-    match n {
-        0 | 1 => mcts(10, MctsSpec::PLAIN),
-        2..=6 => {
-            let (depth, nodes) = match fixed[usize::from(n - 2)] {
-                Budget::Depth(d) => (Some(d), None),
-                Budget::Nodes(k) => (None, Some(k)),
-            };
-            BotSpec::AlphaBeta(AlphaBetaSpec {
-                depth,
-                nodes,
-                ..AlphaBetaSpec::DEFAULT
-            })
-        }
-        n => top(n),
+pub fn alphabeta_level(n: u8, fixed: &[Budget]) -> BotSpec {
+    const TIMED: [u64; 3] = [100, 300, 1000];
+    let n = usize::from(n.clamp(1, 10));
+    if n == 1 {
+        return mcts(10, MctsSpec::PLAIN);
+    }
+    if n == 10 {
+        return best(3000, 0);
+    }
+    let alphabeta = |depth, nodes| {
+        BotSpec::AlphaBeta(AlphaBetaSpec {
+            depth,
+            nodes,
+            ..AlphaBetaSpec::DEFAULT
+        })
+    };
+    match fixed.get(n - 2) {
+        Some(&Budget::Plain(k)) => mcts(k, MctsSpec::PLAIN),
+        Some(&Budget::Depth(d)) => alphabeta(Some(d), None),
+        Some(&Budget::Nodes(k)) => alphabeta(None, Some(k)),
+        None => best(TIMED[(n - 2 - fixed.len()).min(TIMED.len() - 1)], 1),
     }
 }
 
@@ -162,4 +178,63 @@ pub fn time_hint(n: u8) -> Duration {
         9 => 1000,
         _ => 3000,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time_of(spec: &BotSpec) -> Option<(u64, u32)> {
+        match spec {
+            BotSpec::Best(b) => Some((b.time?.as_millis() as u64, b.threads)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn alphabeta_levels_fill_the_fixed_budgets_then_the_times() {
+        let five = [
+            Budget::Depth(1),
+            Budget::Nodes(600),
+            Budget::Nodes(1600),
+            Budget::Nodes(4000),
+            Budget::Nodes(11_000),
+        ];
+        let timed: Vec<_> = (7..=10)
+            .map(|n| time_of(&alphabeta_level(n, &five)))
+            .collect();
+        assert_eq!(
+            timed,
+            [
+                Some((100, 1)),
+                Some((300, 1)),
+                Some((1000, 1)),
+                Some((3000, 0))
+            ]
+        );
+        assert_eq!(alphabeta_level(3, &five).to_string(), "alphabeta:nodes=600");
+
+        let six = [
+            Budget::Plain(300),
+            Budget::Depth(1),
+            Budget::Depth(2),
+            Budget::Nodes(2000),
+            Budget::Nodes(8000),
+            Budget::Nodes(120_000),
+        ];
+        assert_eq!(
+            alphabeta_level(2, &six).to_string(),
+            "mcts:plain,iterations=300"
+        );
+        assert_eq!(
+            alphabeta_level(7, &six).to_string(),
+            "alphabeta:nodes=120000"
+        );
+        let timed: Vec<_> = (8..=10)
+            .map(|n| time_of(&alphabeta_level(n, &six)))
+            .collect();
+        assert_eq!(timed, [Some((100, 1)), Some((300, 1)), Some((3000, 0))]);
+        // Out-of-range levels are clamped, as `level:N` parsing allows only 1..=10.
+        assert_eq!(alphabeta_level(0, &six), alphabeta_level(1, &six));
+    }
 }

@@ -167,7 +167,7 @@ impl GameAi for Assideum {
         use crate::levels::Budget::{Depth, Nodes};
         crate::levels::alphabeta_level(
             n,
-            [
+            &[
                 Depth(1),
                 Nodes(600),
                 Nodes(1600),

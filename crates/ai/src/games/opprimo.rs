@@ -156,10 +156,17 @@ impl GameAi for Opprimo {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        use crate::levels::Budget::{Depth, Nodes};
+        use crate::levels::Budget::{Depth, Nodes, Plain};
         crate::levels::alphabeta_level(
             n,
-            [Depth(1), Depth(2), Nodes(2000), Nodes(8000), Nodes(120_000)],
+            &[
+                Plain(300),
+                Depth(1),
+                Depth(2),
+                Nodes(2000),
+                Nodes(8000),
+                Nodes(120_000),
+            ],
         )
     }
 
