@@ -94,9 +94,9 @@ pub enum Budget {
 /// | 10 | `best:time=3s,threads=0` | `best:time=3s,threads=0` |
 ///
 /// The budgets are spaced by measurement. In Opprimo 30,000 nodes measured no stronger than
-/// 8,000, while 120,000 scored 71% against it; and `best` at 1 s measured only 52.7% over 110
-/// games against level 10, so Opprimo's ladder goes from 300 ms straight to level 10 and has a
-/// weaker level 2 instead. In assideum a node costs more and a further ply many more nodes:
+/// 8,000, while 120,000 scored 71% against it; and level 10 scored only 52.7% over 110 games
+/// against `best` at 1 s, so Opprimo's ladder goes from 300 ms straight to level 10 (66.7% over
+/// 54 games) and has a weaker level 2 instead. In assideum a node costs more and a further ply many more nodes:
 /// 100 ms searches about 30,000 nodes, so its node budgets step up by about 2.7 times the nodes
 /// each between depth 1 and that.
 #[must_use]
