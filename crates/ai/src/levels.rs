@@ -29,12 +29,17 @@ fn best(ms: u64, threads: u32) -> BotSpec {
     })
 }
 
-fn top(n: u8) -> BotSpec {
-    match n {
-        7 => best(100, 1),
-        8 => best(300, 1),
-        9 => best(1000, 1),
-        _ => best(3000, 0),
+/// The timed levels from `first` up: `best` on one thread at 100 ms, 300 ms and 1 s (as many
+/// as fit below 10), and level 10 at 3 s on every core.
+fn timed(n: u8, first: u8) -> BotSpec {
+    const MS: [u64; 3] = [100, 300, 1000];
+    if n >= 10 {
+        best(3000, 0)
+    } else {
+        best(
+            MS[usize::from(n.saturating_sub(first)).min(MS.len() - 1)],
+            1,
+        )
     }
 }
 
@@ -61,7 +66,7 @@ pub fn default_level(n: u8) -> BotSpec {
         4 => mcts(1000, MctsSpec::DEFAULT),
         5 => mcts(3000, MctsSpec::DEFAULT),
         6 => mcts(10_000, MctsSpec::DEFAULT),
-        n => top(n),
+        n => timed(n, 7),
     }
 }
 
@@ -96,19 +101,12 @@ pub enum Budget {
 /// The budgets are spaced by measurement. In Opprimo 30,000 nodes measured no stronger than
 /// 8,000, while 120,000 scored 71% against it; and level 10 scored only 52.7% over 110 games
 /// against `best` at 1 s, so Opprimo's ladder goes from 300 ms straight to level 10 (66.7% over
-/// 54 games) and has a weaker level 2 instead. In assideum a node costs more and a further ply many more nodes:
-/// 100 ms searches about 30,000 nodes, so its node budgets step up by about 2.7 times the nodes
-/// each between depth 1 and that.
+/// 54 games) and has a weaker level 2 instead. In assideum a node costs more and a further ply
+/// many more nodes: 100 ms searches about 30,000 nodes, so its node budgets step up by about
+/// 2.7 times the nodes each between depth 1 and that.
 #[must_use]
 pub fn alphabeta_level(n: u8, fixed: &[Budget]) -> BotSpec {
-    const TIMED: [u64; 3] = [100, 300, 1000];
-    let n = usize::from(n.clamp(1, 10));
-    if n == 1 {
-        return mcts(10, MctsSpec::PLAIN);
-    }
-    if n == 10 {
-        return best(3000, 0);
-    }
+    let n = n.clamp(1, 10);
     let alphabeta = |depth, nodes| {
         BotSpec::AlphaBeta(AlphaBetaSpec {
             depth,
@@ -116,11 +114,14 @@ pub fn alphabeta_level(n: u8, fixed: &[Budget]) -> BotSpec {
             ..AlphaBetaSpec::DEFAULT
         })
     };
-    match fixed.get(n - 2) {
+    if n == 1 {
+        return mcts(10, MctsSpec::PLAIN);
+    }
+    match fixed.get(usize::from(n - 2)).filter(|_| n < 10) {
         Some(&Budget::Plain(k)) => mcts(k, MctsSpec::PLAIN),
         Some(&Budget::Depth(d)) => alphabeta(Some(d), None),
         Some(&Budget::Nodes(k)) => alphabeta(None, Some(k)),
-        None => best(TIMED[(n - 2 - fixed.len()).min(TIMED.len() - 1)], 1),
+        None => timed(n, 2 + fixed.len() as u8),
     }
 }
 
@@ -183,6 +184,9 @@ pub fn time_hint(n: u8) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::GameAi;
+    use boardlab_assideum::Assideum;
+    use boardlab_opprimo::Opprimo;
 
     fn time_of(spec: &BotSpec) -> Option<(u64, u32)> {
         match spec {
@@ -193,15 +197,8 @@ mod tests {
 
     #[test]
     fn alphabeta_levels_fill_the_fixed_budgets_then_the_times() {
-        let five = [
-            Budget::Depth(1),
-            Budget::Nodes(600),
-            Budget::Nodes(1600),
-            Budget::Nodes(4000),
-            Budget::Nodes(11_000),
-        ];
         let timed: Vec<_> = (7..=10)
-            .map(|n| time_of(&alphabeta_level(n, &five)))
+            .map(|n| time_of(&Assideum::level_spec(n)))
             .collect();
         assert_eq!(
             timed,
@@ -212,29 +209,16 @@ mod tests {
                 Some((3000, 0))
             ]
         );
-        assert_eq!(alphabeta_level(3, &five).to_string(), "alphabeta:nodes=600");
+        assert_eq!(Assideum::level_spec(3).to_string(), "alphabeta:nodes=600");
 
-        let six = [
-            Budget::Plain(300),
-            Budget::Depth(1),
-            Budget::Depth(2),
-            Budget::Nodes(2000),
-            Budget::Nodes(8000),
-            Budget::Nodes(120_000),
-        ];
         assert_eq!(
-            alphabeta_level(2, &six).to_string(),
+            Opprimo::level_spec(2).to_string(),
             "mcts:plain,iterations=300"
         );
-        assert_eq!(
-            alphabeta_level(7, &six).to_string(),
-            "alphabeta:nodes=120000"
-        );
-        let timed: Vec<_> = (8..=10)
-            .map(|n| time_of(&alphabeta_level(n, &six)))
-            .collect();
+        assert_eq!(Opprimo::level_spec(7).to_string(), "alphabeta:nodes=120000");
+        let timed: Vec<_> = (8..=10).map(|n| time_of(&Opprimo::level_spec(n))).collect();
         assert_eq!(timed, [Some((100, 1)), Some((300, 1)), Some((3000, 0))]);
         // Out-of-range levels are clamped, as `level:N` parsing allows only 1..=10.
-        assert_eq!(alphabeta_level(0, &six), alphabeta_level(1, &six));
+        assert_eq!(Opprimo::level_spec(0), Opprimo::level_spec(1));
     }
 }
