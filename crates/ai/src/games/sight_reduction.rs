@@ -15,6 +15,7 @@ use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
 use boardlab_solve::{
     move_mask, Position, Rules as SolveRules, Solver, SolverConfig, Value as SolveValue,
 };
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// The removal rule on raw sets, as the engine applies it.
@@ -140,7 +141,14 @@ pub struct SrEndgame {
     bufs: Vec<Vec<u32>>,
     /// boardlab-solve's solver, for positions of at most [`SOLVE_CRATE_PIECES`] pieces.
     solver: Option<Box<Solver>>,
+    /// Placements already decided (whether the seat to move wins, by both colours' sets),
+    /// kept between moves, and the options they hold for.
+    placements: HashMap<(u32, u32), bool>,
+    placement_config: Option<Config>,
 }
+
+/// The most placements kept decided between moves.
+const PLACEMENTS_KEPT: usize = 1 << 20;
 
 /// Positions with at most this many pieces are solved with boardlab-solve, whose search is
 /// several times faster but takes no budget; at this size it needs milliseconds. Larger
@@ -226,6 +234,28 @@ fn swindle_choice(
     }
     // Out of time before any was scored: the first in the tie-break order.
     choice.map(|(_, m)| m).or(order.first().map(|&(m, _)| m))
+}
+
+/// Whether `budget` is spent after `used` nodes.
+fn spent(budget: ExactBudget, used: u64) -> bool {
+    used >= budget.nodes || budget.deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The last placements of the placement set-up are searched exactly at the root from this
+/// many empty squares (every full board reached is solved), where the budget allows.
+const PLACE_EMPTY: u32 = 10;
+/// About what one full board reached by placements costs to solve.
+const PLACE_BOARD_TIME: Duration = Duration::from_millis(8);
+const PLACE_BOARD_NODES: u64 = 300_000;
+
+/// Whether an exact search of the placements with `empty` squares left is likely to end
+/// within `budget`: one solve for each way of sharing the squares between the colours.
+fn placement_fits(empty: u32, budget: ExactBudget, now: Instant) -> bool {
+    let boards = (1..=u64::from(empty / 2)).fold(1u64, |b, i| b * (u64::from(empty) + 1 - i) / i);
+    let by_time = budget
+        .deadline
+        .is_none_or(|d| d.saturating_duration_since(now) >= PLACE_BOARD_TIME * boards as u32);
+    by_time && budget.nodes >= PLACE_BOARD_NODES.saturating_mul(boards)
 }
 
 /// The exact searches (`solve`, `decide`) take positions of up to this many pieces; root
@@ -336,6 +366,231 @@ impl SrEndgame {
         (game.pieces(0) | game.pieces(1)).count_ones()
     }
 
+    /// Whether the seat to move wins the removal phase that `game` is in (who wins only).
+    fn seat_wins(&mut self, game: &SightReduction, nodes: &mut u64) -> bool {
+        let solver = self.solver();
+        let before = solver.stats().nodes;
+        let wins = solver
+            .solve(
+                SolveRules::of(game.config()),
+                Position::of(game).expect("the removal phase"),
+            )
+            .is_win();
+        *nodes += solver.stats().nodes - before;
+        wins
+    }
+
+    /// The fair set-up's last two choices, decided exactly (each takes one or two solves of a
+    /// full board): whether the seat to move wins and a move that achieves it (in a lost
+    /// position the first move). `game` is in [`Phase::ChooseColour`] or
+    /// [`Phase::ChooseFirst`]; the result of the choice is decided by the seat that follows.
+    fn choose(&mut self, game: &SightReduction, nodes: &mut u64) -> (bool, Move) {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let me = game.to_move();
+        for &m in &moves {
+            let mut child = game.clone();
+            child.play_unchecked(m);
+            let mover_wins = match child.phase() {
+                Phase::Remove => self.seat_wins(&child, nodes),
+                _ => self.choose(&child, nodes).0,
+            };
+            if (child.to_move() == me) == mover_wins {
+                return (true, m);
+            }
+        }
+        (false, moves[0])
+    }
+
+    /// Whether the arranger wins by ending the arrangement of `game` now.
+    fn done_wins(&mut self, game: &SightReduction, nodes: &mut u64) -> bool {
+        let mut child = game.clone();
+        child.play_unchecked(Move::Done);
+        !self.choose(&child, nodes).0
+    }
+
+    /// The fair set-up's arrangement: `done` when the board as it stands wins for the
+    /// arranger, else the first swap (or pair of swaps) found after which it does. Who wins
+    /// after `done` needs two solves of the board (the arranger wins exactly when the board
+    /// is won by the same player, first or second to remove, whichever colour removes
+    /// first), so the swaps are tried one at a time within `budget`; `None` when none was
+    /// found in it.
+    fn arrange(
+        &mut self,
+        game: &SightReduction,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<(bool, Move)> {
+        if self.done_wins(game, nodes) {
+            return Some((true, Move::Done));
+        }
+        let swaps = |g: &SightReduction| {
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            moves.retain(|m| matches!(m, Move::Swap(..)));
+            moves
+        };
+        let first = swaps(game);
+        let start = *nodes;
+        // One swap, then (where two are allowed) two.
+        for &m in &first {
+            if spent(budget, *nodes - start) {
+                return None;
+            }
+            let mut child = game.clone();
+            child.play_unchecked(m);
+            if self.done_wins(&child, nodes) {
+                return Some((true, m));
+            }
+        }
+        for &m in &first {
+            let mut child = game.clone();
+            child.play_unchecked(m);
+            for &m2 in &swaps(&child) {
+                if spent(budget, *nodes - start) {
+                    return None;
+                }
+                let mut grandchild = child.clone();
+                grandchild.play_unchecked(m2);
+                if self.done_wins(&grandchild, nodes) {
+                    return Some((true, m));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the seat to move wins the placement set-up that `game` is in, every
+    /// placement searched and every full board solved; `memo` keeps the placements already
+    /// decided. `None` once `budget` is spent (nodes counted from `start`).
+    fn place_wins(
+        &mut self,
+        game: &SightReduction,
+        memo: &mut HashMap<(u32, u32), bool>,
+        budget: ExactBudget,
+        start: u64,
+        nodes: &mut u64,
+    ) -> Option<bool> {
+        if game.phase() == Phase::Remove {
+            return Some(self.seat_wins(game, nodes));
+        }
+        let key = (game.pieces(0), game.pieces(1));
+        if let Some(&wins) = memo.get(&key) {
+            return Some(wins);
+        }
+        if spent(budget, *nodes - start) {
+            return None;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let me = game.to_move();
+        let mut wins = false;
+        for &m in &moves {
+            let mut child = game.clone();
+            child.play_unchecked(m);
+            if (child.to_move() == me) == self.place_wins(&child, memo, budget, start, nodes)? {
+                wins = true;
+                break;
+            }
+        }
+        memo.insert(key, wins);
+        Some(wins)
+    }
+
+    /// The last placements of the placement set-up, searched exactly: a winning placement,
+    /// or in a lost position the placement after which the most of the opponent's replies
+    /// throw the win away. It takes at most half of `budget` (what it decided is kept for
+    /// the next move), and gives `None` when that is spent before who wins is known.
+    fn place(
+        &mut self,
+        game: &SightReduction,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<(bool, Move)> {
+        let now = Instant::now();
+        let half = ExactBudget {
+            nodes: budget.nodes / 2,
+            deadline: budget
+                .deadline
+                .map(|d| now + d.saturating_duration_since(now) / 2),
+        };
+        let empty = (game.pieces(0) | game.pieces(1)).count_zeros();
+        if !placement_fits(empty, half, now) {
+            return None;
+        }
+        if self.placement_config != Some(*game.config()) || self.placements.len() > PLACEMENTS_KEPT
+        {
+            self.placements.clear();
+            self.placement_config = Some(*game.config());
+        }
+        let mut memo = std::mem::take(&mut self.placements);
+        let result = self.place_with(game, &mut memo, half, nodes);
+        self.placements = memo;
+        result
+    }
+
+    fn place_with(
+        &mut self,
+        game: &SightReduction,
+        memo: &mut HashMap<(u32, u32), bool>,
+        budget: ExactBudget,
+        nodes: &mut u64,
+    ) -> Option<(bool, Move)> {
+        let start = *nodes;
+        let me = game.to_move();
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut lost = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let mut child = game.clone();
+            child.play_unchecked(m);
+            let mover_wins = self.place_wins(&child, memo, budget, start, nodes)?;
+            if (child.to_move() == me) == mover_wins {
+                return Some((true, m));
+            }
+            lost.push((m, child));
+        }
+        // Lost: count the opponent's replies after which we win (as far as the budget goes).
+        let mut choice = (0usize, moves[0]);
+        let mut replies = Vec::new();
+        for (m, child) in lost {
+            if child.phase() == Phase::Remove {
+                continue;
+            }
+            child.legal_moves(&mut replies);
+            let mut errors = 0;
+            for &r in &replies {
+                let mut next = child.clone();
+                next.play_unchecked(r);
+                match self.place_wins(&next, memo, budget, start, nodes) {
+                    Some(w) if (next.to_move() == me) == w => errors += 1,
+                    Some(_) => {}
+                    None => return Some((false, choice.1)),
+                }
+            }
+            if errors > choice.0 {
+                choice = (errors, m);
+            }
+        }
+        Some((false, choice.1))
+    }
+
+    /// In the placement set-up of a match with at most [`PLACE_EMPTY`] squares left.
+    fn late_placement(game: &SightReduction) -> bool {
+        game.phase() == Phase::Place
+            && !game.is_solitaire()
+            && (game.pieces(0) | game.pieces(1)).count_zeros() <= PLACE_EMPTY
+    }
+
+    /// In the fair set-up of a match, before the first removal.
+    fn in_fair_setup(game: &SightReduction) -> bool {
+        !game.is_solitaire()
+            && matches!(
+                game.phase(),
+                Phase::Arrange { .. } | Phase::ChooseColour | Phase::ChooseFirst
+            )
+    }
+
     fn applies_with(game: &SightReduction, pieces: u32) -> bool {
         game.phase() == Phase::Remove
             && !game.is_solitaire()
@@ -363,7 +618,12 @@ impl Endgame<SightReduction> for SrEndgame {
         Some(proven(v))
     }
 
+    /// In the removal phase when few enough pieces remain; at the root also in the fair
+    /// set-up (see [`Endgame::decide`]).
     fn applies(&self, game: &SightReduction, at_root: bool) -> bool {
+        if at_root && (Self::in_fair_setup(game) || Self::late_placement(game)) {
+            return true;
+        }
         Self::applies_with(game, if at_root { ROOT_PIECES } else { LEAF_PIECES })
     }
 
@@ -372,12 +632,28 @@ impl Endgame<SightReduction> for SrEndgame {
     /// fewest replies, in a lost one the swindle, preferring among equal chances the move
     /// that leaves the opponent the most removable pieces to choose from (and scoring those
     /// moves first, in case the deadline comes before all are scored).
+    ///
+    /// In the fair set-up the choice of colour and of who removes first are decided
+    /// exactly, and the arrangement by the first swaps found that leave a won board (within
+    /// `budget`; `None` when there is none in it, and the search goes on as usual).
     fn decide(
         &mut self,
         game: &SightReduction,
         budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
+        match game.phase() {
+            Phase::Arrange { .. } if Self::in_fair_setup(game) => {
+                return self.arrange(game, budget, nodes);
+            }
+            Phase::ChooseColour | Phase::ChooseFirst if Self::in_fair_setup(game) => {
+                return Some(self.choose(game, nodes));
+            }
+            Phase::Place if Self::late_placement(game) => {
+                return self.place(game, budget, nodes);
+            }
+            _ => {}
+        }
         if !Self::applies_with(game, ROOT_PIECES) {
             return None;
         }
@@ -527,7 +803,7 @@ impl GameAi for SightReduction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use boardlab_core::Options;
+    use boardlab_core::{Colour, Options};
     use std::collections::HashMap;
 
     fn game(opts: &str, seed: u64) -> SightReduction {
@@ -563,6 +839,135 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether the seat to move wins, by brute force over the set-up's moves (the removal
+    /// phase solved by boardlab-solve).
+    fn seat_wins_brute(g: &SightReduction, solver: &mut Solver) -> bool {
+        if g.phase() == Phase::Remove {
+            return solver.solve_game(g).unwrap().is_win();
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        moves.iter().any(|&m| {
+            let mut c = g.clone();
+            c.play(m).unwrap();
+            (c.to_move() == g.to_move()) == seat_wins_brute(&c, solver)
+        })
+    }
+
+    /// Whether the arranger wins by ending the arrangement now.
+    fn done_wins_brute(g: &SightReduction, solver: &mut Solver) -> bool {
+        let mut c = g.clone();
+        c.play(Move::Done).unwrap();
+        !seat_wins_brute(&c, solver)
+    }
+
+    /// In the fair set-up, `decide` chooses the colour and who removes first exactly, ends
+    /// the arrangement at once on a board the arranger wins, and otherwise swaps to one.
+    #[test]
+    fn decide_plays_the_fair_setup_exactly() {
+        let mut solver = Solver::new(SolverConfig::default());
+        let mut eg = SrEndgame::default();
+        let (mut kept, mut swapped) = (0, 0);
+        let (mut choices_won, mut choices_lost) = (0, 0);
+        for seed in 0..16 {
+            let g = game("setup=fair", seed);
+            assert!(eg.applies(&g, true) && !eg.applies(&g, false));
+            let mut nodes = 0;
+            let budget = ExactBudget::until(Instant::now() + Duration::from_secs(20));
+            let (wins, mv) = eg
+                .decide(&g, budget, &mut nodes)
+                .expect("a won arrangement");
+            assert!(wins && nodes > 0, "seed {seed}");
+            if done_wins_brute(&g, &mut solver) {
+                assert_eq!(mv, Move::Done, "seed {seed}");
+                kept += 1;
+            } else {
+                // The swap leaves a board the arranger wins at once or after a second swap.
+                assert!(matches!(mv, Move::Swap(..)), "seed {seed}");
+                let mut c = g.clone();
+                c.play(mv).unwrap();
+                let mut seconds = Vec::new();
+                c.legal_moves(&mut seconds);
+                let won = done_wins_brute(&c, &mut solver)
+                    || seconds.iter().any(|&m2| {
+                        let mut c2 = c.clone();
+                        m2 != Move::Done && {
+                            c2.play(m2).unwrap();
+                            done_wins_brute(&c2, &mut solver)
+                        }
+                    });
+                assert!(won, "seed {seed}");
+                swapped += 1;
+            }
+            // The choices after `done`: colour, then (for each colour) who removes first.
+            let mut colour = g.clone();
+            colour.play(Move::Done).unwrap();
+            let mut firsts = Vec::new();
+            for c in [Colour::White, Colour::Black] {
+                let mut f = colour.clone();
+                f.play(Move::ChooseColour(c)).unwrap();
+                firsts.push(f);
+            }
+            for pos in std::iter::once(colour).chain(firsts) {
+                let (wins, mv) = eg.decide(&pos, budget, &mut nodes).unwrap();
+                assert_eq!(wins, seat_wins_brute(&pos, &mut solver), "seed {seed}");
+                let mut c = pos.clone();
+                c.play(mv).unwrap();
+                if wins {
+                    let mover = seat_wins_brute(&c, &mut solver);
+                    assert_eq!((c.to_move() == pos.to_move()), mover, "seed {seed}");
+                    choices_won += 1;
+                } else {
+                    choices_lost += 1;
+                }
+            }
+        }
+        assert!(kept > 0 && swapped > 0, "{kept} {swapped}");
+        assert!(
+            choices_won > 0 && choices_lost > 0,
+            "{choices_won} {choices_lost}"
+        );
+    }
+
+    /// The last placements of the placement set-up are decided exactly; earlier ones are
+    /// left to the search.
+    #[test]
+    fn decide_plays_the_last_placements_exactly() {
+        let mut solver = Solver::new(SolverConfig::default());
+        let mut eg = SrEndgame::default();
+        let (mut won, mut lost) = (0, 0);
+        let mut rng = boardlab_core::rng(5);
+        let mut moves = Vec::new();
+        for seed in 0..24 {
+            let mut g = game("setup=deterministic", seed);
+            let mut nodes = 0;
+            let budget = ExactBudget::nodes(u64::MAX);
+            while (g.pieces(0) | g.pieces(1)).count_zeros() > 4 {
+                assert!(
+                    !eg.applies(&g, true)
+                        || g.phase() == Phase::Place && {
+                            (g.pieces(0) | g.pieces(1)).count_zeros() <= PLACE_EMPTY
+                        }
+                );
+                g.legal_moves(&mut moves);
+                g.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            assert!(eg.applies(&g, true) && !eg.applies(&g, false));
+            let (wins, mv) = eg.decide(&g, budget, &mut nodes).unwrap();
+            assert_eq!(wins, seat_wins_brute(&g, &mut solver), "seed {seed}");
+            let mut c = g.clone();
+            c.play(mv).unwrap();
+            if wins {
+                let mover = seat_wins_brute(&c, &mut solver);
+                assert_eq!(c.to_move() == g.to_move(), mover, "seed {seed}");
+                won += 1;
+            } else {
+                lost += 1;
+            }
+        }
+        assert!(won > 0 && lost > 0, "{won} {lost}");
     }
 
     /// `decide` tells who wins full boards exactly, and its move in a won position keeps the
