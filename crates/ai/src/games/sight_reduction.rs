@@ -366,15 +366,17 @@ impl SrEndgame {
         (game.pieces(0) | game.pieces(1)).count_ones()
     }
 
+    fn empty(game: &SightReduction) -> u32 {
+        (game.pieces(0) | game.pieces(1)).count_zeros()
+    }
+
     /// Whether the seat to move wins the removal phase that `game` is in (who wins only).
     fn seat_wins(&mut self, game: &SightReduction, nodes: &mut u64) -> bool {
         let solver = self.solver();
         let before = solver.stats().nodes;
         let wins = solver
-            .solve(
-                SolveRules::of(game.config()),
-                Position::of(game).expect("the removal phase"),
-            )
+            .solve_game(game)
+            .expect("a match in its removal phase")
             .is_win();
         *nodes += solver.stats().nodes - before;
         wins
@@ -424,37 +426,33 @@ impl SrEndgame {
         if self.done_wins(game, nodes) {
             return Some((true, Move::Done));
         }
-        let swaps = |g: &SightReduction| {
+        // Each swap with the board it leaves.
+        let swapped = |g: &SightReduction| -> Vec<(Move, SightReduction)> {
             let mut moves = Vec::new();
             g.legal_moves(&mut moves);
-            moves.retain(|m| matches!(m, Move::Swap(..)));
             moves
+                .into_iter()
+                .filter(|m| matches!(m, Move::Swap(..)))
+                .map(|m| {
+                    let mut c = g.clone();
+                    c.play_unchecked(m);
+                    (m, c)
+                })
+                .collect()
         };
-        let first = swaps(game);
+        // The boards one swap away, then (where two are allowed) two, each with its first swap.
+        let singles = swapped(game);
+        let doubles = singles
+            .iter()
+            .flat_map(|(m, c)| swapped(c).into_iter().map(move |(_, c2)| (*m, c2)));
+        let candidates = singles.iter().cloned().chain(doubles);
         let start = *nodes;
-        // One swap, then (where two are allowed) two.
-        for &m in &first {
+        for (m, board) in candidates {
             if spent(budget, *nodes - start) {
                 return None;
             }
-            let mut child = game.clone();
-            child.play_unchecked(m);
-            if self.done_wins(&child, nodes) {
+            if self.done_wins(&board, nodes) {
                 return Some((true, m));
-            }
-        }
-        for &m in &first {
-            let mut child = game.clone();
-            child.play_unchecked(m);
-            for &m2 in &swaps(&child) {
-                if spent(budget, *nodes - start) {
-                    return None;
-                }
-                let mut grandchild = child.clone();
-                grandchild.play_unchecked(m2);
-                if self.done_wins(&grandchild, nodes) {
-                    return Some((true, m));
-                }
             }
         }
         None
@@ -514,8 +512,7 @@ impl SrEndgame {
                 .deadline
                 .map(|d| now + d.saturating_duration_since(now) / 2),
         };
-        let empty = (game.pieces(0) | game.pieces(1)).count_zeros();
-        if !placement_fits(empty, half, now) {
+        if !placement_fits(Self::empty(game), half, now) {
             return None;
         }
         if self.placement_config != Some(*game.config()) || self.placements.len() > PLACEMENTS_KEPT
@@ -577,9 +574,7 @@ impl SrEndgame {
 
     /// In the placement set-up of a match with at most [`PLACE_EMPTY`] squares left.
     fn late_placement(game: &SightReduction) -> bool {
-        game.phase() == Phase::Place
-            && !game.is_solitaire()
-            && (game.pieces(0) | game.pieces(1)).count_zeros() <= PLACE_EMPTY
+        game.phase() == Phase::Place && !game.is_solitaire() && Self::empty(game) <= PLACE_EMPTY
     }
 
     /// In the fair set-up of a match, before the first removal.
@@ -592,9 +587,7 @@ impl SrEndgame {
     }
 
     fn applies_with(game: &SightReduction, pieces: u32) -> bool {
-        game.phase() == Phase::Remove
-            && !game.is_solitaire()
-            && (game.pieces(0) | game.pieces(1)).count_ones() <= pieces
+        game.phase() == Phase::Remove && !game.is_solitaire() && Self::pieces(game) <= pieces
     }
 }
 
