@@ -126,11 +126,18 @@ impl Facing {
     }
 }
 
-/// Which optional Fighters (on squares covered by both friendly flight zones) a Portal move
-/// takes along, by square, in square order; at most two.
+/// Which optional Fighters (flying on squares that both friendly flight zones cover) a Portal
+/// move takes along: at most two squares, in square order, each with all of its Fighters or
+/// only some of them.
+///
+/// Fighters on one square are interchangeable, so the choice for a square is how many of its
+/// Fighters go. "All of them" is its own value (written `{d5}`), so a move read from text means
+/// the same whatever the square holds; a smaller number is written `{d5:1}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Carry {
     squares: [u8; 2],
+    /// Per listed square: how many of its Fighters go, [`Carry::ALL`] for every one.
+    counts: [u8; 2],
 }
 
 const NO_SQUARE: u8 = 64;
@@ -139,25 +146,43 @@ impl Carry {
     /// Nothing optional is carried.
     pub const NONE: Carry = Carry {
         squares: [NO_SQUARE; 2],
+        counts: [0; 2],
     };
 
-    /// The Fighters on one square are carried.
+    /// The count that stands for every Fighter on the square.
+    pub const ALL: u8 = 0;
+
+    /// This carry choice with `count` Fighters of `s` added ([`Carry::ALL`]: every one), the
+    /// squares kept in square order. `None` when two squares are listed already or `s` is
+    /// listed.
     #[must_use]
-    pub fn one(s: Square) -> Carry {
-        Carry {
-            squares: [s, NO_SQUARE],
+    pub fn with(self, s: Square, count: u8) -> Option<Carry> {
+        if self.squares[1] != NO_SQUARE || self.squares[0] == s || s >= NO_SQUARE {
+            return None;
         }
+        let mut c = self;
+        if c.squares[0] == NO_SQUARE {
+            c.squares[0] = s;
+            c.counts[0] = count;
+        } else if s > c.squares[0] {
+            c.squares[1] = s;
+            c.counts[1] = count;
+        } else {
+            c.squares = [s, c.squares[0]];
+            c.counts = [count, c.counts[0]];
+        }
+        Some(c)
     }
 
-    /// The Fighters on two squares are carried (any order; duplicates collapse).
-    #[must_use]
-    pub fn two(a: Square, b: Square) -> Carry {
-        if a == b {
-            Carry::one(a)
+    /// Carrying `k` of the `n` Fighters on `s`: nothing when `k` is 0, [`Carry::ALL`] when `k`
+    /// is `n`.
+    #[inline]
+    fn with_part(self, s: Square, k: u8, n: u8) -> Carry {
+        if k == 0 {
+            self
         } else {
-            Carry {
-                squares: [a.min(b), a.max(b)],
-            }
+            let count = if k >= n { Carry::ALL } else { k };
+            self.with(s, count).unwrap_or(self)
         }
     }
 
@@ -167,18 +192,14 @@ impl Carry {
         self.squares[0] == NO_SQUARE
     }
 
-    /// The carried squares as a bit set.
-    #[must_use]
-    pub fn mask(self) -> u64 {
+    /// The carried squares in square order, each with how many of its Fighters go (`None`:
+    /// every one).
+    pub fn entries(self) -> impl Iterator<Item = (Square, Option<u8>)> {
         self.squares
-            .iter()
-            .filter(|&&s| s < 64)
-            .fold(0, |m, &s| m | 1u64 << s)
-    }
-
-    /// The carried squares in order.
-    pub fn squares(self) -> impl Iterator<Item = Square> {
-        self.squares.into_iter().filter(|&s| s < 64)
+            .into_iter()
+            .zip(self.counts)
+            .filter(|&(s, _)| s < NO_SQUARE)
+            .map(|(s, n)| (s, (n != Carry::ALL).then_some(n)))
     }
 }
 
@@ -196,7 +217,7 @@ pub enum FireAt {
 pub enum Move {
     /// A ground piece steps, slides or attacks (`from != to`), optionally turning (Portals and
     /// Rangers), or a Portal or Ranger spins in place (`from == to`, `face` given). `carry`
-    /// lists the optional Fighters a Portal takes along.
+    /// says which optional Fighters a Portal takes along, and how many of a square's.
     Ground {
         from: Square,
         to: Square,
@@ -589,11 +610,20 @@ impl Board {
                 zo |= ZONE[o as usize][self.facing(o) as usize];
             }
             let flying = self.flying(me) & zp;
-            let carried = (flying & !zo) | (flying & zo & carry.mask());
             let turns = face.map_or(0, |g| (g as u8).wrapping_sub(old_face as u8) & 3);
-            for q in Bits(carried) {
+            // Every Fighter of a square only this zone covers; of a square both zones cover,
+            // as many as the move names.
+            let mandatory = Bits(flying & !zo).map(|q| (q, self.fighters(me, q)));
+            let optional = carry
+                .entries()
+                .filter(|&(q, _)| flying & zo & bit(q) != 0)
+                .map(|(q, count)| {
+                    let there = self.fighters(me, q);
+                    (q, count.map_or(there, |n| n.min(there)))
+                });
+            for (q, n) in mandatory.chain(optional) {
                 if np < plan.len() {
-                    plan[np] = (q, relocate(from, to, q, turns), self.fighters(me, q));
+                    plan[np] = (q, relocate(from, to, q, turns), n);
                     np += 1;
                 }
             }
@@ -628,8 +658,9 @@ impl Board {
                 self.toggle_face(to, g);
             }
         }
-        for &(src, _, _) in &plan[..np] {
-            self.set_fighters(me, src, 0);
+        for &(src, _, n) in &plan[..np] {
+            let left = self.fighters(me, src).saturating_sub(n);
+            self.set_fighters(me, src, left);
         }
         for &(_, dst, n) in &plan[..np] {
             let m = self.fighters(me, dst);
@@ -800,11 +831,20 @@ impl Board {
             zo |= ZONE[o as usize][self.facing(o) as usize];
         }
         let flying = self.flying(me) & zp;
+        let mut optional = [(0, 0); 2];
+        let mut n_optional = 0;
+        for q in Bits(flying & zo) {
+            if n_optional < optional.len() {
+                optional[n_optional] = (q, self.fighters(me, q));
+                n_optional += 1;
+            }
+        }
         let ctx = PortalCtx {
             from: s,
             face: f,
             mandatory: flying & !zo,
-            optional: flying & zo,
+            optional,
+            n_optional,
             enemy_flying: self.flying(me ^ 1),
         };
         for g in Facing::ALL {
@@ -914,6 +954,33 @@ impl Board {
         }
     }
 
+    /// `mv` as the move list writes it: a carried count that is every Fighter of the side to
+    /// move on that square becomes "all of them" (`{d5:2}` and `{d5,d5}` are `{d5}` where d5
+    /// holds two Fighters, `{d5:1}` is `{d5}` where it holds one).
+    #[must_use]
+    pub fn canonical(&self, mv: Move) -> Move {
+        let Move::Ground {
+            from,
+            to,
+            attack,
+            face,
+            carry,
+        } = mv
+        else {
+            return mv;
+        };
+        let mut out = Carry::NONE;
+        for (q, count) in carry.entries() {
+            let count = match count {
+                Some(n) if n == self.fighters(self.side, q) => Carry::ALL,
+                Some(n) => n,
+                None => Carry::ALL,
+            };
+            out = out.with(q, count).unwrap_or(out);
+        }
+        ground(from, to, attack, face, out)
+    }
+
     /// Whether a pseudo-legal move leaves the mover's Commander out of siege.
     #[inline]
     #[must_use]
@@ -963,13 +1030,19 @@ struct PortalCtx {
     face: Facing,
     /// Flying Fighters only in this Portal's zone: always carried.
     mandatory: u64,
-    /// Flying Fighters in both friendly zones: carried or left.
-    optional: u64,
+    /// Squares with flying Fighters in both friendly zones, in square order, with how many
+    /// Fighters each holds: each Fighter is carried or left (at most two squares, as an army
+    /// has two Fighters).
+    optional: [(Square, u8); 2],
+    n_optional: usize,
     enemy_flying: u64,
 }
 
 impl PortalCtx {
-    /// Pushes the carry variants of a Portal move to `to` (turning to `face` if given).
+    /// Pushes the carry variants of a Portal move to `to` (turning to `face` if given):
+    /// nothing optional carried, then by the number of optional Fighters carried, and for the
+    /// same number the earlier square taking more first (`{d5:1}`, then `{d5}`; `{d5}`, `{e6}`,
+    /// then `{d5,e6}`).
     #[inline]
     fn push(&self, to: Square, attack: bool, face: Option<Facing>, out: &mut Vec<Move>) {
         let turns = face.map_or(0, |g| (g as u8).wrapping_sub(self.face as u8) & 3);
@@ -978,27 +1051,24 @@ impl PortalCtx {
                 return;
             }
         }
-        let mut ok = [0u8; 2];
+        // The optional squares whose Fighters may go: (a, na) and (b, nb), a before b.
+        let mut ok = [(NO_SQUARE, 0u8); 2];
         let mut n = 0;
-        for q in Bits(self.optional) {
-            if n < 2 && self.enemy_flying & bit(relocate(self.from, to, q, turns)) == 0 {
-                ok[n] = q;
+        for &(q, k) in &self.optional[..self.n_optional] {
+            if self.enemy_flying & bit(relocate(self.from, to, q, turns)) == 0 {
+                ok[n] = (q, k);
                 n += 1;
             }
         }
+        let [(a, na), (b, nb)] = ok;
         out.push(ground(self.from, to, attack, face, Carry::NONE));
-        if n >= 1 {
-            out.push(ground(self.from, to, attack, face, Carry::one(ok[0])));
-        }
-        if n == 2 {
-            out.push(ground(self.from, to, attack, face, Carry::one(ok[1])));
-            out.push(ground(
-                self.from,
-                to,
-                attack,
-                face,
-                Carry::two(ok[0], ok[1]),
-            ));
+        for total in 1..=na + nb {
+            for ka in (total.saturating_sub(nb)..=total.min(na)).rev() {
+                let carry = Carry::NONE
+                    .with_part(a, ka, na)
+                    .with_part(b, total - ka, nb);
+                out.push(ground(self.from, to, attack, face, carry));
+            }
         }
     }
 }

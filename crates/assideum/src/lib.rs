@@ -15,7 +15,9 @@
 //!      or Ranger each destination gives the plain step, then the step with a spin to each
 //!      other facing in the order n, e, s, w;
 //!    - every Portal move (spin or step) is followed by its carry choices: nothing optional
-//!      carried, then each optional Fighter square alone (in square order), then both;
+//!      carried, then by the number of optional Fighters carried (one, then two), and for the
+//!      same number the earlier square (in square order) taking more first: `{d5:1}` then
+//!      `{d5}` for two Fighters on d5, `{d5}`, `{e6}` then `{d5,e6}` for one on each;
 //!    - a Ranger's fire moves come last, along the lane from the nearest square; on one
 //!      square fire at Fighters comes before fire at the ground piece;
 //! 2. then the squares holding the mover's Fighters in square order; for each: the strike in
@@ -65,9 +67,10 @@ static INFO: GameInfo = GameInfo {
     two_player_zero_sum: true,
     draws_possible: true,
     move_examples: "b2-b3 (step), c1xc5 (attack), b1>e (spin), b1-b2>w (step and spin), \
-        b5-a5{e6} (Portal move taking the optional Fighter on e6 along), fb1-b4 (flight), \
-        fb1xb4 (flight with attack), fb4x (strike in place), rd1*d4g (Ranger fire at a ground \
-        piece), rd1*d3f (Ranger fire at flying Fighters)",
+        b5-a5{e6} (Portal move taking the optional Fighters on e6 along), c3-c4{d5:1} (taking \
+        one of the two optional Fighters on d5 along), fb1-b4 (flight), fb1xb4 (flight with \
+        attack), fb4x (strike in place), rd1*d4g (Ranger fire at a ground piece), rd1*d3f \
+        (Ranger fire at flying Fighters)",
     multi_word_moves: &[],
     has_position_text: true,
 };
@@ -290,7 +293,9 @@ impl Game for Assideum {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        notation::parse(text).map_err(|reason| ParseMoveError::new::<Self>(text.trim(), reason))
+        notation::parse(text)
+            .map(|mv| self.board.canonical(mv))
+            .map_err(|reason| ParseMoveError::new::<Self>(text.trim(), reason))
     }
 
     fn format_move(&self, mv: Move) -> String {

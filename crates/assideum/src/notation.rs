@@ -12,7 +12,7 @@
 //! | Fighter strike in place | `fb4x` |
 //! | Ranger fire at flying Fighters / at a ground piece | `rd1*d3f`, `rd1*d4g` |
 
-use crate::board::{Carry, Facing, FireAt, Move};
+use crate::board::{Carry, Facing, FireAt, Move, MAX_FIGHTERS_PER_SQUARE};
 use crate::tables::Square;
 
 /// The name of a square: `a1` … `h8`.
@@ -57,11 +57,15 @@ pub fn format(mv: Move) -> String {
             }
             if !carry.is_empty() {
                 s.push('{');
-                for (i, q) in carry.squares().enumerate() {
+                for (i, (q, count)) in carry.entries().enumerate() {
                     if i > 0 {
                         s.push(',');
                     }
                     push_square(&mut s, q);
+                    if let Some(n) = count {
+                        s.push(':');
+                        s.push(char::from(b'0' + n));
+                    }
                 }
                 s.push('}');
             }
@@ -135,6 +139,83 @@ impl Cursor<'_> {
 
     fn rest(&self) -> String {
         String::from_utf8_lossy(&self.text[self.pos..]).into_owned()
+    }
+
+    /// The carried optional Fighters after `{`, through the closing `}`: squares separated by
+    /// `,`, each alone (all its Fighters) or with `:` and a count. A square named several times
+    /// without a count stands for that many Fighters (`d5,d5` is `d5:2`).
+    fn carry(&mut self) -> Result<Carry, String> {
+        // (square, count written, times named), in the order written.
+        let mut items: Vec<(Square, Option<u8>, u8)> = Vec::with_capacity(2);
+        loop {
+            let what = if items.is_empty() {
+                "a carried Fighter's square after '{'"
+            } else {
+                "a carried Fighter's square after ','"
+            };
+            let q = self.square(what)?;
+            let count = if self.eat(b':') {
+                match self.peek() {
+                    Some(d @ b'1'..=b'2') => {
+                        self.pos += 1;
+                        Some(d - b'0')
+                    }
+                    Some(b'0') => {
+                        return Err(format!(
+                            "'{}:0' carries nothing: leave the square out to leave its Fighters",
+                            square_name(q)
+                        ))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "after '{}:' write how many of its Fighters go: 1 or 2",
+                            square_name(q)
+                        ))
+                    }
+                }
+            } else {
+                None
+            };
+            match items.iter_mut().find(|(s, _, _)| *s == q) {
+                Some(item) if item.1.is_none() && count.is_none() => {
+                    item.2 = item.2.saturating_add(1);
+                }
+                Some(_) => {
+                    return Err(format!(
+                        "square {} is named twice with a count; write it once, e.g. {}:1",
+                        square_name(q),
+                        square_name(q)
+                    ))
+                }
+                None => items.push((q, count, 1)),
+            }
+            if self.eat(b'}') {
+                break;
+            }
+            if !self.eat(b',') {
+                return Err(
+                    "the carried Fighters' squares are separated by ',' and closed by '}'".into(),
+                );
+            }
+        }
+        let mut carry = Carry::NONE;
+        for (q, count, named) in items {
+            let n = match (count, named) {
+                (Some(n), _) => n,
+                (None, 1) => Carry::ALL,
+                (None, k) => k,
+            };
+            if n > MAX_FIGHTERS_PER_SQUARE {
+                return Err(format!(
+                    "square {} is named {named} times; at most two Fighters of a side stand on one square",
+                    square_name(q)
+                ));
+            }
+            carry = carry.with(q, n).ok_or(
+                "the carried Fighters stand on at most two squares (each army has two Fighters)",
+            )?;
+        }
+        Ok(carry)
     }
 }
 
@@ -226,24 +307,7 @@ pub fn parse(text: &str) -> Result<Move, String> {
         if to == from && face.is_none() {
             return Err("after a square write '-' or 'x' and a square (move, attack) or '>' and a facing (spin)".into());
         }
-        let mut carry = Carry::NONE;
-        if c.eat(b'{') {
-            let a = c.square("a carried Fighter's square after '{'")?;
-            carry = Carry::one(a);
-            if c.eat(b',') {
-                let b = c.square("a second carried Fighter's square after ','")?;
-                if b == a {
-                    return Err(format!(
-                        "square {} is listed twice in the carried Fighters",
-                        square_name(a)
-                    ));
-                }
-                carry = Carry::two(a, b);
-            }
-            if !c.eat(b'}') {
-                return Err("the carried Fighters' squares (at most two) are separated by ',' and closed by '}'".into());
-            }
-        }
+        let carry = if c.eat(b'{') { c.carry()? } else { Carry::NONE };
         Move::Ground {
             from,
             to,
@@ -280,6 +344,8 @@ mod tests {
             "d1xe2>s",
             "b5-a5{e6}",
             "e4>w{d6,e6}",
+            "c3-c4{d5:1}",
+            "e4>w{d6:1,e6}",
             "fb1-b4",
             "fb1xb4",
             "fb4x",
@@ -294,6 +360,11 @@ mod tests {
         }
         assert_eq!(format(parse("b5-a5{E6}").unwrap()), "b5-a5{e6}");
         assert_eq!(format(parse(" e4>W{e6,d6} ").unwrap()), "e4>w{d6,e6}");
+        // Naming a square once per Fighter is read as a count (the game makes it "all" where
+        // the square holds exactly that many).
+        assert_eq!(format(parse("c3-c4{d5,d5}").unwrap()), "c3-c4{d5:2}");
+        assert_eq!(parse("c3-c4{d5,d5}"), parse("c3-c4{d5:2}"));
+        assert_ne!(parse("c3-c4{d5}"), parse("c3-c4{d5:2}"));
     }
 
     #[test]
@@ -306,8 +377,17 @@ mod tests {
             "b2xb2",
             "b2>q",
             "b2-b3{",
-            "b2-b3{e6,e6}",
+            "b2-b3{}",
+            "b2-b3{e6,}",
+            "b2-b3{e6:}",
+            "b2-b3{e6:0}",
+            "b2-b3{e6:3}",
+            "b2-b3{e6,e6,e6}",
+            "b2-b3{e6:1,e6}",
+            "b2-b3{e6,e6:1}",
+            "b2-b3{e6;e7}",
             "b2-b3{a1,b1,c1}",
+            "b2-b3{a1:1,b1:1,c1:1}",
             "fb2",
             "fb2-",
             "fb2-b2",

@@ -808,6 +808,69 @@ fn ruling_carry_and_leave_are_separate_moves_even_when_the_position_is_the_same(
     );
 }
 
+/// RULINGS, Clarifications, "Carrying" (2026-11-26): the Fighters on a square both zones cover
+/// are carried or left each by the mover's choice, so the choice is how many go.
+#[test]
+fn ruling_carrying_shared_zone_fighters_each_by_choice() {
+    // Two White Fighters on d5, which the zones of c3 and e3 (both facing north) cover.
+    let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd5", 'w');
+    assert_eq!(g.position_text(), "7k/8/8/3[FF]4/8/2[Pn]1[Pn]3/8/4K3 w 0");
+    let plain = |prefix: &str| -> Vec<String> {
+        moves_from(&g, prefix)
+            .into_iter()
+            .filter(|m| !m.contains('>'))
+            .collect()
+    };
+    // None, one, both: in that order.
+    assert_eq!(plain("c3-c4"), ["c3-c4", "c3-c4{d5:1}", "c3-c4{d5}"]);
+    assert_eq!(plain("e3-e4"), ["e3-e4", "e3-e4{d5:1}", "e3-e4{d5}"]);
+    assert_eq!(moves_from(&g, "c3>e").len(), 3);
+    assert_eq!(boardlab_core::perft::perft(&g, 1), 229);
+    let count = |h: &Assideum, s: &str| b(h).fighters(WHITE, sq(s));
+    let none = after(&g, "c3-c4");
+    assert_eq!((count(&none, "d5"), count(&none, "d6")), (2, 0));
+    let one = after(&g, "c3-c4{d5:1}");
+    assert_eq!((count(&one, "d5"), count(&one, "d6")), (1, 1));
+    let both = after(&g, "c3-c4{d5}");
+    assert_eq!((count(&both, "d5"), count(&both, "d6")), (0, 2));
+    // A square named alone still means all of its Fighters, as in records written before
+    // partial carrying; a count equal to all of them, or the square named once per Fighter,
+    // is the same move.
+    for text in ["c3-c4{d5,d5}", "c3-c4{d5:2}", "C3-C4{D5}"] {
+        assert_eq!(
+            g.format_move(g.parse_move(text).unwrap()),
+            "c3-c4{d5}",
+            "{text}"
+        );
+    }
+    assert!(g.parse_move("c3-c4{d5,d5,d5}").is_err());
+    // Where a square holds one Fighter, `:1` is all of them; one Fighter on each of two shared
+    // squares still gives four choices.
+    let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd6", 'w');
+    assert_eq!(
+        moves_from(&g, "c3-c4")
+            .into_iter()
+            .filter(|m| !m.contains('>'))
+            .collect::<Vec<_>>(),
+        ["c3-c4", "c3-c4{d5}", "c3-c4{d6}", "c3-c4{d5,d6}"]
+    );
+    assert_eq!(
+        g.format_move(g.parse_move("c3-c4{d5:1}").unwrap()),
+        "c3-c4{d5}"
+    );
+    assert!(!g.is_legal(g.parse_move("c3-c4{d5:2}").unwrap()));
+    // Carrying onto an enemy flying Fighter stays illegal for one Fighter as for both: a Black
+    // Fighter on d6 (where d5's Fighters would go) leaves only "none".
+    let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd5 fd6", 'w');
+    assert_eq!(
+        moves_from(&g, "c3-c4")
+            .into_iter()
+            .filter(|m| !m.contains('>'))
+            .collect::<Vec<_>>(),
+        ["c3-c4"]
+    );
+}
+
 #[test]
 fn ruling_a_landed_fighter_under_an_enemy_flying_fighter_still_moves_with_its_portal() {
     let g = game("Ke1 kh8 Pd4n Fd4 fd4", 'w');
@@ -1103,6 +1166,7 @@ fn notation_examples_of_the_rules_page_parse_and_print_back() {
         "d1xe2>s",
         "b5-a5{e6}",
         "e4>w{d6,e6}",
+        "c3-c4{d5:1}",
         "fb1-b4",
         "fb1xb4",
         "fb4x",

@@ -55,8 +55,9 @@ pub enum RMove {
         from: (i32, i32),
         to: (i32, i32),
         new_facing: Option<usize>,
-        /// Optional Fighters (squares in both zones) taken along.
-        carried: Vec<(i32, i32)>,
+        /// Optional Fighters (on squares in both zones) taken along: each such square with how
+        /// many of its Fighters go (squares whose Fighters all stay are not listed).
+        carried: Vec<((i32, i32), u8)>,
     },
     Fire {
         from: (i32, i32),
@@ -218,7 +219,13 @@ impl Pos {
                                 continue;
                             }
                             let shared = others.iter().any(|&(p, f)| Pos::in_zone_of(p, f, q));
-                            if shared && !carried.contains(&q) {
+                            // Shared squares: as many as the move says; others: all of them.
+                            let n = if shared {
+                                carried.iter().find(|(c, _)| *c == q).map_or(0, |&(_, n)| n)
+                            } else {
+                                self.count(q, me)
+                            };
+                            if n == 0 {
                                 continue;
                             }
                             // Keep depth and side relative to the Portal, with the new facing.
@@ -231,7 +238,7 @@ impl Pos {
                             let (sx, sy) = right_of(nf);
                             let nx = (to.0 + depth * gx + side * sx).clamp(0, 7);
                             let ny = (to.1 + depth * gy + side * sy).clamp(0, 7);
-                            travellers.push((q, (nx, ny), self.count(q, me)));
+                            travellers.push((q, (nx, ny), n));
                         }
                     }
                 }
@@ -250,8 +257,9 @@ impl Pos {
                     piece.promoted = true;
                 }
                 self.ground[to.0 as usize][to.1 as usize] = Some(piece);
-                for (src, _, _) in &travellers {
-                    self.set_count(*src, me, 0);
+                for (src, _, n) in &travellers {
+                    let now = self.count(*src, me);
+                    self.set_count(*src, me, now - n);
                 }
                 for (_, dst, n) in &travellers {
                     let now = self.count(*dst, me);
@@ -414,13 +422,23 @@ impl Pos {
                 }
             }
         }
-        for mask in 0..(1u32 << may.len()) {
-            let chosen: Vec<(i32, i32)> = may
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask >> i & 1 == 1)
-                .map(|(_, &q)| q)
-                .collect();
+        // Each Fighter on a shared square is carried or left by the mover's choice; Fighters on
+        // one square are interchangeable, so a square's choice is how many of them go (0…all).
+        let mut choices: Vec<Vec<((i32, i32), u8)>> = vec![Vec::new()];
+        for &q in &may {
+            let mut longer = Vec::new();
+            for chosen in &choices {
+                for n in 0..=self.count(q, me) {
+                    let mut c = chosen.clone();
+                    if n > 0 {
+                        c.push((q, n));
+                    }
+                    longer.push(c);
+                }
+            }
+            choices = longer;
+        }
+        for chosen in choices {
             let m = RMove::Ground {
                 from,
                 to,
@@ -431,7 +449,11 @@ impl Pos {
             let mut after = *self;
             after.apply(&m);
             let nf = new_facing.unwrap_or(p.facing);
-            let carried_all: Vec<_> = must.iter().chain(chosen.iter()).copied().collect();
+            let carried_all: Vec<_> = must
+                .iter()
+                .copied()
+                .chain(chosen.iter().map(|&(q, _)| q))
+                .collect();
             let ok = carried_all.iter().all(|&q| {
                 let (dx, dy) = (q.0 - from.0, q.1 - from.1);
                 let (fx, fy) = ahead(p.facing);
@@ -701,7 +723,10 @@ impl Ref {
         }
     }
 
-    pub fn text(m: &RMove) -> String {
+    /// The move in boardlab's notation; `pos` (the position before the move) says how many
+    /// Fighters stand on a carried square: a square whose Fighters all go is written alone
+    /// (`{d5}`), one where only some go with the number (`{d5:1}`).
+    pub fn text(pos: &Pos, m: &RMove) -> String {
         match m {
             RMove::Ground {
                 from,
@@ -720,8 +745,17 @@ impl Ref {
                 }
                 if !carried.is_empty() {
                     let mut c = carried.clone();
-                    c.sort_by_key(|&(x, y)| (y, x));
-                    let names: Vec<String> = c.into_iter().map(name).collect();
+                    c.sort_by_key(|&((x, y), _)| (y, x));
+                    let names: Vec<String> = c
+                        .into_iter()
+                        .map(|(q, n)| {
+                            if n == pos.count(q, pos.to_move) {
+                                name(q)
+                            } else {
+                                format!("{}:{n}", name(q))
+                            }
+                        })
+                        .collect();
                     s.push_str(&format!("{{{}}}", names.join(",")));
                 }
                 s
@@ -744,7 +778,7 @@ impl Ref {
 
     /// The text of a ground move depends on whether it attacks: fix it here.
     fn full_text(&self, m: &RMove) -> String {
-        let t = Ref::text(m);
+        let t = Ref::text(&self.pos, m);
         if let RMove::Ground { from, to, .. } = m {
             if from != to && self.pos.at(*to).is_some() {
                 let n = name(*from).len();
