@@ -166,6 +166,25 @@ fn fast_and_reference_agree_on_perft_2_of_the_scenarios() {
     }
 }
 
+/// Two Fighters on a square both friendly zones cover (carried none, one or both), with the
+/// carry blocked by an enemy Fighter, over an enemy ground piece, for Black, and with Portals
+/// facing east: perft 2 in both engines.
+#[test]
+fn fast_and_reference_agree_on_two_fighters_on_a_shared_square() {
+    for position in [
+        "7k/8/8/3[FF]4/8/2[Pn]1[Pn]3/8/4K3 w 0",
+        "7k/8/3f4/3[FF]4/8/2[Pn]1[Pn]3/8/4K3 w 0",
+        "7k/8/8/3[vFF]4/8/2[Pn]1[Pn]3/8/4K3 w 0",
+        "4k3/8/2[ps]1[ps]3/8/3[ff]4/8/8/K7 b 0",
+        "7k/8/8/8/2[Pe]5/3[FF]4/2[Pe]5/K7 w 0",
+        "7k/8/8/8/2[PeF]5/3[F]4/2[Pe]5/K7 w 0",
+    ] {
+        let game = Assideum::from_position(&options("default"), position).unwrap();
+        let r = common::reference_for(&game);
+        assert_eq!(perft(&game, 2), reference_perft(&r, 2), "{position}");
+    }
+}
+
 /// Positions reached by seeded random play, then perft 2 in both engines.
 #[test]
 fn fast_and_reference_agree_on_perft_from_random_positions() {

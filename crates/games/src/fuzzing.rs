@@ -176,7 +176,7 @@ mod tests {
             record(&data);
             // Printable variants reach the text parsers more often.
             for b in data.iter_mut().skip(8) {
-                const ALPHABET: &[u8] = b" abcdefgh12345678/WBwb+-@xK>{}\n,";
+                const ALPHABET: &[u8] = b" abcdefgh12345678/WBwb+-@xK>{}\n,:";
                 *b = ALPHABET[*b as usize % ALPHABET.len()];
             }
             if let Some(first) = data.first_mut() {
