@@ -240,7 +240,7 @@ export class MoveBuilder {
   }
 
   async finish(options, cell) {
-    if (this.adapter.arrange) options = this.adapter.arrange(options);
+    if (this.adapter.arrange) options = this.adapter.arrange(options, this.state);
     if (options.length === 1 && !this.mustConfirm(options[0])) {
       this.play(options[0].move);
       return;

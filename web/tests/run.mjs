@@ -669,6 +669,7 @@ async function playClicks(page, id, clicks, expected) {
   const before = (await pageState(page)).version;
   for (const c of clicks) {
     if (c.startsWith('=')) await page.locator('.chooser .chooser-btn', { hasText: c.slice(1) }).first().click();
+    else if (c.startsWith('#')) await page.locator(`.chooser .chooser-btn[data-move="${c.slice(1)}"]`).click();
     else if (c.startsWith('!')) await page.locator('.move-buttons .btn-move', { hasText: c.slice(1) }).first().click();
     else if (c === 'ok') await page.locator('.pending .btn-primary').click();
     else if (c.startsWith('f:')) await clickCell(page, c.slice(2), 'f');
@@ -751,8 +752,21 @@ test('assideum: carry or leave a Fighter, Ranger fire', async () => {
   await page.waitForSelector('.chooser');
   await shot(page, 'assideum-carry-chooser');
   const rows = await page.locator('.chooser .chooser-group').allInnerTexts();
-  assert(rows.some((r) => /carry the Fighters on e6/.test(r)) && rows.some((r) => /leave the Fighters on e6/.test(r)), `chooser rows: ${rows}`);
+  assert(rows.some((r) => /carry the Fighters? on e6/.test(r)) && rows.some((r) => /leave the Fighters? on e6/.test(r)), `chooser rows: ${rows}`);
   await playClicks(page, id, ['=face north'], 'b5-a5>n');
+  // Two Fighters on d5, which both White zones cover: none, one or both go along.
+  id = await createFromStartPage(page, { game: 'assideum', mode: 'same', position: '7k/8/8/3[FF]4/8/2[Pn]1[Pn]3/8/4K3 w 0' });
+  await clickCell(page, 'c3');
+  await clickCell(page, 'c4');
+  await page.waitForSelector('.chooser');
+  await shot(page, 'assideum-carry-how-many');
+  const counts = await page.locator('.chooser .chooser-group').allInnerTexts();
+  for (const re of [/leave both Fighters on d5/, /carry one of the two Fighters on d5/, /carry both Fighters on d5/]) {
+    assert(counts.some((r) => re.test(r)), `chooser rows: ${counts}`);
+  }
+  const carried = await playClicks(page, id, ['#c3-c4{d5:1}'], 'c3-c4{d5:1}');
+  const whiteFighters = (sq) => carried.board.cells.find((c) => c.name === sq).pieces.filter((p) => p.kind === 'fighter' && p.colour === 'white').length;
+  assert(whiteFighters('d5') === 1 && whiteFighters('d6') === 1, 'one Fighter carried from d5 to d6');
   // Ranger fire: Black's Ranger on g7 faces south at a White Fighter on g6.
   id = await createFromStartPage(page, { game: 'assideum', mode: 'same', position: '7k/2[psf]3[rs]1/6[F]1/1[Pe]1[f]2V1/4[PnF]3/8/8/K7 b 0' });
   await waitTurn(page);

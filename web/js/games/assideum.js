@@ -1,10 +1,10 @@
 // assideum: ground steps and slides (piece, then destination; Portals and Rangers then choose a
-// facing, Portals also which optional Fighters they carry), spins (click the piece again),
-// Fighter flights and strikes (click the Fighter, then the destination or the Fighter again),
-// Ranger fire (the Ranger, then the target square). Ground pieces are tokens `b1`, the
-// Fighters on a square are `f:b1`.
+// facing, Portals also which optional Fighters they carry, and how many of a square's), spins
+// (click the piece again), Fighter flights and strikes (click the Fighter, then the destination
+// or the Fighter again), Ranger fire (the Ranger, then the target square). Ground pieces are
+// tokens `b1`, the Fighters on a square are `f:b1`.
 
-import { cellsIn, cellAt } from './common.js';
+import { cellsIn, cellAt, colourToMove } from './common.js';
 
 const SQ = '[a-h][1-8]';
 const NAMES = {
@@ -23,8 +23,59 @@ function facingLabel(f, flipped) {
   return f ? `face ${FACING[f]} ${arrow(f, flipped)}` : 'keep facing';
 }
 
-function carryGroup(carry) {
-  return carry ? `carry the Fighters on ${carry.split(',').join(' and ')}` : 'leave the optional Fighters';
+const NUMBER = ['no', 'one', 'two'];
+
+/** The optional Fighters a move carries (`d5:1,e6`): square → how many go, null for all. */
+function carriedOf(carry) {
+  const out = new Map();
+  for (const item of (carry || '').split(',').filter(Boolean)) {
+    const [sq, n] = item.split(':');
+    out.set(sq, n ? Number(n) : null);
+  }
+  return out;
+}
+
+/** How many Fighters of the side to move stand on `square` (0 when unknown). */
+function fightersOn(state, square) {
+  const c = cellAt(state && state.board, square);
+  const colour = colourToMove(state);
+  return c ? (c.pieces || []).filter((p) => p.kind === 'fighter' && p.colour === colour).length : 0;
+}
+
+/**
+ * What a move does with the optional Fighters on `squares`: `how(sq)` is how many of them go
+ * (null: all). Squares whose Fighters all go, or all stay, are named together; a square where
+ * only some go gets its own phrase ("carry one of the two Fighters on d5").
+ */
+function carryPhrases(squares, how, state) {
+  const carried = [];
+  const left = [];
+  const some = [];
+  for (const sq of squares) {
+    const n = how(sq);
+    const total = fightersOn(state, sq);
+    if (n === 0) left.push(sq);
+    else if (n === null || n >= total) carried.push(sq);
+    else some.push(`carry ${NUMBER[n] || n} of the ${NUMBER[total] || total} Fighters on ${sq}`);
+  }
+  const named = (verb, list) => {
+    if (list.length !== 1) return `${verb} the Fighters on ${list.join(' and ')}`;
+    const total = fightersOn(state, list[0]);
+    if (total === 1) return `${verb} the Fighter on ${list[0]}`;
+    if (total === 2) return `${verb} both Fighters on ${list[0]}`;
+    return `${verb} the Fighters on ${list[0]}`;
+  };
+  const parts = [];
+  if (carried.length) parts.push(named('carry', carried));
+  parts.push(...some);
+  if (left.length) parts.push(named('leave', left));
+  return parts;
+}
+
+function carryGroup(carry, state) {
+  const carried = carriedOf(carry);
+  if (!carried.size) return 'leave the optional Fighters';
+  return carryPhrases([...carried.keys()], (sq) => carried.get(sq), state).join(' and ');
 }
 
 function groundName(state, square) {
@@ -58,23 +109,23 @@ export default {
         kind: 'special',
       };
     }
-    if ((m = new RegExp(`^(${SQ})>([nesw])(?:\\{([a-h1-8,]*)\\})?$`).exec(move))) {
+    if ((m = new RegExp(`^(${SQ})>([nesw])(?:\\{([a-h1-8,:]*)\\})?$`).exec(move))) {
       return {
         paths: [[m[1], m[1]]],
         verb: 'Spin',
-        group: m[3] !== undefined ? `Spin and ${carryGroup(m[3])}` : 'Spin in place',
+        group: m[3] !== undefined ? `Spin and ${carryGroup(m[3], state)}` : 'Spin in place',
         label: facingLabel(m[2], fl),
         kind: 'special',
         carry: m[3] || '',
       };
     }
-    if ((m = new RegExp(`^(${SQ})([-x])(${SQ})(?:>([nesw]))?(?:\\{([a-h1-8,]*)\\})?$`).exec(move))) {
+    if ((m = new RegExp(`^(${SQ})([-x])(${SQ})(?:>([nesw]))?(?:\\{([a-h1-8,:]*)\\})?$`).exec(move))) {
       const attack = m[2] === 'x';
       const verb = attack ? `Attack ${m[3]}` : `Move to ${m[3]}`;
       return {
         paths: [[m[1], m[3]]],
         verb,
-        group: m[5] !== undefined ? `${verb} and ${carryGroup(m[5])}` : verb,
+        group: m[5] !== undefined ? `${verb} and ${carryGroup(m[5], state)}` : verb,
         label: facingLabel(m[4], fl),
         kind: attack ? 'capture' : 'move',
         carry: m[5] || '',
@@ -83,20 +134,20 @@ export default {
     return null;
   },
 
-  /** Chooser rows: when some choices carry optional Fighters, the others say they leave them. */
-  arrange(options) {
+  /**
+   * Chooser rows: one per carry choice, saying what happens to the Fighters of every optional
+   * square: carried, some of them carried (the others stay), or left.
+   */
+  arrange(options, state) {
     const optional = new Set();
-    for (const o of options) for (const sq of (o.carry || '').split(',').filter(Boolean)) optional.add(sq);
+    for (const o of options) for (const sq of carriedOf(o.carry).keys()) optional.add(sq);
     if (!optional.size) return options;
     const all = [...optional].sort((a, b) => (a[1] - b[1]) || a.localeCompare(b));
     return options.map((o) => {
       if (!o.verb) return o;
-      const carried = (o.carry || '').split(',').filter(Boolean);
-      const left = all.filter((sq) => !carried.includes(sq));
-      const parts = [];
-      if (carried.length) parts.push(`carry the Fighters on ${carried.join(' and ')}`);
-      if (left.length) parts.push(`leave the Fighters on ${left.join(' and ')}`);
-      return { ...o, group: `${o.verb === 'Spin' ? 'Spin' : o.verb}: ${parts.join(', ')}` };
+      const carried = carriedOf(o.carry);
+      const parts = carryPhrases(all, (sq) => (carried.has(sq) ? carried.get(sq) : 0), state);
+      return { ...o, group: `${o.verb}: ${parts.join(', ')}` };
     });
   },
 
