@@ -815,15 +815,16 @@ fn ruling_carrying_shared_zone_fighters_each_by_choice() {
     // Two White Fighters on d5, which the zones of c3 and e3 (both facing north) cover.
     let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd5", 'w');
     assert_eq!(g.position_text(), "7k/8/8/3[FF]4/8/2[Pn]1[Pn]3/8/4K3 w 0");
-    let plain = |prefix: &str| -> Vec<String> {
-        moves_from(&g, prefix)
+    // The moves of a step without a spin: its carry choices.
+    let unturned = |g: &Assideum, step: &str| -> Vec<String> {
+        moves_from(g, step)
             .into_iter()
             .filter(|m| !m.contains('>'))
             .collect()
     };
     // None, one, both: in that order.
-    assert_eq!(plain("c3-c4"), ["c3-c4", "c3-c4{d5:1}", "c3-c4{d5}"]);
-    assert_eq!(plain("e3-e4"), ["e3-e4", "e3-e4{d5:1}", "e3-e4{d5}"]);
+    assert_eq!(unturned(&g, "c3-c4"), ["c3-c4", "c3-c4{d5:1}", "c3-c4{d5}"]);
+    assert_eq!(unturned(&g, "e3-e4"), ["e3-e4", "e3-e4{d5:1}", "e3-e4{d5}"]);
     assert_eq!(moves_from(&g, "c3>e").len(), 3);
     assert_eq!(boardlab_core::perft::perft(&g, 1), 229);
     let count = |h: &Assideum, s: &str| b(h).fighters(WHITE, sq(s));
@@ -848,10 +849,7 @@ fn ruling_carrying_shared_zone_fighters_each_by_choice() {
     // squares still gives four choices.
     let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd6", 'w');
     assert_eq!(
-        moves_from(&g, "c3-c4")
-            .into_iter()
-            .filter(|m| !m.contains('>'))
-            .collect::<Vec<_>>(),
+        unturned(&g, "c3-c4"),
         ["c3-c4", "c3-c4{d5}", "c3-c4{d6}", "c3-c4{d5,d6}"]
     );
     assert_eq!(
@@ -862,13 +860,7 @@ fn ruling_carrying_shared_zone_fighters_each_by_choice() {
     // Carrying onto an enemy flying Fighter stays illegal for one Fighter as for both: a Black
     // Fighter on d6 (where d5's Fighters would go) leaves only "none".
     let g = game("Ke1 kh8 Pc3n Pe3n Fd5 Fd5 fd6", 'w');
-    assert_eq!(
-        moves_from(&g, "c3-c4")
-            .into_iter()
-            .filter(|m| !m.contains('>'))
-            .collect::<Vec<_>>(),
-        ["c3-c4"]
-    );
+    assert_eq!(unturned(&g, "c3-c4"), ["c3-c4"]);
 }
 
 #[test]
