@@ -7,10 +7,14 @@
 //! | spin in place | `b1>e` |
 //! | step then spin | `b1-b2>w`, `d1xe2>s` |
 //! | Portal move carrying optional Fighters | `b5-a5{e6}`, `e4>w{d6,e6}` |
+//! | … carrying only some of a square's | `c3-c4{d5:1}` |
 //! | Fighter flight | `fb1-b4` |
 //! | Fighter flight with attack | `fb1xb4` |
 //! | Fighter strike in place | `fb4x` |
 //! | Ranger fire at flying Fighters / at a ground piece | `rd1*d3f`, `rd1*d4g` |
+//!
+//! In braces a square alone carries all of its optional Fighters (as it always has, so earlier
+//! records read the same); `:n` carries only `n` of them, written when some stay.
 
 use crate::board::{Carry, Facing, FireAt, Move, MAX_FIGHTERS_PER_SQUARE};
 use crate::tables::Square;
