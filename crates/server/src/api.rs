@@ -113,16 +113,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 .to_str()
                 .map(|v| {
                     let v = v.trim().to_ascii_lowercase();
-                    v.starts_with("application/json") || v.starts_with("text/plain")
+                    v == "application/json" || v.starts_with("application/json;")
                 })
                 .unwrap_or(false);
             if !ok {
-                return Err(ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "send the body as JSON (Content-Type: application/json)",
-                ));
+                return Err(unsupported_media_type());
             }
+        } else {
+            return Err(unsupported_media_type());
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -143,6 +141,36 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+    }
+}
+
+/// Only `application/json` bodies are read: a web page elsewhere can send a form or plain text
+/// to this server in a visitor's browser without asking, but not JSON.
+fn unsupported_media_type() -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+        "send the body as JSON with the header Content-Type: application/json",
+    )
+}
+
+/// The address a request comes from (see [`crate::limits::client_addr`]).
+#[derive(Debug)]
+pub struct ClientAddr(pub std::net::IpAddr);
+
+impl FromRequestParts<Arc<App>> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0);
+        Ok(ClientAddr(crate::limits::client_addr(
+            peer,
+            &parts.headers,
+            app.settings.trust_proxy,
+        )))
     }
 }
 
@@ -302,8 +330,10 @@ struct CreateRequest {
 
 async fn create_game(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
+    app.create_limit.check(client)?;
     let kind: GameKind = req
         .game
         .parse()
@@ -350,6 +380,7 @@ async fn create_game(
     for (seat, p) in ["first", "second"].iter().zip(&players) {
         if let Player::Computer(bot) = p {
             bot.check_game(kind)
+                .and_then(|()| bot.check_limits(kind, &app.settings.computer))
                 .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))?;
         }
     }
@@ -563,7 +594,12 @@ async fn get_at(
     ))
 }
 
-async fn get_hint(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+async fn get_hint(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
     let hint = app.hint(&id).await?;
     Ok(json_response(
         StatusCode::OK,

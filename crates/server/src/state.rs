@@ -241,6 +241,12 @@ impl Live {
                     live.version + 1
                 ));
             }
+            if e.action == Action::DrawDecline && live.finished() && live.draw_offer.is_none() {
+                // Logs written before offers ended with the game may decline an offer after
+                // the ending move; that answer changed nothing then and changes nothing now.
+                live.version += 1;
+                continue;
+            }
             live.apply(meta, e.seat, e.action, &e.data, e.at_ms)
                 .map_err(|err| format!("event {} ({} {}): {err}", e.seq, e.action, e.data))?;
         }
@@ -321,7 +327,8 @@ impl Live {
                     text: text.clone(),
                     seat,
                 });
-                if self.draw_offer == Some(other) {
+                if self.draw_offer == Some(other) || self.game.outcome().is_some() {
+                    // Pending offers end with the game.
                     self.draw_offer = None;
                 }
                 self.undo_request = None;
@@ -380,6 +387,9 @@ impl Live {
                 Ok(String::new())
             }
             Action::DrawDecline => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
                 if self.draw_offer.is_none() {
                     return Err(conflict("no draw offer is pending"));
                 }
@@ -441,6 +451,9 @@ impl Live {
                 Ok(String::new())
             }
             Action::UndoDecline => {
+                if self.ending.is_some() {
+                    return Err(over(self.ended_message()));
+                }
                 if self.undo_request.is_none() {
                     return Err(conflict("no take-back request is pending"));
                 }

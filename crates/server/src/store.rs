@@ -2,7 +2,9 @@
 //! run-time query functions. Writes go through a writer task that commits waiting writes
 //! together (group commit); a write is acknowledged only after its transaction committed.
 //! Appends use `INSERT … ON CONFLICT DO NOTHING` on `(game_id, seq)`, so two servers appending
-//! the same version to one game cannot both succeed: the loser learns it and reloads.
+//! the same version to one game cannot both succeed: the loser learns it and reloads. A
+//! trigger refuses an event whose number does not follow the game's last one, so no bug above
+//! the database can ever store a gap in a log.
 
 use crate::state::{Action, Event};
 use boardlab_core::Seat;
@@ -16,7 +18,11 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The schema's migrations. The tables are the same on both databases; a few statements
+/// (triggers) have each database's own syntax, so each has its own folder, and migrations that
+/// are the same on both are the same file in both.
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// The channel PostgreSQL servers use to tell each other a game changed (`ID VERSION`).
 pub const NOTIFY_CHANNEL: &str = "boardlab_games";
@@ -448,7 +454,7 @@ impl Store {
                             .pragma("wal_autocheckpoint", WRITER_CHECKPOINT_PAGES),
                     )
                     .await?;
-                MIGRATOR.run(&write).await?;
+                SQLITE_MIGRATOR.run(&write).await?;
                 let checkpoint = one().connect_with(options.clone()).await?;
                 let read = SqlitePoolOptions::new()
                     .max_connections(4)
@@ -480,7 +486,7 @@ impl Store {
                     .acquire_timeout(Duration::from_secs(10))
                     .connect_with(options)
                     .await?;
-                MIGRATOR.run(&pool).await?;
+                POSTGRES_MIGRATOR.run(&pool).await?;
                 (Pools::Postgres(pool), description)
             }
         };

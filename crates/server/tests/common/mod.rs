@@ -36,12 +36,17 @@ impl TestServer {
 
     /// A server on `database`.
     pub async fn on(database: &str) -> TestServer {
-        let args = ServeArgs {
+        TestServer::with(ServeArgs {
             addr: "127.0.0.1:0".into(),
             database: database.into(),
-            computer_delay_ms: 0,
-            dev: false,
-        };
+            ..ServeArgs::default()
+        })
+        .await
+    }
+
+    /// A server with these settings.
+    pub async fn with(args: ServeArgs) -> TestServer {
+        let database = args.database.clone();
         let server = Server::bind(&args).await.expect("server starts");
         let addr = server.local_addr().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -51,7 +56,7 @@ impl TestServer {
         TestServer {
             base: format!("http://{addr}"),
             client: client(),
-            database: database.into(),
+            database,
             stop: Some(tx),
             task: Some(task),
             _dir: None,
