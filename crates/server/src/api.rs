@@ -129,6 +129,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                     "payload_too_large",
                     format!("the body is larger than the limit of {BODY_LIMIT} bytes"),
                 )
+            } else if timed_out(&e) {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    "the body was not sent in time",
+                )
             } else {
                 ApiError::bad_request(format!("cannot read the body: {}", e.body_text()))
             }
@@ -142,6 +148,18 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .map(JsonBody)
             .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
     }
+}
+
+/// Whether reading a body failed because the client took longer than the body timeout.
+fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 /// Only `application/json` bodies are read: a web page elsewhere can send a form or plain text

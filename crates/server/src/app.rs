@@ -180,7 +180,11 @@ impl App {
                 settings.games_per_minute,
                 settings.games_per_minute,
             ),
-            hint_limit: PerAddress::new("hints", settings.hints_per_minute, 10),
+            hint_limit: PerAddress::new(
+                "hints",
+                settings.hints_per_minute,
+                settings.hints_per_minute.min(10),
+            ),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),

@@ -67,7 +67,8 @@ pub struct ServeArgs {
     pub addr: String,
     /// Database: sqlite://FILE (or just a file path), or postgres://USER:PASSWORD@HOST/DB.
     /// For SQLite, ?synchronous=full also makes commits survive power loss (the default
-    /// survives any crash of the server process).
+    /// survives any crash of the server process), and ?busy_timeout=MS sets how long a write
+    /// waits for a lock held by another process before it fails (default 10000).
     #[arg(long, default_value = DEFAULT_DATABASE)]
     pub database: String,
     /// Pause before each computer move, in milliseconds (for watching computer games).

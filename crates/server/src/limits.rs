@@ -114,13 +114,14 @@ pub fn client_addr(peer: Option<SocketAddr>, headers: &HeaderMap, trust_proxy: b
     if !trust_proxy {
         return peer_ip;
     }
+    // Only the last entry is the proxy's own; earlier ones are whatever the client sent.
     headers
         .get_all("x-forwarded-for")
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|a| a.trim().parse::<IpAddr>().ok())
-        .last()
+        .next_back()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|a| a.trim().parse::<IpAddr>().ok())
         .unwrap_or(peer_ip)
 }
 

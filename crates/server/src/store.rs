@@ -391,6 +391,8 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
     // `synchronous=full` (ours, not sqlx's) also survives power loss; the default `normal`
     // survives any crash of the server process.
     let mut synchronous = SqliteSynchronous::Normal;
+    // How long a write waits for a lock another process holds before it fails.
+    let mut busy = Duration::from_secs(10);
     if let Some((base, query)) = text.clone().split_once('?') {
         let mut keep = Vec::new();
         for item in query.split('&').filter(|s| !s.is_empty()) {
@@ -405,6 +407,18 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
                             )))
                         }
                     }
+                }
+                Some(("busy_timeout", v)) => {
+                    busy = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|ms| (1..=600_000).contains(ms))
+                        .map(Duration::from_millis)
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "busy_timeout={v}: give milliseconds from 1 to 600000"
+                            ))
+                        })?;
                 }
                 _ => keep.push(item),
             }
@@ -424,7 +438,7 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
         .page_size(1024)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(synchronous)
-        .busy_timeout(Duration::from_secs(10))
+        .busy_timeout(busy)
         .foreign_keys(true))
 }
 
