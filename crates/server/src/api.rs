@@ -243,9 +243,18 @@ fn json_response(status: StatusCode, body: String) -> Response {
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
+    let answered = tokio::time::timeout(std::time::Duration::from_secs(2), app.store.ping()).await;
+    let (status, word) = match answered {
+        Ok(Ok(())) => (StatusCode::OK, "ok"),
+        Ok(Err(e)) => {
+            tracing::warn!("health check: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, "storage")
+        }
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+    };
     json_response(
-        StatusCode::OK,
-        serde_json::json!({ "status": "ok", "store": app.store.description() }).to_string(),
+        status,
+        serde_json::json!({ "status": word, "store": app.store.description() }).to_string(),
     )
 }
 

@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::limits::{ComputerLimits, PerAddress};
 use crate::player::Player;
 use crate::state::{Action, Event, Live, Meta};
-use crate::store::{GameRow, Store, StoreError, Summary, Write};
+use crate::store::{Backend, GameRow, Store, StoreError, Summary, Write};
 use crate::{now_ms, token, view};
 use boardlab_core::Seat;
 use boardlab_games::GameKind;
@@ -327,7 +327,8 @@ impl App {
             .await
     }
 
-    /// Runs `f` on the game's entry.
+    /// Runs `f` on the game's entry. On PostgreSQL the cached copy is first checked against
+    /// the stored version (one indexed read), so every server shows every committed change.
     ///
     /// # Errors
     /// 404 for an unknown game; storage failures.
@@ -341,7 +342,19 @@ impl App {
         }
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
+        let cached = guard.as_ref().map(|e| e.live.version);
         self.ensure_loaded(id, &mut guard).await?;
+        if let Some(cached) = cached {
+            if self.store.backend() == Backend::Postgres {
+                // Another server may have committed a change whose notice is still on the way:
+                // a client that was just answered by that server must see its change here too.
+                let stored = self.store.version(id).await.map_err(ApiError::storage)?;
+                if stored.is_some_and(|v| v > cached) {
+                    *guard = None;
+                    self.ensure_loaded(id, &mut guard).await?;
+                }
+            }
+        }
         Ok(f(guard.as_ref().expect("loaded")))
     }
 

@@ -80,7 +80,7 @@ pub struct ServeArgs {
     pub dev: bool,
     /// Connections served at once (lowered to what the open-file limit allows); further
     /// clients wait until one closes.
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
     /// Seconds a client has to send a request's headers; also the longest a kept-alive
     /// connection may stay idle between requests.
@@ -124,7 +124,7 @@ impl Default for ServeArgs {
             database: DEFAULT_DATABASE.to_string(),
             computer_delay_ms: 0,
             dev: false,
-            max_connections: 1024,
+            max_connections: 10_000,
             header_timeout: 10,
             body_timeout: 10,
             computer_max_time: Duration::from_secs(10),

@@ -192,7 +192,8 @@ fn over(message: String) -> ActionError {
 /// The state of a game after its log.
 #[derive(Clone, Debug)]
 pub struct Live {
-    start: AnyGame,
+    /// The position before the first move (shared: a state is copied for every change).
+    start: std::sync::Arc<AnyGame>,
     /// The current position.
     pub game: AnyGame,
     /// The moves played (after take-backs).
@@ -217,7 +218,7 @@ impl Live {
         let start = meta.start()?;
         Ok(Live {
             game: start.clone(),
-            start,
+            start: std::sync::Arc::new(start),
             moves: Vec::new(),
             version: 0,
             ending: None,
@@ -477,7 +478,7 @@ impl Live {
 
     fn take_back(&mut self, count: usize) -> Result<(), ActionError> {
         let keep = self.moves.len() - count;
-        let mut game = self.start.clone();
+        let mut game = AnyGame::clone(&self.start);
         for m in &self.moves[..keep] {
             game.play_text(&m.text)
                 .map_err(|e| conflict(format!("cannot replay move '{}': {e}", m.text)))?;
@@ -498,7 +499,7 @@ impl Live {
                 self.moves.len()
             ));
         }
-        let mut game = self.start.clone();
+        let mut game = AnyGame::clone(&self.start);
         for m in &self.moves[..ply] {
             game.play_text(&m.text)
                 .map_err(|e| format!("cannot replay move '{}': {e}", m.text))?;

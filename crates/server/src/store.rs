@@ -728,6 +728,17 @@ impl Store {
         })
     }
 
+    /// Whether the database answers a trivial query.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_pool!(&self.pools, pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+            Ok(())
+        })
+    }
+
     /// The stored version of a game (`None` for an unknown id).
     ///
     /// # Errors
