@@ -1,6 +1,7 @@
 //! Embeds files from the workspace into the server binary, as tables of `(path, bytes)` in
 //! `OUT_DIR`:
-//! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder). Without a `web/`
+//! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder and the
+//!   notes on what it needs from the server). Without a `web/`
 //!   folder the table is empty and the server shows a page saying the UI is not built.
 //! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`.
 
@@ -63,7 +64,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     table(
         &root.join("web"),
-        &["tests"],
+        &["tests", "NEEDS-FROM-SERVER.md"],
         "web_files.rs",
         "The files of `web/`, by path relative to it.",
     );

@@ -113,16 +113,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 .to_str()
                 .map(|v| {
                     let v = v.trim().to_ascii_lowercase();
-                    v.starts_with("application/json") || v.starts_with("text/plain")
+                    v == "application/json" || v.starts_with("application/json;")
                 })
                 .unwrap_or(false);
             if !ok {
-                return Err(ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "send the body as JSON (Content-Type: application/json)",
-                ));
+                return Err(unsupported_media_type());
             }
+        } else {
+            return Err(unsupported_media_type());
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -130,6 +128,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                     StatusCode::PAYLOAD_TOO_LARGE,
                     "payload_too_large",
                     format!("the body is larger than the limit of {BODY_LIMIT} bytes"),
+                )
+            } else if timed_out(&e) {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    "the body was not sent in time",
                 )
             } else {
                 ApiError::bad_request(format!("cannot read the body: {}", e.body_text()))
@@ -143,6 +147,48 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+    }
+}
+
+/// Whether reading a body failed because the client took longer than the body timeout.
+fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
+}
+
+/// Only `application/json` bodies are read: a web page elsewhere can send a form or plain text
+/// to this server in a visitor's browser without asking, but not JSON.
+fn unsupported_media_type() -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+        "send the body as JSON with the header Content-Type: application/json",
+    )
+}
+
+/// The address a request comes from (see [`crate::limits::client_addr`]).
+#[derive(Debug)]
+pub struct ClientAddr(pub std::net::IpAddr);
+
+impl FromRequestParts<Arc<App>> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0);
+        Ok(ClientAddr(crate::limits::client_addr(
+            peer,
+            &parts.headers,
+            app.settings.trust_proxy,
+        )))
     }
 }
 
@@ -197,9 +243,18 @@ fn json_response(status: StatusCode, body: String) -> Response {
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
+    let answered = tokio::time::timeout(std::time::Duration::from_secs(2), app.store.ping()).await;
+    let (status, word) = match answered {
+        Ok(Ok(())) => (StatusCode::OK, "ok"),
+        Ok(Err(e)) => {
+            tracing::warn!("health check: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, "storage")
+        }
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+    };
     json_response(
-        StatusCode::OK,
-        serde_json::json!({ "status": "ok", "store": app.store.description() }).to_string(),
+        status,
+        serde_json::json!({ "status": word, "store": app.store.description() }).to_string(),
     )
 }
 
@@ -302,8 +357,10 @@ struct CreateRequest {
 
 async fn create_game(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
+    app.create_limit.check(client)?;
     let kind: GameKind = req
         .game
         .parse()
@@ -350,6 +407,7 @@ async fn create_game(
     for (seat, p) in ["first", "second"].iter().zip(&players) {
         if let Player::Computer(bot) = p {
             bot.check_game(kind)
+                .and_then(|()| bot.check_limits(kind, &app.settings.computer))
                 .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))?;
         }
     }
@@ -563,7 +621,12 @@ async fn get_at(
     ))
 }
 
-async fn get_hint(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+async fn get_hint(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
     let hint = app.hint(&id).await?;
     Ok(json_response(
         StatusCode::OK,

@@ -3,9 +3,10 @@
 //! against the state rebuilt from the log, commit the event, then answer and notify.
 
 use crate::error::ApiError;
+use crate::limits::{ComputerLimits, PerAddress};
 use crate::player::Player;
 use crate::state::{Action, Event, Live, Meta};
-use crate::store::{GameRow, Store, StoreError, Summary, Write};
+use crate::store::{Backend, GameRow, Store, StoreError, Summary, Write};
 use crate::{now_ms, token, view};
 use boardlab_core::Seat;
 use boardlab_games::GameKind;
@@ -64,6 +65,14 @@ pub struct Settings {
     pub computer_delay: Duration,
     /// Serve the web UI from this folder instead of the embedded copy.
     pub web_dir: Option<std::path::PathBuf>,
+    /// How much computer seats and hints may think.
+    pub computer: ComputerLimits,
+    /// Games one address may create per minute (0: no limit).
+    pub games_per_minute: u32,
+    /// Hints one address may ask for per minute (0: no limit).
+    pub hints_per_minute: u32,
+    /// Take client addresses from `X-Forwarded-For` (behind a trusted proxy).
+    pub trust_proxy: bool,
 }
 
 struct Thinking {
@@ -78,7 +87,12 @@ pub struct App {
     cache: Mutex<HashMap<String, Arc<Slot>>>,
     channels: Mutex<HashMap<String, broadcast::Sender<Update>>>,
     thinking: Mutex<HashMap<String, Thinking>>,
+    /// One permit per search thread of the computer players and hints together.
     ai_slots: Arc<Semaphore>,
+    /// Game creations per client address.
+    pub create_limit: PerAddress,
+    /// Hints per client address.
+    pub hint_limit: PerAddress,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -158,15 +172,25 @@ impl App {
     /// The state around `store`.
     #[must_use]
     pub fn new(store: Arc<Store>, settings: Settings) -> Arc<App> {
-        let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let (shutdown, _) = tokio::sync::watch::channel(false);
+        let threads = settings.computer.threads.max(1);
         Arc::new(App {
+            create_limit: PerAddress::new(
+                "new games",
+                settings.games_per_minute,
+                settings.games_per_minute,
+            ),
+            hint_limit: PerAddress::new(
+                "hints",
+                settings.hints_per_minute,
+                settings.hints_per_minute.min(10),
+            ),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),
             channels: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashMap::new()),
-            ai_slots: Arc::new(Semaphore::new(cpus)),
+            ai_slots: Arc::new(Semaphore::new(threads)),
             shutting_down: AtomicBool::new(false),
             shutdown,
         })
@@ -303,7 +327,8 @@ impl App {
             .await
     }
 
-    /// Runs `f` on the game's entry.
+    /// Runs `f` on the game's entry. On PostgreSQL the cached copy is first checked against
+    /// the stored version (one indexed read), so every server shows every committed change.
     ///
     /// # Errors
     /// 404 for an unknown game; storage failures.
@@ -317,12 +342,27 @@ impl App {
         }
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
+        let cached = guard.as_ref().map(|e| e.live.version);
         self.ensure_loaded(id, &mut guard).await?;
+        if let Some(cached) = cached {
+            if self.store.backend() == Backend::Postgres {
+                // Another server may have committed a change whose notice is still on the way:
+                // a client that was just answered by that server must see its change here too.
+                let stored = self.store.version(id).await.map_err(ApiError::storage)?;
+                if stored.is_some_and(|v| v > cached) {
+                    *guard = None;
+                    self.ensure_loaded(id, &mut guard).await?;
+                }
+            }
+        }
         Ok(f(guard.as_ref().expect("loaded")))
     }
 
     /// Performs `action` on game `id` for `actor`, after checking `expected_version` if given;
     /// returns the new state as JSON text. Nothing changes on an error.
+    ///
+    /// The action runs to completion on a task of its own, so a client that hangs up cannot
+    /// stop it half-way: the cached game is replaced only after its event is committed.
     ///
     /// # Errors
     /// 404 unknown game, 403 missing or wrong token, 409 stale version / not this seat's turn /
@@ -338,26 +378,54 @@ impl App {
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
         }
+        let app = Arc::clone(self);
+        let (id, actor, data) = (id.to_string(), actor.clone(), data.to_string());
+        tokio::spawn(async move {
+            app.act_to_completion(&id, &actor, action, &data, expected_version)
+                .await
+        })
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("the action failed: {e}"))))
+    }
+
+    async fn act_to_completion(
+        self: &Arc<Self>,
+        id: &str,
+        actor: &Actor,
+        action: Action,
+        data: &str,
+        expected_version: Option<i64>,
+    ) -> Result<String, ApiError> {
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
         // One retry: when another server appended first, reload and try again (unless the
         // caller named the version it expected, which is then stale).
         for attempt in 0..2 {
             self.ensure_loaded(id, &mut guard).await?;
-            let entry = guard.as_mut().expect("loaded");
+            if let Some(v) = expected_version {
+                // The client has seen a version this copy has not: another server committed
+                // it and its notice is still on the way. Judge against the database.
+                if v > guard.as_ref().expect("loaded").live.version {
+                    *guard = None;
+                    self.ensure_loaded(id, &mut guard).await?;
+                }
+            }
+            let entry = guard.as_ref().expect("loaded");
             let seat = resolve_seat(&entry.meta, &entry.live, actor, action)?;
             if let Some(v) = expected_version {
                 if v != entry.live.version {
                     return Err(ApiError::stale(v, entry.live.version));
                 }
             }
-            let at_ms = now_ms().max(entry.live.updated_ms);
-            let stored = entry
-                .live
+            // The change is made on a copy; the cached game stays as it is until the event
+            // is committed.
+            let mut next = entry.live.clone();
+            let at_ms = now_ms().max(next.updated_ms);
+            let stored = next
                 .apply(&entry.meta, seat, action, data, at_ms)
                 .map_err(ApiError::from_action)?;
             let event = Event {
-                seq: entry.live.version,
+                seq: next.version,
                 seat,
                 action,
                 data: stored,
@@ -366,11 +434,12 @@ impl App {
             let write = Write::Append {
                 game_id: id.to_string(),
                 event,
-                summary: summary(&entry.meta, &entry.live),
+                summary: summary(&entry.meta, &next),
             };
             match self.store.write(write).await {
                 Ok(true) => {
-                    let entry = guard.as_ref().expect("loaded");
+                    let entry = guard.as_mut().expect("loaded");
+                    entry.live = next;
                     let json = view::state_json(&entry.meta, &entry.live);
                     self.publish(id, entry.live.version, &json);
                     let computer = entry.live.computer_to_move(&entry.meta).is_some();
@@ -551,10 +620,14 @@ impl App {
         if !self.settings.computer_delay.is_zero() {
             tokio::time::sleep(self.settings.computer_delay).await;
         }
-        let Ok(permit) = Arc::clone(&self.ai_slots).acquire_owned().await else {
+        // The bot as this server allows it, holding one slot per search thread: computer
+        // players and hints together never use more threads than the operator gave them.
+        let limits = self.settings.computer;
+        let (bot, threads) = bot.within(game.kind(), &limits);
+        let Ok(permit) = Arc::clone(&self.ai_slots).acquire_many_owned(threads).await else {
             return false;
         };
-        let limit = bot.time_hint() * 2 + Duration::from_secs(1);
+        let limit = bot.deadline(&limits);
         let seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let stop2 = Arc::clone(&stop);
         let bot2 = bot;
@@ -609,18 +682,28 @@ impl App {
     /// computer player (exact where the game is small enough).
     ///
     /// # Errors
-    /// 404 unknown game, 409 the game is over, 503 when the computer players are all busy.
+    /// 404 unknown game, 409 the game is over or is between two people on two screens, 503
+    /// when the computer players are all busy.
     pub async fn hint(&self, id: &str) -> Result<view::Hint, ApiError> {
-        let (game, finished, version, seed) = self
+        let (game, finished, version, seed, between_people) = self
             .with_entry(id, |e| {
                 (
                     e.live.game.clone(),
                     e.live.finished(),
                     e.live.version,
                     e.meta.seed,
+                    !e.meta.same_screen
+                        && !e.live.game.is_solitaire()
+                        && !e.meta.players.iter().any(Player::is_computer),
                 )
             })
             .await?;
+        if between_people {
+            return Err(ApiError::conflict(
+                "not_allowed",
+                "hints are not offered in a game between two people",
+            ));
+        }
         if finished {
             return Err(ApiError::conflict(
                 "game_over",
@@ -686,6 +769,12 @@ impl App {
             }
             Err(e) => tracing::warn!("cannot look for computer games: {e}"),
         }
+    }
+
+    /// Forgets the rate-limit state of clients that have been quiet (run now and then).
+    pub fn forget_idle_clients(&self) {
+        self.create_limit.forget_idle();
+        self.hint_limit.forget_idle();
     }
 
     /// Stops the computer players and tells live connections to close.

@@ -2,6 +2,7 @@
 //! and the call that chooses its move. Random play works in every game; other bots in the
 //! games the AI crate supports.
 
+use crate::limits::ComputerLimits;
 use boardlab_ai::{AiError, BotSpec};
 use boardlab_core::rand::{Rng, SeedableRng};
 use boardlab_games::{AnyGame, GameKind};
@@ -56,6 +57,72 @@ impl Bot {
         boardlab_ai::resolve_for(kind, &self.spec)
             .map(|_| ())
             .map_err(|e| format!("{e}; computer:random plays every game"))
+    }
+
+    /// This bot as a server with `limits` runs it in `kind`, and the search threads it then
+    /// uses: its time per move cut to the limit, and its threads to the server's (a search
+    /// "on every core" gets every thread the server allows).
+    #[must_use]
+    pub fn within(&self, kind: GameKind, limits: &ComputerLimits) -> (Bot, u32) {
+        let Ok(mut spec) = boardlab_ai::resolve_for(kind, &self.spec) else {
+            return (*self, 1);
+        };
+        let cap = u32::try_from(limits.threads.max(1)).unwrap_or(u32::MAX);
+        let fit = |time: &mut Option<Duration>, threads: &mut u32| {
+            *time = time.map(|t| t.min(limits.max_time));
+            if *threads == 0 || *threads > cap {
+                *threads = cap;
+            }
+            *threads
+        };
+        let threads = match &mut spec {
+            BotSpec::Mcts(m) => fit(&mut m.time, &mut m.threads),
+            BotSpec::AlphaBeta(a) => fit(&mut a.time, &mut a.threads),
+            _ => 1,
+        };
+        (Bot { spec }, threads)
+    }
+
+    /// Checks that this bot asks for no more than a server with `limits` allows: a time per
+    /// move within the limit and no more threads than the server has for computer players.
+    /// (Iteration, node and depth budgets are not refused: such a search is stopped at the
+    /// time limit.)
+    ///
+    /// # Errors
+    /// What exceeds which limit, naming the operator's setting.
+    pub fn check_limits(&self, kind: GameKind, limits: &ComputerLimits) -> Result<(), String> {
+        let spec = boardlab_ai::resolve_for(kind, &self.spec).map_err(|e| e.to_string())?;
+        let (time, threads) = match (&self.spec, spec) {
+            (_, BotSpec::Mcts(m)) => (m.time, m.threads),
+            (_, BotSpec::AlphaBeta(a)) => (a.time, a.threads),
+            _ => (None, 1),
+        };
+        if let Some(t) = time.filter(|t| *t > limits.max_time) {
+            return Err(format!(
+                "{self} thinks {} a move; this server allows at most {} \
+                 (its setting --computer-max-time)",
+                boardlab_ai::spec::format_duration(t),
+                boardlab_ai::spec::format_duration(limits.max_time)
+            ));
+        }
+        // Levels and "every core" (threads=0) take what the server has; a number is a request.
+        let explicit = !matches!(self.spec, BotSpec::Level(_));
+        if explicit && threads as usize > limits.threads {
+            return Err(format!(
+                "{self} asks for {threads} threads; this server gives computer players at most \
+                 {} (its setting --computer-threads)",
+                limits.threads
+            ));
+        }
+        Ok(())
+    }
+
+    /// The longest this bot may think on a server with `limits` before it is told to stop:
+    /// twice its usual time plus a second, and never much beyond the server's limit.
+    #[must_use]
+    pub fn deadline(&self, limits: &ComputerLimits) -> Duration {
+        let usual = self.time_hint() * 2 + Duration::from_secs(1);
+        usual.min(limits.max_time + limits.max_time / 10 + Duration::from_millis(50))
     }
 
     /// A typical upper bound on the time one move takes.

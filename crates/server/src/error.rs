@@ -13,6 +13,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// Seconds to wait before asking again (sent as `Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -23,6 +25,29 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 500: something failed that no request can cause. Logged.
+    #[must_use]
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        tracing::error!("internal: {message}");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
+    /// 429: this client asked too often; it may ask again after `seconds`.
+    #[must_use]
+    pub fn too_many(what: &str, seconds: u64) -> ApiError {
+        let seconds = seconds.max(1);
+        ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("too many {what} from this address; try again in {seconds} s"),
+            )
         }
     }
 
@@ -95,6 +120,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.message, "code": self.code });
         let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(s) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, s.into());
+        }
         if self.status == StatusCode::PAYLOAD_TOO_LARGE {
             // The rest of the body was never read, so the connection cannot carry another
             // request: say so, or a keep-alive client sends its next request on a connection

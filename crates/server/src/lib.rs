@@ -14,6 +14,7 @@ pub mod app;
 pub mod board;
 pub mod bot;
 pub mod error;
+pub mod limits;
 mod live;
 pub mod loadtest;
 pub mod player;
@@ -66,7 +67,8 @@ pub struct ServeArgs {
     pub addr: String,
     /// Database: sqlite://FILE (or just a file path), or postgres://USER:PASSWORD@HOST/DB.
     /// For SQLite, ?synchronous=full also makes commits survive power loss (the default
-    /// survives any crash of the server process).
+    /// survives any crash of the server process), and ?busy_timeout=MS sets how long a write
+    /// waits for a lock held by another process before it fails (default 10000).
     #[arg(long, default_value = DEFAULT_DATABASE)]
     pub database: String,
     /// Pause before each computer move, in milliseconds (for watching computer games).
@@ -76,6 +78,43 @@ pub struct ServeArgs {
     /// built into the binary (for working on the UI: edits show on reload).
     #[arg(long)]
     pub dev: bool,
+    /// Connections served at once (lowered to what the open-file limit allows); further
+    /// clients wait until one closes.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Seconds a client has to send a request's headers; also the longest a kept-alive
+    /// connection may stay idle between requests.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a client has to send a request's body.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: u64,
+    /// Longest time per move a computer seat may ask for (e.g. 10s, 500ms). Games asking for
+    /// more are refused; games stored with more (from an earlier setting) think this long.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub computer_max_time: Duration,
+    /// Search threads that computer players and hints may use together, and the most one
+    /// computer seat may use [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub computer_threads: Option<u64>,
+    /// Games one client address may create per minute (0: no limit); up to this many at once.
+    #[arg(long, default_value_t = 60)]
+    pub games_per_minute: u32,
+    /// Hints one client address may ask for per minute (0: no limit); up to 10 at once.
+    #[arg(long, default_value_t = 30)]
+    pub hints_per_minute: u32,
+    /// The server sits behind a proxy it trusts (nginx, a load balancer): take a client's
+    /// address from the last entry of X-Forwarded-For rather than from the connection.
+    #[arg(long)]
+    pub trust_proxy: bool,
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let d = boardlab_ai::spec::parse_duration(text)?;
+    if d.is_zero() {
+        return Err("must be more than zero".into());
+    }
+    Ok(d)
 }
 
 impl Default for ServeArgs {
@@ -85,6 +124,38 @@ impl Default for ServeArgs {
             database: DEFAULT_DATABASE.to_string(),
             computer_delay_ms: 0,
             dev: false,
+            max_connections: 10_000,
+            header_timeout: 10,
+            body_timeout: 10,
+            computer_max_time: Duration::from_secs(10),
+            computer_threads: None,
+            games_per_minute: 60,
+            hints_per_minute: 30,
+            trust_proxy: false,
+        }
+    }
+}
+
+impl ServeArgs {
+    /// The connection limits these settings give.
+    #[must_use]
+    pub fn connection_limits(&self) -> limits::ConnectionLimits {
+        limits::ConnectionLimits {
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            header_timeout: Duration::from_secs(self.header_timeout),
+            body_timeout: Duration::from_secs(self.body_timeout),
+        }
+    }
+
+    /// The computer-player limits these settings give.
+    #[must_use]
+    pub fn computer_limits(&self) -> limits::ComputerLimits {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        limits::ComputerLimits {
+            max_time: self.computer_max_time,
+            threads: self
+                .computer_threads
+                .map_or(cores, |t| usize::try_from(t).unwrap_or(cores)),
         }
     }
 }
@@ -94,6 +165,7 @@ impl Default for ServeArgs {
 pub struct Server {
     listener: TcpListener,
     app: Arc<App>,
+    connections: limits::ConnectionLimits,
     background: Vec<tokio::task::JoinHandle<()>>,
 }
 
@@ -124,8 +196,16 @@ impl Server {
             Settings {
                 computer_delay: Duration::from_millis(args.computer_delay_ms),
                 web_dir: args.dev.then(web::source_dir),
+                computer: args.computer_limits(),
+                games_per_minute: args.games_per_minute,
+                hints_per_minute: args.hints_per_minute,
+                trust_proxy: args.trust_proxy,
             },
         );
+        let mut connections = args.connection_limits();
+        if let Some(warning) = connections.fit_to_open_file_limit() {
+            tracing::warn!("{warning}");
+        }
         let mut background = Vec::new();
         if let Some(pool) = app.store.pg_pool() {
             background.push(tokio::spawn(listen_postgres(
@@ -143,11 +223,13 @@ impl Server {
             loop {
                 tick.tick().await;
                 sweeper.sweep_computer_games(Duration::from_secs(30)).await;
+                sweeper.forget_idle_clients();
             }
         }));
         Ok(Server {
             listener,
             app,
+            connections,
             background,
         })
     }
@@ -169,12 +251,21 @@ impl Server {
     /// Serves until `shutdown` completes, then stops gracefully: no new connections, requests
     /// in flight finish, live connections close, queued writes commit.
     ///
+    /// At most `max_connections` connections are served at once; a client that sends its
+    /// headers or body too slowly, or keeps a connection idle too long, is disconnected.
+    ///
     /// # Errors
     /// The listener failed.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<()> {
+        use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+        use tower::ServiceExt as _;
         let app = Arc::clone(&self.app);
+        let limits = self.connections;
         let router = api::router(Arc::clone(&app))
             .layer(axum::extract::DefaultBodyLimit::max(api::BODY_LIMIT))
+            .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+                limits.body_timeout,
+            ))
             .layer(tower_http::catch_panic::CatchPanicLayer::custom(
                 panic_response,
             ))
@@ -184,15 +275,64 @@ impl Server {
                     .make_span_with(tower_http::trace::DefaultMakeSpan::new())
                     .on_response(tower_http::trace::DefaultOnResponse::new()),
             );
-        let signal_app = Arc::clone(&app);
-        axum::serve(self.listener, router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                tracing::info!("shutting down");
-                signal_app.begin_shutdown();
-            })
+        let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(limits.header_timeout);
+        let builder = builder.http1_only();
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            // A connection is accepted only when there is room for it.
+            let permit = tokio::select! {
+                p = Arc::clone(&slots).acquire_owned() => p.context("connection slots")?,
+                () = &mut shutdown => break,
+            };
+            let (stream, peer) = tokio::select! {
+                r = self.listener.accept() => match r {
+                    Ok(c) => c,
+                    Err(e) => {
+                        // Out of file descriptors or a connection reset before it was
+                        // accepted: wait a moment instead of spinning.
+                        tracing::warn!("cannot accept a connection: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let service = router.clone().map_request(
+                move |mut r: axum::http::Request<hyper::body::Incoming>| {
+                    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                    r
+                },
+            );
+            let conn = builder
+                .serve_connection_with_upgrades(
+                    TokioIo::new(stream),
+                    hyper_util::service::TowerToHyperService::new(service),
+                )
+                .into_owned();
+            let conn = graceful.watch(conn);
+            tokio::spawn(async move {
+                if let Err(e) = conn.await {
+                    tracing::debug!("connection from {peer} ended: {e}");
+                }
+                drop(permit);
+            });
+        }
+        tracing::info!("shutting down");
+        drop(self.listener);
+        app.begin_shutdown();
+        if tokio::time::timeout(Duration::from_secs(10), graceful.shutdown())
             .await
-            .context("the server failed")?;
+            .is_err()
+        {
+            tracing::warn!("some connections did not close within 10 s");
+        }
         app.wait_for_computers(Duration::from_secs(5)).await;
         for task in self.background {
             task.abort();

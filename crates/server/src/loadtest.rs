@@ -465,11 +465,12 @@ pub fn run_blocking(args: &LoadtestArgs) -> Result<Report> {
             .thread_name("loadtest-server")
             .enable_all()
             .build()?;
+        // Every game comes from this one address: no creation limit here.
         let serve = ServeArgs {
             addr: "127.0.0.1:0".into(),
             database,
-            computer_delay_ms: 0,
-            dev: false,
+            games_per_minute: 0,
+            ..ServeArgs::default()
         };
         let server = server_rt.block_on(Server::bind(&serve))?;
         let addr = server.local_addr()?;

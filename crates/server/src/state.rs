@@ -192,7 +192,8 @@ fn over(message: String) -> ActionError {
 /// The state of a game after its log.
 #[derive(Clone, Debug)]
 pub struct Live {
-    start: AnyGame,
+    /// The position before the first move (shared: a state is copied for every change).
+    start: std::sync::Arc<AnyGame>,
     /// The current position.
     pub game: AnyGame,
     /// The moves played (after take-backs).
@@ -217,7 +218,7 @@ impl Live {
         let start = meta.start()?;
         Ok(Live {
             game: start.clone(),
-            start,
+            start: std::sync::Arc::new(start),
             moves: Vec::new(),
             version: 0,
             ending: None,
@@ -240,6 +241,12 @@ impl Live {
                     e.seq,
                     live.version + 1
                 ));
+            }
+            if e.action == Action::DrawDecline && live.finished() && live.draw_offer.is_none() {
+                // Logs written before offers ended with the game may decline an offer after
+                // the ending move; that answer changed nothing then and changes nothing now.
+                live.version += 1;
+                continue;
             }
             live.apply(meta, e.seat, e.action, &e.data, e.at_ms)
                 .map_err(|err| format!("event {} ({} {}): {err}", e.seq, e.action, e.data))?;
@@ -321,7 +328,8 @@ impl Live {
                     text: text.clone(),
                     seat,
                 });
-                if self.draw_offer == Some(other) {
+                if self.draw_offer == Some(other) || self.game.outcome().is_some() {
+                    // Pending offers end with the game.
                     self.draw_offer = None;
                 }
                 self.undo_request = None;
@@ -380,6 +388,9 @@ impl Live {
                 Ok(String::new())
             }
             Action::DrawDecline => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
                 if self.draw_offer.is_none() {
                     return Err(conflict("no draw offer is pending"));
                 }
@@ -441,6 +452,9 @@ impl Live {
                 Ok(String::new())
             }
             Action::UndoDecline => {
+                if self.ending.is_some() {
+                    return Err(over(self.ended_message()));
+                }
                 if self.undo_request.is_none() {
                     return Err(conflict("no take-back request is pending"));
                 }
@@ -464,7 +478,7 @@ impl Live {
 
     fn take_back(&mut self, count: usize) -> Result<(), ActionError> {
         let keep = self.moves.len() - count;
-        let mut game = self.start.clone();
+        let mut game = AnyGame::clone(&self.start);
         for m in &self.moves[..keep] {
             game.play_text(&m.text)
                 .map_err(|e| conflict(format!("cannot replay move '{}': {e}", m.text)))?;
@@ -485,7 +499,7 @@ impl Live {
                 self.moves.len()
             ));
         }
-        let mut game = self.start.clone();
+        let mut game = AnyGame::clone(&self.start);
         for m in &self.moves[..ply] {
             game.play_text(&m.text)
                 .map_err(|e| format!("cannot replay move '{}': {e}", m.text))?;
@@ -572,4 +586,93 @@ pub struct GameResult {
     pub termination: &'static str,
     /// The rules' outcome when the rules ended the game.
     pub outcome: Option<Outcome>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> Meta {
+        Meta {
+            id: "0".into(),
+            kind: GameKind::SightReduction,
+            options: GameKind::SightReduction.info().default_options(),
+            seed: 4,
+            position: None,
+            players: [Player::Human, Player::Human],
+            tokens: [None, None],
+            same_screen: false,
+            created_ms: 0,
+        }
+    }
+
+    /// Plays the game to its end, each mover offering a draw first (declining the other's
+    /// offer before that); returns the log.
+    fn log_with_an_offer_pending_at_the_end(meta: &Meta) -> (Live, Vec<Event>) {
+        let mut live = Live::new(meta).unwrap();
+        let mut events = Vec::new();
+        let mut push = |live: &mut Live, seat, action, data: &str| {
+            let data = live.apply(meta, seat, action, data, 0).unwrap();
+            events.push(Event {
+                seq: live.version,
+                seat,
+                action,
+                data,
+                at_ms: 0,
+            });
+        };
+        while !live.finished() {
+            let seat = live.game.to_move();
+            if live.draw_offer == Some(seat.other()) {
+                push(&mut live, seat, Action::DrawDecline, "");
+            }
+            push(&mut live, seat, Action::DrawOffer, "");
+            let mv = live.game.legal_moves()[0].clone();
+            push(&mut live, seat, Action::Move, &mv);
+        }
+        (live, events)
+    }
+
+    #[test]
+    fn regression_21_an_offer_ends_with_the_game_and_cannot_be_answered_after() {
+        let meta = meta();
+        let (mut live, _) = log_with_an_offer_pending_at_the_end(&meta);
+        assert_eq!(live.draw_offer, None);
+        let last = live.moves.last().unwrap().seat;
+        for (seat, action) in [
+            (last.other(), Action::DrawDecline),
+            (last.other(), Action::DrawAccept),
+            (last, Action::DrawDecline),
+        ] {
+            let e = live.apply(&meta, seat, action, "", 0).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    ActionError::Conflict {
+                        code: "game_over",
+                        ..
+                    }
+                ),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn regression_21_logs_that_declined_an_offer_after_the_end_still_load() {
+        let meta = meta();
+        let (live, mut events) = log_with_an_offer_pending_at_the_end(&meta);
+        // Written by an earlier server, which let the offer be declined after the end.
+        events.push(Event {
+            seq: live.version + 1,
+            seat: live.moves.last().unwrap().seat.other(),
+            action: Action::DrawDecline,
+            data: String::new(),
+            at_ms: 0,
+        });
+        let replayed = Live::replay(&meta, &events).unwrap();
+        assert_eq!(replayed.version, live.version + 1);
+        assert_eq!(replayed.moves, live.moves);
+        assert!(replayed.finished());
+    }
 }

@@ -2,7 +2,9 @@
 //! run-time query functions. Writes go through a writer task that commits waiting writes
 //! together (group commit); a write is acknowledged only after its transaction committed.
 //! Appends use `INSERT … ON CONFLICT DO NOTHING` on `(game_id, seq)`, so two servers appending
-//! the same version to one game cannot both succeed: the loser learns it and reloads.
+//! the same version to one game cannot both succeed: the loser learns it and reloads. A
+//! trigger refuses an event whose number does not follow the game's last one, so no bug above
+//! the database can ever store a gap in a log.
 
 use crate::state::{Action, Event};
 use boardlab_core::Seat;
@@ -16,7 +18,11 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The schema's migrations. The tables are the same on both databases; a few statements
+/// (triggers) have each database's own syntax, so each has its own folder, and migrations that
+/// are the same on both are the same file in both.
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// The channel PostgreSQL servers use to tell each other a game changed (`ID VERSION`).
 pub const NOTIFY_CHANNEL: &str = "boardlab_games";
@@ -385,6 +391,8 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
     // `synchronous=full` (ours, not sqlx's) also survives power loss; the default `normal`
     // survives any crash of the server process.
     let mut synchronous = SqliteSynchronous::Normal;
+    // How long a write waits for a lock another process holds before it fails.
+    let mut busy = Duration::from_secs(10);
     if let Some((base, query)) = text.clone().split_once('?') {
         let mut keep = Vec::new();
         for item in query.split('&').filter(|s| !s.is_empty()) {
@@ -399,6 +407,18 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
                             )))
                         }
                     }
+                }
+                Some(("busy_timeout", v)) => {
+                    busy = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|ms| (1..=600_000).contains(ms))
+                        .map(Duration::from_millis)
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "busy_timeout={v}: give milliseconds from 1 to 600000"
+                            ))
+                        })?;
                 }
                 _ => keep.push(item),
             }
@@ -418,7 +438,7 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
         .page_size(1024)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(synchronous)
-        .busy_timeout(Duration::from_secs(10))
+        .busy_timeout(busy)
         .foreign_keys(true))
 }
 
@@ -448,7 +468,7 @@ impl Store {
                             .pragma("wal_autocheckpoint", WRITER_CHECKPOINT_PAGES),
                     )
                     .await?;
-                MIGRATOR.run(&write).await?;
+                SQLITE_MIGRATOR.run(&write).await?;
                 let checkpoint = one().connect_with(options.clone()).await?;
                 let read = SqlitePoolOptions::new()
                     .max_connections(4)
@@ -480,7 +500,7 @@ impl Store {
                     .acquire_timeout(Duration::from_secs(10))
                     .connect_with(options)
                     .await?;
-                MIGRATOR.run(&pool).await?;
+                POSTGRES_MIGRATOR.run(&pool).await?;
                 (Pools::Postgres(pool), description)
             }
         };
@@ -705,6 +725,17 @@ impl Store {
                 });
             }
             Ok(Some((game, events)))
+        })
+    }
+
+    /// Whether the database answers a trivial query.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_pool!(&self.pools, pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+            Ok(())
         })
     }
 

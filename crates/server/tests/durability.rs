@@ -3,41 +3,18 @@
 
 mod common;
 
-use common::{client, legal, postgres_url, version};
+use common::{client, legal, postgres_url, version, ServerProcess};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// Starts the server binary on `database`; returns the process and its base URL.
-fn spawn_server(database: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab-server"))
-        .args(["--addr", "127.0.0.1:0", "--database", database])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server binary starts");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let first = lines.next().expect("a line").expect("readable");
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in '{first}'"))
-        .to_string();
-    // Keep reading so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, url)
-}
 
 /// What the clients saw acknowledged, per game: (id, token, acknowledged moves in order).
 type Acked = Arc<Mutex<Vec<(String, String, Vec<String>)>>>;
 
 async fn kill_mid_load_and_restart(database: &str) {
-    let (mut child, base) = spawn_server(database);
+    let mut server = ServerProcess::start(database, None, &["--games-per-minute", "0"]);
+    let base = server.base.clone();
     let http = client();
     let games = 40;
     let acked: Acked = Arc::new(Mutex::new(Vec::new()));
@@ -116,8 +93,7 @@ async fn kill_mid_load_and_restart(database: &str) {
     }
     // Let the load run, then kill the server without warning.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    child.kill().expect("SIGKILL");
-    child.wait().unwrap();
+    server.kill();
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
         t.await.expect("client task");
@@ -129,7 +105,8 @@ async fn kill_mid_load_and_restart(database: &str) {
         "the load made too few moves to test anything: {total}"
     );
 
-    let (mut child, base) = spawn_server(database);
+    let mut server = ServerProcess::start(database, None, &["--games-per-minute", "0"]);
+    let base = server.base.clone();
     let mut in_flight = 0;
     for (id, token, moves) in &acked {
         // On PostgreSQL the killed server's last COMMIT may still land after the restart: the
@@ -205,8 +182,7 @@ async fn kill_mid_load_and_restart(database: &str) {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    server.kill();
 }
 
 async fn post(http: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {

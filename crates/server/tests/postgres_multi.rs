@@ -7,6 +7,7 @@ mod common;
 use common::{legal, postgres_url, version, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
+use sqlx::Connection;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
@@ -93,4 +94,99 @@ async fn two_servers_share_games_and_live_updates() {
     let (c, v) = b.play(&id, &legal(&sa)[0], second, None).await;
     assert_eq!(c, 200, "{v}");
     assert_eq!(version(&v), 4);
+}
+
+/// Waits until both servers show the same state of a game; returns it.
+async fn agreed(a: &TestServer, b: &TestServer, id: &str) -> Value {
+    for _ in 0..500 {
+        let sa = a.state(id).await;
+        if b.state(id).await == sa {
+            return sa;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the servers never agreed on game {id}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_21_a_move_whose_client_hung_up_on_the_losing_server_is_never_served() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let a = TestServer::on(&url).await;
+    let b = TestServer::on(&url).await;
+    let (id, tokens, st) = a
+        .create(json!({ "game": "sight-reduction", "seed": 21 }))
+        .await;
+    let first = tokens["first"].as_str().unwrap();
+    let second = tokens["second"].as_str().unwrap();
+    assert_eq!(b.state(&id).await, st);
+    let moves = legal(&st);
+    // Another session holds the game's row, so both servers' writes wait for it.
+    let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
+        .bind(&id)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(500))
+        .build()
+        .unwrap();
+    let (on_a, ()) = tokio::join!(a.play(&id, &moves[0], first, Some(0)), async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let r = impatient
+            .post(b.url(&format!("/api/games/{id}/moves")))
+            .json(&json!({ "move": moves[1], "token": first, "version": 0 }))
+            .send()
+            .await;
+        assert!(r.is_err(), "B answered while the row was held");
+        sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+    });
+    assert!(on_a.0 == 200 || on_a.0 == 409, "{on_a:?}");
+    // Whichever won, both servers show the one stored move, and a fresh server agrees.
+    let now = agreed(&a, &b, &id).await;
+    assert_eq!(version(&now), 1, "{now}");
+    let c = TestServer::on(&url).await;
+    assert_eq!(c.state(&id).await, now);
+    // Each server accepts the next move, legal after the stored one, at the version it has.
+    let (code, v) = b.play(&id, &legal(&now)[0], second, Some(1)).await;
+    assert_eq!(code, 200, "{v}");
+    let (code, v) = a.play(&id, &legal(&v)[0], first, Some(2)).await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(agreed(&a, &b, &id).await, v);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_21_a_version_just_acknowledged_elsewhere_is_never_called_stale() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let servers = [TestServer::on(&url).await, TestServer::on(&url).await];
+    let mut moves = 0;
+    let mut stale = 0;
+    let mut seed = 0;
+    while moves < 200 {
+        seed += 1;
+        let (id, tokens, mut st) = servers[0]
+            .create(json!({ "game": "sight-reduction", "seed": seed, "same_screen": true }))
+            .await;
+        let token = tokens["first"].as_str().unwrap();
+        // Both servers hold a copy before play starts.
+        servers[1].state(&id).await;
+        while st["status"] == "ongoing" {
+            let s = &servers[moves % 2];
+            let (c, v) = s.play(&id, &legal(&st)[0], token, Some(version(&st))).await;
+            if c == 409 && v["code"] == "stale_version" {
+                stale += 1;
+                st = s.state(&id).await;
+                continue;
+            }
+            assert_eq!(c, 200, "{v}");
+            st = v;
+            moves += 1;
+        }
+    }
+    assert_eq!(stale, 0, "{stale} false stale answers in {moves} moves");
 }

@@ -307,8 +307,8 @@ async fn dev_mode_serves_the_web_folder_from_disk_and_nothing_outside_it() {
     let args = boardlab_server::ServeArgs {
         addr: "127.0.0.1:0".into(),
         database: format!("sqlite://{}", dir.path().join("dev.db").display()),
-        computer_delay_ms: 0,
         dev: true,
+        ..boardlab_server::ServeArgs::default()
     };
     let server = boardlab_server::Server::bind(&args).await.unwrap();
     let base = format!("http://{}", server.local_addr().unwrap());

@@ -7,11 +7,102 @@ use boardlab_server::{ServeArgs, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// The PostgreSQL URL of the test database, if the environment provides one.
+/// The PostgreSQL URL of the test database, if the environment provides one. Without one a
+/// test says loudly that its PostgreSQL part is skipped; under CI (`CI` set) it fails instead,
+/// so CI can never pass without testing PostgreSQL.
 pub fn postgres_url() -> Option<String> {
-    std::env::var("BOARDLAB_TEST_POSTGRES_URL")
+    let url = std::env::var("BOARDLAB_TEST_POSTGRES_URL")
         .ok()
-        .filter(|s| !s.trim().is_empty())
+        .filter(|s| !s.trim().is_empty());
+    if url.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "BOARDLAB_TEST_POSTGRES_URL is not set, and under CI the PostgreSQL tests must run"
+        );
+        eprintln!(
+            "NOTICE: BOARDLAB_TEST_POSTGRES_URL is not set: the PostgreSQL part of this test is \
+             SKIPPED (.ci/run sets it up)"
+        );
+    }
+    url
+}
+
+/// A server binary running as a process of its own (so it can be killed and restarted).
+pub struct ServerProcess {
+    pub child: std::process::Child,
+    pub base: String,
+    pub port: u16,
+}
+
+impl ServerProcess {
+    /// Starts `boardlab-server` on `database` with extra flags, on a free loopback port (or
+    /// the `port` given, to restart a server where its clients expect it).
+    pub fn start(database: &str, port: Option<u16>, extra: &[&str]) -> ServerProcess {
+        Self::start_with(database, port, extra, None)
+    }
+
+    /// As [`ServerProcess::start`], with the process's open-file limit lowered to `files`.
+    pub fn start_with(
+        database: &str,
+        port: Option<u16>,
+        extra: &[&str],
+        files: Option<u32>,
+    ) -> ServerProcess {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let addr = format!("127.0.0.1:{}", port.unwrap_or(0));
+        let bin = env!("CARGO_BIN_EXE_boardlab-server");
+        let mut args = vec!["--addr", addr.as_str(), "--database", database];
+        args.extend_from_slice(extra);
+        let mut command = match files {
+            Some(n) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("ulimit -n {n} && exec \"$0\" \"$@\""))
+                    .arg(bin)
+                    .args(&args);
+                c
+            }
+            None => {
+                let mut c = Command::new(bin);
+                c.args(&args);
+                c
+            }
+        };
+        let mut child = command
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let first = lines
+            .next()
+            .expect("the server prints its address")
+            .expect("readable");
+        let base = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in '{first}'"))
+            .to_string();
+        let port = base.rsplit(':').next().unwrap().parse().unwrap();
+        // Keep reading so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        ServerProcess { child, base, port }
+    }
+
+    /// Kills the process without warning (SIGKILL) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// A server running in this process on its own task.
@@ -36,12 +127,17 @@ impl TestServer {
 
     /// A server on `database`.
     pub async fn on(database: &str) -> TestServer {
-        let args = ServeArgs {
+        TestServer::with(ServeArgs {
             addr: "127.0.0.1:0".into(),
             database: database.into(),
-            computer_delay_ms: 0,
-            dev: false,
-        };
+            ..ServeArgs::default()
+        })
+        .await
+    }
+
+    /// A server with these settings.
+    pub async fn with(args: ServeArgs) -> TestServer {
+        let database = args.database.clone();
         let server = Server::bind(&args).await.expect("server starts");
         let addr = server.local_addr().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -51,7 +147,7 @@ impl TestServer {
         TestServer {
             base: format!("http://{addr}"),
             client: client(),
-            database: database.into(),
+            database,
             stop: Some(tx),
             task: Some(task),
             _dir: None,
