@@ -5,7 +5,13 @@
 //! trait objects. [`AnyGame`] holds a game of any kind behind a text-level interface for
 //! services that store games of all kinds side by side.
 //!
-//! Adding a game is one line in the `games!` list below (plus its crate as a dependency).
+//! Adding a game takes one line in the `games!` list below (plus its crate as a dependency),
+//! and today also an entry in each place that still keeps its own list: the computer players'
+//! `ai_games!` (`crates/ai/src/lib.rs`), the server's board description
+//! (`crates/server/src/board.rs`), the web app's move adapters (`web/js/games/index.js`) and the
+//! start page's emblems (`web/js/pages/home.js`). Without those entries a game still works
+//! through the command line, records and the API, but the computer plays it only at random and
+//! the web app cannot draw its board.
 
 pub mod fuzzing;
 
