@@ -225,6 +225,12 @@ impl App {
         Ok(())
     }
 
+    /// Replaces the game in `guard` with the stored one.
+    async fn reload(&self, id: &str, guard: &mut Option<Entry>) -> Result<(), ApiError> {
+        *guard = None;
+        self.ensure_loaded(id, guard).await
+    }
+
     async fn load_entry(&self, id: &str) -> Result<Entry, ApiError> {
         let Some((row, events)) = self.store.load(id).await.map_err(ApiError::storage)? else {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
@@ -350,8 +356,7 @@ impl App {
                 // a client that was just answered by that server must see its change here too.
                 let stored = self.store.version(id).await.map_err(ApiError::storage)?;
                 if stored.is_some_and(|v| v > cached) {
-                    *guard = None;
-                    self.ensure_loaded(id, &mut guard).await?;
+                    self.reload(id, &mut guard).await?;
                 }
             }
         }
@@ -390,8 +395,7 @@ impl App {
                 // The client has seen a version this copy has not: another server committed
                 // it and its notice is still on the way. Judge against the database.
                 if v > guard.as_ref().expect("loaded").live.version {
-                    *guard = None;
-                    self.ensure_loaded(id, &mut guard).await?;
+                    self.reload(id, &mut guard).await?;
                 }
             }
             let entry = guard.as_ref().expect("loaded");
@@ -518,8 +522,7 @@ impl App {
     async fn refresh(&self, id: &str) -> Result<(), ApiError> {
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
-        *guard = None;
-        self.ensure_loaded(id, &mut guard).await?;
+        self.reload(id, &mut guard).await?;
         let e = guard.as_ref().expect("loaded");
         self.publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
         Ok(())
