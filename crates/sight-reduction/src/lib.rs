@@ -14,6 +14,7 @@
 //! - deterministic placement: target squares in square order.
 
 pub mod bits;
+mod present;
 
 use bits::{nth_bit, Dir, ALL_DIRS, ORTHOGONAL};
 use boardlab_core::rand::Rng;
