@@ -383,10 +383,10 @@ pub fn file_label(file: usize) -> Text {
 /// The label of a rank: `1`, `2`, …
 #[must_use]
 pub fn rank_label(rank: usize) -> Text {
-    names().ranks.get(rank).map_or_else(
-        || Cow::Owned((rank + 1).to_string()),
-        |s| Cow::Borrowed(*s),
-    )
+    names()
+        .ranks
+        .get(rank)
+        .map_or_else(|| Cow::Owned((rank + 1).to_string()), |s| Cow::Borrowed(*s))
 }
 
 /// A grid of `files` × `ranks` empty squares, rank by rank from `a1`; `a1` is dark when

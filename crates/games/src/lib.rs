@@ -15,8 +15,9 @@
 
 pub mod fuzzing;
 
+use boardlab_core::present::{Board, Interaction, Text};
 use boardlab_core::{
-    Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Seat,
+    Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Present, Seat,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -162,6 +163,28 @@ impl AnyGame {
     #[must_use]
     pub fn is_solitaire(&self) -> bool {
         dispatch!(self, g => g.is_solitaire())
+    }
+
+    /// The position as a drawable board (see [`Present::board`]).
+    #[must_use]
+    pub fn board(&self) -> Board {
+        dispatch!(self, g => Present::board(g))
+    }
+
+    /// How each legal move is entered by clicks (see [`Present::interaction`]).
+    #[must_use]
+    pub fn interaction(&self) -> Interaction {
+        dispatch!(self, g => Present::interaction(g))
+    }
+
+    /// The cells the move `text` touches in this position: empty for text that is not a legal
+    /// move here (see [`Present::touched`]).
+    #[must_use]
+    pub fn touched(&self, text: &str) -> Vec<Text> {
+        dispatch!(self, g => match g.parse_move(text) {
+            Ok(mv) if g.is_legal(mv) => Present::touched(g, mv),
+            _ => Vec::new(),
+        })
     }
 }
 

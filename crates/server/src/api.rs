@@ -475,10 +475,13 @@ async fn get_at(
             Ok(view::At {
                 ply,
                 position: game.position_text(),
-                board: crate::board::describe(&game),
+                board: game.board(),
                 diagram: game.diagram(),
                 to_move,
                 last_move: ply.checked_sub(1).map(|i| e.live.moves[i].text.clone()),
+                last_cells: ply
+                    .checked_sub(1)
+                    .map_or_else(Vec::new, |i| e.live.moves[i].cells.clone()),
                 legal_moves: if over { Vec::new() } else { game.legal_moves() },
             })
         })

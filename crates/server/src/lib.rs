@@ -9,7 +9,6 @@
 
 pub mod api;
 pub mod app;
-pub mod board;
 pub mod bot;
 pub mod error;
 pub mod extract;
