@@ -62,6 +62,57 @@ pub trait AiGameVisitor {
     fn visit<G: GameAi>(self, game: &G) -> Self::Output;
 }
 
+/// Chooses at compile time, for each game of the list, between running a visitor with the game's
+/// bot support ([`GameAi`]) and answering [`AiError::Unsupported`] for a game that has none
+/// (method resolution prefers `Probe<G>: ViaAi` and falls back to `&Probe<G>: ViaNone`).
+struct Probe<G>(std::marker::PhantomData<G>);
+
+trait ViaAi {
+    fn kind<V: AiVisitor>(&self, visitor: V) -> Result<V::Output, AiError>;
+}
+
+impl<G: GameAi> ViaAi for Probe<G> {
+    fn kind<V: AiVisitor>(&self, visitor: V) -> Result<V::Output, AiError> {
+        Ok(visitor.visit::<G>())
+    }
+}
+
+#[allow(dead_code)] // for a game of the list without bot support
+trait ViaNone {
+    fn kind<V: AiVisitor>(&self, visitor: V) -> Result<V::Output, AiError>;
+}
+
+impl<G: Game> ViaNone for &Probe<G> {
+    fn kind<V: AiVisitor>(&self, _: V) -> Result<V::Output, AiError> {
+        Err(AiError::Unsupported(G::info().name.to_string()))
+    }
+}
+
+/// A game value seen with its bot support, or refused.
+struct GameProbe<'a, G>(&'a G);
+
+trait GameViaAi {
+    fn game<V: AiGameVisitor>(&self, visitor: V) -> Result<V::Output, AiError>;
+}
+
+impl<G: GameAi> GameViaAi for GameProbe<'_, G> {
+    fn game<V: AiGameVisitor>(&self, visitor: V) -> Result<V::Output, AiError> {
+        Ok(visitor.visit::<G>(self.0))
+    }
+}
+
+#[allow(dead_code)] // for a game of the list without bot support
+trait GameViaNone {
+    fn game<V: AiGameVisitor>(&self, visitor: V) -> Result<V::Output, AiError>;
+}
+
+impl<G: Game> GameViaNone for &GameProbe<'_, G> {
+    fn game<V: AiGameVisitor>(&self, _: V) -> Result<V::Output, AiError> {
+        Err(AiError::Unsupported(G::info().name.to_string()))
+    }
+}
+
+/// The dispatch functions, made from the one list of games (`boardlab_games::with_games!`).
 macro_rules! ai_games {
     ($($variant:ident => $ty:ty),* $(,)?) => {
         /// Runs `visitor` with the game type of `kind`.
@@ -70,9 +121,7 @@ macro_rules! ai_games {
         /// A game without bot support.
         pub fn visit_kind<V: AiVisitor>(kind: GameKind, visitor: V) -> Result<V::Output, AiError> {
             match kind {
-                $(GameKind::$variant => Ok(visitor.visit::<$ty>()),)*
-                #[allow(unreachable_patterns)]
-                other => Err(AiError::Unsupported(other.name().to_string())),
+                $(GameKind::$variant => (&Probe::<$ty>(std::marker::PhantomData)).kind(visitor),)*
             }
         }
 
@@ -82,9 +131,7 @@ macro_rules! ai_games {
         /// A game without bot support.
         pub fn visit_game<V: AiGameVisitor>(game: &AnyGame, visitor: V) -> Result<V::Output, AiError> {
             match game {
-                $(AnyGame::$variant(g) => Ok(visitor.visit::<$ty>(g)),)*
-                #[allow(unreachable_patterns)]
-                other => Err(AiError::Unsupported(other.kind().name().to_string())),
+                $(AnyGame::$variant(g) => (&GameProbe(g)).game(visitor),)*
             }
         }
 
@@ -96,19 +143,14 @@ macro_rules! ai_games {
         pub fn visit_type<G: Game, V: AiVisitor>(visitor: V) -> Result<V::Output, AiError> {
             let id = TypeId::of::<G>();
             $(if id == TypeId::of::<$ty>() {
-                return Ok(visitor.visit::<$ty>());
+                return (&Probe::<$ty>(std::marker::PhantomData)).kind(visitor);
             })*
             Err(AiError::Unsupported(G::info().name.to_string()))
         }
     };
 }
 
-ai_games! {
-    SightReduction => boardlab_sight_reduction::SightReduction,
-    Obsidio => boardlab_obsidio::Obsidio,
-    Opprimo => boardlab_opprimo::Opprimo,
-    Assideum => boardlab_assideum::Assideum,
-}
+boardlab_games::with_games!(ai_games);
 
 /// The concrete spec `spec` stands for in game `G`: levels and `best` resolved.
 #[must_use]
@@ -348,5 +390,80 @@ mod tests {
         }
         let e = choose_move(&g, &BotSpec::Random, 0).unwrap_err();
         assert!(matches!(e, AiError::GameOver(_)), "{e}");
+    }
+
+    /// A game added to the list without bot support (the toy game of the test kit): the random
+    /// bot plays it, every other bot is refused with a clear error, and the listed games keep
+    /// their bots.
+    mod fifth_game {
+        use super::super::{AiError, AiVisitor, GameAi, GameProbe, Probe, ViaAi, ViaNone};
+        use super::super::{AiGameVisitor, GameViaAi, GameViaNone};
+        use crate::spec::BotSpec;
+        use boardlab_core::toy::Toy;
+        use boardlab_core::Game;
+        use std::any::TypeId;
+
+        mod five {
+            boardlab_games::registry! {
+                SightReduction => boardlab_sight_reduction::SightReduction,
+                Obsidio => boardlab_obsidio::Obsidio,
+                Opprimo => boardlab_opprimo::Opprimo,
+                Assideum => boardlab_assideum::Assideum,
+                Toy => boardlab_core::toy::Toy,
+            }
+        }
+        use five::{AnyGame, GameKind};
+
+        ai_games! {
+            SightReduction => boardlab_sight_reduction::SightReduction,
+            Obsidio => boardlab_obsidio::Obsidio,
+            Opprimo => boardlab_opprimo::Opprimo,
+            Assideum => boardlab_assideum::Assideum,
+            Toy => boardlab_core::toy::Toy,
+        }
+
+        struct Name;
+        impl AiVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: GameAi>(self) -> &'static str {
+                G::info().name
+            }
+        }
+
+        struct Eval;
+        impl AiGameVisitor for Eval {
+            type Output = i32;
+            fn visit<G: GameAi>(self, game: &G) -> i32 {
+                game.evaluate()
+            }
+        }
+
+        #[test]
+        fn a_listed_game_without_bot_support_is_refused_clearly() {
+            assert_eq!(visit_kind(GameKind::Obsidio, Name), Ok("obsidio"));
+            assert_eq!(
+                visit_kind(GameKind::Toy, Name),
+                Err(AiError::Unsupported("toy".into()))
+            );
+            assert_eq!(
+                visit_type::<Toy, _>(Name),
+                Err(AiError::Unsupported("toy".into()))
+            );
+            let toy = AnyGame::new(GameKind::Toy, &boardlab_core::toy::options(), 0).unwrap();
+            assert!(visit_game(&toy, Eval).is_err());
+            let sr = AnyGame::new(
+                GameKind::SightReduction,
+                &GameKind::SightReduction.info().default_options(),
+                1,
+            )
+            .unwrap();
+            assert!(visit_game(&sr, Eval).is_ok());
+            // The random bot needs no knowledge of the game.
+            let game = Toy::new(&boardlab_core::toy::options(), 0).unwrap();
+            let mut bot = crate::new_bot::<Toy>(&BotSpec::Random, 1).unwrap();
+            let r = bot.search(&game, &std::sync::atomic::AtomicBool::new(false));
+            assert!(game.is_legal(r.best));
+            assert!(crate::new_bot::<Toy>(&BotSpec::Level(3), 1).is_err());
+        }
     }
 }

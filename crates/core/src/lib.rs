@@ -20,6 +20,8 @@ pub mod present;
 pub mod record;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+#[cfg(feature = "testkit")]
+pub mod toy;
 pub mod zobrist;
 
 pub use game::{

@@ -1,34 +1,47 @@
-//! The closed set of boardlab games, chosen by name at run time.
+//! The registry of boardlab games, chosen by name at run time.
 //!
 //! [`GameKind`] names a game; [`GameKind::visit`] calls generic code with the game's type, so
-//! commands are written once as `fn run<G: Game>()` and dispatched by `match`, not through
-//! trait objects. [`AnyGame`] holds a game of any kind behind a text-level interface for
-//! services that store games of all kinds side by side.
+//! commands are written once as `fn run<G: Present>()` and dispatched by `match`, not through
+//! trait objects. [`AnyGame`] holds a game of any kind behind a text-level interface (moves as
+//! notation, the board and the move clicks of [`boardlab_core::Present`]) for services that
+//! store games of all kinds side by side.
 //!
-//! Adding a game takes one line in the `games!` list below (plus its crate as a dependency),
-//! and today also an entry in each place that still keeps its own list: the computer players'
-//! `ai_games!` (`crates/ai/src/lib.rs`), the server's board description
-//! (`crates/server/src/board.rs`), the web app's move adapters (`web/js/games/index.js`) and the
-//! start page's emblems (`web/js/pages/home.js`). Without those entries a game still works
-//! through the command line, records and the API, but the computer plays it only at random and
-//! the web app cannot draw its board.
+//! The list of games is written once, in [`with_games!`]; [`registry!`] makes `GameKind` and
+//! `AnyGame` from it, and the computer players (`boardlab_ai`) make their dispatch from the same
+//! list. The server, the command line, the catalog and the web app take the games from
+//! `GameKind`. Adding a game is its crate plus one line in `with_games!` (and the crate as a
+//! dependency here); `docs/architecture.md` walks through it, and `tests/fifth_game.rs` follows
+//! it for a toy game. Without bot support (`boardlab_ai::GameAi`) a game is played by the
+//! random bot and other bots are refused with a clear error; without an emblem of its own the
+//! start page shows a plain one.
 
 pub mod fuzzing;
 
-use boardlab_core::present::{Board, Interaction, Text};
-use boardlab_core::{
-    Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Present, Seat,
-};
 use std::fmt;
-use std::str::FromStr;
+
+#[doc(hidden)]
+pub use boardlab_core as __core;
+
+/// The game crates, for the paths of [`with_games!`].
+#[doc(hidden)]
+pub mod __games {
+    pub use boardlab_assideum;
+    pub use boardlab_obsidio;
+    pub use boardlab_opprimo;
+    pub use boardlab_sight_reduction;
+}
 
 /// Generic code run with a game's type; see [`GameKind::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: boardlab_core::Present>(self) -> Self::Output;
 }
 
-macro_rules! games {
+/// Defines the registry of games from one list: [`GameKind`] (names, info, visiting the type)
+/// and [`AnyGame`] (a game of any kind with a text-level interface), with every method. The
+/// crate invokes it once through [`with_games!`]; a test may invoke it with a list of its own.
+#[macro_export]
+macro_rules! registry {
     ($($variant:ident => $ty:ty),* $(,)?) => {
         /// One of the boardlab games.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,12 +53,12 @@ macro_rules! games {
 
             /// Static facts and option schema.
             #[must_use]
-            pub fn info(self) -> &'static GameInfo {
-                match self { $(GameKind::$variant => <$ty as Game>::info()),* }
+            pub fn info(self) -> &'static $crate::__core::GameInfo {
+                match self { $(GameKind::$variant => <$ty as $crate::__core::Game>::info()),* }
             }
 
             /// Runs `visitor` with this game's type.
-            pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+            pub fn visit<V: $crate::GameVisitor>(self, visitor: V) -> V::Output {
                 match self { $(GameKind::$variant => visitor.visit::<$ty>()),* }
             }
         }
@@ -65,16 +78,16 @@ macro_rules! games {
             ///
             /// # Errors
             /// Options the game cannot play.
-            pub fn new(kind: GameKind, options: &Options, seed: u64) -> Result<AnyGame, NewGameError> {
-                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as Game>::new(options, seed)?)),* })
+            pub fn new(kind: GameKind, options: &$crate::__core::Options, seed: u64) -> Result<AnyGame, $crate::__core::NewGameError> {
+                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Game>::new(options, seed)?)),* })
             }
 
             /// A game of `kind` from a position text.
             ///
             /// # Errors
             /// An invalid position text.
-            pub fn from_position(kind: GameKind, options: &Options, text: &str) -> Result<AnyGame, NewGameError> {
-                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as Game>::from_position(options, text)?)),* })
+            pub fn from_position(kind: GameKind, options: &$crate::__core::Options, text: &str) -> Result<AnyGame, $crate::__core::NewGameError> {
+                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Game>::from_position(options, text)?)),* })
             }
 
             /// Which game this is.
@@ -83,142 +96,168 @@ macro_rules! games {
                 match self { $(AnyGame::$variant(_) => GameKind::$variant),* }
             }
         }
+
+        #[allow(unused_imports)]
+        use $crate::__core::Game as _;
+
+        impl AnyGame {
+            /// The legal moves in canonical notation, in the game's order.
+            #[must_use]
+            pub fn legal_moves(&self) -> Vec<String> {
+                dispatch!(self, g => {
+                    let mut v = Vec::new();
+                    g.legal_moves(&mut v);
+                    v.into_iter().map(|m| g.format_move(m)).collect()
+                })
+            }
+
+            /// Plays move text; returns its canonical notation.
+            ///
+            /// # Errors
+            /// Malformed or illegal text; the game is unchanged.
+            pub fn play_text(&mut self, text: &str) -> Result<String, $crate::__core::MoveError> {
+                dispatch!(self, g => {
+                    let mv = g.play_text(text)?;
+                    Ok(g.format_move(mv))
+                })
+            }
+
+            #[must_use]
+            pub fn outcome(&self) -> Option<$crate::__core::Outcome> {
+                dispatch!(self, g => g.outcome())
+            }
+
+            #[must_use]
+            pub fn to_move(&self) -> $crate::__core::Seat {
+                dispatch!(self, g => g.to_move())
+            }
+
+            #[must_use]
+            pub fn colour_of(&self, seat: $crate::__core::Seat) -> Option<$crate::__core::Colour> {
+                dispatch!(self, g => g.colour_of(seat))
+            }
+
+            #[must_use]
+            pub fn colour_to_move(&self) -> Option<$crate::__core::Colour> {
+                dispatch!(self, g => g.colour_to_move())
+            }
+
+            #[must_use]
+            pub fn position_text(&self) -> String {
+                dispatch!(self, g => g.position_text())
+            }
+
+            #[must_use]
+            pub fn diagram(&self) -> String {
+                dispatch!(self, g => g.diagram())
+            }
+
+            #[must_use]
+            pub fn options(&self) -> &$crate::__core::Options {
+                dispatch!(self, g => g.options())
+            }
+
+            #[must_use]
+            pub fn ply(&self) -> u32 {
+                dispatch!(self, g => g.ply())
+            }
+
+            #[must_use]
+            pub fn hash(&self) -> u64 {
+                dispatch!(self, g => g.hash())
+            }
+
+            #[must_use]
+            pub fn is_solitaire(&self) -> bool {
+                dispatch!(self, g => g.is_solitaire())
+            }
+
+            /// The position as a drawable board (see [`$crate::__core::Present::board`]).
+            #[must_use]
+            pub fn board(&self) -> $crate::__core::present::Board {
+                dispatch!(self, g => $crate::__core::Present::board(g))
+            }
+
+            /// How each legal move is entered by clicks (see [`$crate::__core::Present::interaction`]).
+            #[must_use]
+            pub fn interaction(&self) -> $crate::__core::present::Interaction {
+                dispatch!(self, g => $crate::__core::Present::interaction(g))
+            }
+
+            /// The cells the move `text` touches in this position: empty for text that is not a legal
+            /// move here (see [`$crate::__core::Present::touched`]).
+            #[must_use]
+            pub fn touched(&self, text: &str) -> Vec<$crate::__core::present::Text> {
+                dispatch!(self, g => match g.parse_move(text) {
+                    Ok(mv) if g.is_legal(mv) => $crate::__core::Present::touched(g, mv),
+                    _ => Vec::new(),
+                })
+            }
+        }
+
+        impl GameKind {
+            /// The game's name, as used on command lines and in records.
+            #[must_use]
+            pub fn name(self) -> &'static str {
+                self.info().name
+            }
+
+            /// Parses options `key=value,…` for this game.
+            ///
+            /// # Errors
+            /// Unknown names or values.
+            pub fn parse_options(self, text: &str) -> Result<$crate::__core::Options, $crate::__core::OptionError> {
+                self.info().parse_options(text)
+            }
+
+            /// The names of every game, comma-separated (for error messages).
+            #[must_use]
+            pub fn names() -> String {
+                GameKind::ALL
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        }
+
+        impl ::std::fmt::Display for GameKind {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for GameKind {
+            type Err = $crate::UnknownGame;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let norm = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+                GameKind::ALL
+                    .iter()
+                    .copied()
+                    .find(|k| k.name() == norm || k.name().replace('-', "") == norm)
+                    .ok_or_else(|| $crate::UnknownGame(s.to_string()))
+            }
+        }
     };
 }
 
-games! {
-    SightReduction => boardlab_sight_reduction::SightReduction,
-    Obsidio => boardlab_obsidio::Obsidio,
-    Opprimo => boardlab_opprimo::Opprimo,
-    Assideum => boardlab_assideum::Assideum,
+/// Calls macro `$m` with the list of every game, `Variant => Type`, in the order shown to users.
+/// This is the one list of games: the registry below, the computer players and everything that
+/// serves games take it from here. Adding a game is one line here plus the game's crate as a
+/// dependency of this crate.
+#[macro_export]
+macro_rules! with_games {
+    ($m:path) => {
+        $m! {
+            SightReduction => $crate::__games::boardlab_sight_reduction::SightReduction,
+            Obsidio => $crate::__games::boardlab_obsidio::Obsidio,
+            Opprimo => $crate::__games::boardlab_opprimo::Opprimo,
+            Assideum => $crate::__games::boardlab_assideum::Assideum,
+        }
+    };
 }
 
-impl AnyGame {
-    /// The legal moves in canonical notation, in the game's order.
-    #[must_use]
-    pub fn legal_moves(&self) -> Vec<String> {
-        dispatch!(self, g => {
-            let mut v = Vec::new();
-            g.legal_moves(&mut v);
-            v.into_iter().map(|m| g.format_move(m)).collect()
-        })
-    }
-
-    /// Plays move text; returns its canonical notation.
-    ///
-    /// # Errors
-    /// Malformed or illegal text; the game is unchanged.
-    pub fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
-        dispatch!(self, g => {
-            let mv = g.play_text(text)?;
-            Ok(g.format_move(mv))
-        })
-    }
-
-    #[must_use]
-    pub fn outcome(&self) -> Option<Outcome> {
-        dispatch!(self, g => g.outcome())
-    }
-
-    #[must_use]
-    pub fn to_move(&self) -> Seat {
-        dispatch!(self, g => g.to_move())
-    }
-
-    #[must_use]
-    pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        dispatch!(self, g => g.colour_of(seat))
-    }
-
-    #[must_use]
-    pub fn colour_to_move(&self) -> Option<Colour> {
-        dispatch!(self, g => g.colour_to_move())
-    }
-
-    #[must_use]
-    pub fn position_text(&self) -> String {
-        dispatch!(self, g => g.position_text())
-    }
-
-    #[must_use]
-    pub fn diagram(&self) -> String {
-        dispatch!(self, g => g.diagram())
-    }
-
-    #[must_use]
-    pub fn options(&self) -> &Options {
-        dispatch!(self, g => g.options())
-    }
-
-    #[must_use]
-    pub fn ply(&self) -> u32 {
-        dispatch!(self, g => g.ply())
-    }
-
-    #[must_use]
-    pub fn hash(&self) -> u64 {
-        dispatch!(self, g => g.hash())
-    }
-
-    #[must_use]
-    pub fn is_solitaire(&self) -> bool {
-        dispatch!(self, g => g.is_solitaire())
-    }
-
-    /// The position as a drawable board (see [`Present::board`]).
-    #[must_use]
-    pub fn board(&self) -> Board {
-        dispatch!(self, g => Present::board(g))
-    }
-
-    /// How each legal move is entered by clicks (see [`Present::interaction`]).
-    #[must_use]
-    pub fn interaction(&self) -> Interaction {
-        dispatch!(self, g => Present::interaction(g))
-    }
-
-    /// The cells the move `text` touches in this position: empty for text that is not a legal
-    /// move here (see [`Present::touched`]).
-    #[must_use]
-    pub fn touched(&self, text: &str) -> Vec<Text> {
-        dispatch!(self, g => match g.parse_move(text) {
-            Ok(mv) if g.is_legal(mv) => Present::touched(g, mv),
-            _ => Vec::new(),
-        })
-    }
-}
-
-impl GameKind {
-    /// The game's name, as used on command lines and in records.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        self.info().name
-    }
-
-    /// Parses options `key=value,…` for this game.
-    ///
-    /// # Errors
-    /// Unknown names or values.
-    pub fn parse_options(self, text: &str) -> Result<Options, OptionError> {
-        self.info().parse_options(text)
-    }
-
-    /// The names of every game, comma-separated (for error messages).
-    #[must_use]
-    pub fn names() -> String {
-        GameKind::ALL
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+with_games!(registry);
 
 /// An unknown game name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,18 +275,6 @@ impl fmt::Display for UnknownGame {
 }
 
 impl std::error::Error for UnknownGame {}
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.name() == norm || k.name().replace('-', "") == norm)
-            .ok_or_else(|| UnknownGame(s.to_string()))
-    }
-}
 
 #[cfg(test)]
 mod tests {
