@@ -15,6 +15,11 @@
 //!
 //! Values are always stated from the view of the side to move ([`Value`]).
 //!
+//! The rules themselves (sight, the legal removals, making one) come from the engine's
+//! bit-level kernel, [`boardlab_sight_reduction::kernel`]; this crate adds the searches, the
+//! transposition table ([`tt`]) and the group analysis behind the move-count bounds
+//! ([`groups`]).
+//!
 //! ```
 //! use boardlab_core::Game;
 //! use boardlab_sight_reduction::SightReduction;
@@ -30,18 +35,18 @@
 //! ```
 
 pub mod bench;
-pub mod bits;
+pub mod groups;
 pub mod puzzle;
-pub mod rules;
 mod search;
 pub mod solitaire;
 pub mod study;
 pub mod tt;
 
 use boardlab_core::Game;
+use boardlab_sight_reduction::kernel::{self, with_variant};
+pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
 pub use boardlab_sight_reduction::SightReduction;
 use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
-pub use rules::Rules;
 pub use search::Stats;
 use search::{parent_score, Search};
 use std::fmt;
@@ -120,7 +125,11 @@ impl Value {
         }
     }
 
-    fn rank(self) -> i32 {
+    /// The value's place in the order of [`Value`]: the higher, the better for the side to
+    /// move (a win in `n` plies ranks `1000 - n`, a loss in `n` plies `n - 1000`; a win or a
+    /// loss without distance ranks 500 or -500).
+    #[must_use]
+    pub fn rank(self) -> i32 {
         match self {
             Value::WinIn(n) => 1000 - n as i32,
             Value::Win => 500,
@@ -213,6 +222,20 @@ impl Position {
             (self.black, self.white)
         }
     }
+
+    /// The position after the side to move removes the squares `removed`.
+    #[must_use]
+    pub fn after(self, removed: u32) -> Position {
+        let (me, opp) = self.me_opp();
+        let (next, mine) = kernel::play(me, opp, removed);
+        let side = self.side ^ 1;
+        let (white, black) = if side == WHITE {
+            (next, mine)
+        } else {
+            (mine, next)
+        };
+        Position { white, black, side }
+    }
 }
 
 /// The exact solver of the two-player game, with its transposition table. The table keeps
@@ -223,27 +246,6 @@ pub struct Solver {
     table: Table,
     rules: Option<Rules>,
     stats: Stats,
-}
-
-/// Turns a move given as the set of removed squares into the engine's move.
-#[must_use]
-pub fn to_move(mask: u32) -> Move {
-    let a = mask.trailing_zeros() as u8;
-    if mask.count_ones() == 2 {
-        Move::Pair(a, (31 - mask.leading_zeros()) as u8)
-    } else {
-        Move::Remove(a)
-    }
-}
-
-/// The set of squares a removal takes away (`None` for other kinds of move).
-#[must_use]
-pub fn move_mask(mv: Move) -> Option<u32> {
-    match mv {
-        Move::Remove(a) => Some(1 << a),
-        Move::Pair(a, b) => Some((1 << a) | (1 << b)),
-        _ => None,
-    }
 }
 
 impl Solver {
@@ -283,7 +285,7 @@ impl Solver {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (win, stats) = crate::with_variant!(rules, V => {
+        let (win, stats) = with_variant!(rules, V => {
             let mut s = Search::<V>::new(tt);
             let w = s.wins(me, opp);
             (w, s.stats)
@@ -301,7 +303,7 @@ impl Solver {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (score, stats) = crate::with_variant!(rules, V => {
+        let (score, stats) = with_variant!(rules, V => {
             let mut s = Search::<V>::new(tt);
             // Who wins first (cheap), then how fast within that side of zero.
             let w = s.wins(me, opp);
@@ -335,22 +337,10 @@ impl Solver {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let mut masks = Vec::new();
-        crate::with_variant!(rules, V => rules::moves::<V>(me, opp, &mut masks));
+        rules.moves(me, opp, &mut masks);
         let mut out = Vec::with_capacity(masks.len());
         for m in masks {
-            let child = Position {
-                white: if pos.side == WHITE {
-                    pos.white & !m
-                } else {
-                    pos.white
-                },
-                black: if pos.side == BLACK {
-                    pos.black & !m
-                } else {
-                    pos.black
-                },
-                side: pos.side ^ 1,
-            };
+            let child = pos.after(m);
             let v = if distance {
                 self.solve_distance(rules, child)
             } else {
@@ -442,10 +432,10 @@ pub fn parent(child: i32) -> i32 {
 pub fn static_bounds(rules: Rules, pos: Position) -> Option<bool> {
     let (me, opp) = pos.me_opp();
     with_variant!(rules, V => {
-        let r = rules::removable::<V>(me, opp);
+        let r = kernel::removable::<V>(me, opp);
         if r == 0 {
             return Some(false);
         }
-        Search::<V>::bounds(me, opp, r, rules::removable::<V>(opp, me))
+        Search::<V>::bounds(me, opp, r, kernel::removable::<V>(opp, me))
     })
 }

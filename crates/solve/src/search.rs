@@ -7,10 +7,10 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::bits::{between, seen, segment_group};
-use crate::rules::{for_each_pair, most_moves, removable, SightGroups, Variant};
+use crate::groups::{between, most_moves, segment_group, SightGroups};
 use crate::tt::Table;
 use crate::{key, Score, LOSS_MAX, WIN_MIN};
+use boardlab_sight_reduction::kernel::{for_each_pair, removable, sees_along, Variant};
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -171,7 +171,7 @@ impl<'t, V: Variant> Search<'t, V> {
         let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
         // Failing those, a piece that sees an enemy piece standing between two of `me`'s:
         // if both neighbours stay, removing that enemy piece gives `me` a removal.
-        let watch = me & seen(opp & between(me, e, V::ANY), e, V::ANY);
+        let watch = me & sees_along(opp & between(me, e, V::ANY), e, V::ANY);
         // `me` outlasts when its sure removals beat `opp`'s most, or tie it and `opp` cannot
         // reach its most without a gift.
         let outlast = |(sure, stay): (u32, u32), most: u32| {

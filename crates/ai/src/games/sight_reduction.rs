@@ -10,88 +10,25 @@ use crate::search::Proven;
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Game;
-use boardlab_sight_reduction::bits::{self, Dir, ALL_DIRS, ORTHOGONAL};
+use boardlab_sight_reduction::kernel::{self, move_mask, to_move, Rules};
 use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
-use boardlab_solve::{
-    move_mask, Position, Rules as SolveRules, Solver, SolverConfig, Value as SolveValue,
-};
+use boardlab_solve::{Position, Solver, SolverConfig, Value as SolveValue};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// The removal rule on raw sets, as the engine applies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Rules {
-    any: bool,
-    enemy: bool,
-    pair: bool,
-}
-
-impl Rules {
-    fn of(cfg: &Config) -> Rules {
-        Rules {
-            any: cfg.sight_any,
-            enemy: cfg.enemy_sight,
-            pair: cfg.pair,
-        }
+/// Every removal of `me` as a set of squares, in the order the searches and playouts here
+/// take them: single removals by square, then (with `removal=pair`) the pairs as
+/// [`Rules::for_each_pair`] lists them.
+fn removals(rules: Rules, me: u32, opp: u32, out: &mut Vec<u32>) {
+    out.clear();
+    let r = rules.removable(me, opp);
+    let mut x = r;
+    while x != 0 {
+        out.push(x & x.wrapping_neg());
+        x &= x - 1;
     }
-
-    fn dirs(self) -> &'static [Dir] {
-        if self.any {
-            &ALL_DIRS
-        } else {
-            &ORTHOGONAL
-        }
-    }
-
-    /// The pieces of `own` that may be removed.
-    #[inline]
-    fn removable(self, own: u32, enemy: u32) -> u32 {
-        let empty = !(own | enemy);
-        let mut seen = bits::sees_orthogonal(own, empty);
-        if self.any {
-            seen |= bits::sees_diagonal(own, empty);
-        }
-        let mut r = own & seen;
-        if self.enemy {
-            r &= bits::sees_orthogonal(enemy, empty) | bits::sees_diagonal(enemy, empty);
-        }
-        r
-    }
-
-    /// Every move as the set of squares it empties.
-    fn moves(self, own: u32, enemy: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let r = self.removable(own, enemy);
-        let mut x = r;
-        while x != 0 {
-            out.push(x & x.wrapping_neg());
-            x &= x - 1;
-        }
-        if self.pair {
-            let occ = own | enemy;
-            let mut ps = r;
-            while ps != 0 {
-                let p = ps.trailing_zeros() as u8;
-                ps &= ps - 1;
-                for &d in self.dirs() {
-                    if let Some(q) = bits::first_hit(p, occ, d) {
-                        if q > p && r >> q & 1 == 1 {
-                            out.push(1 << p | 1 << q);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn to_move(removed: u32) -> Move {
-    let a = removed.trailing_zeros() as u8;
-    let rest = removed & (removed - 1);
-    if rest == 0 {
-        Move::Remove(a)
-    } else {
-        Move::Pair(a, rest.trailing_zeros() as u8)
+    if rules.pair {
+        rules.for_each_pair(me, opp, r, |m| out.push(m));
     }
 }
 
@@ -114,16 +51,14 @@ fn random_playout_loses<R: Rng>(rules: Rules, mut me: u32, mut opp: u32, rng: &m
         }
         let removed = if rules.pair {
             let mut v = Vec::new();
-            rules.moves(me, opp, &mut v);
+            removals(rules, me, opp, &mut v);
             let n = v.len().min(moves.len());
             moves[..n].copy_from_slice(&v[..n]);
             moves[rng.random_range(0..n)]
         } else {
-            1 << bits::nth_bit(r, rng.random_range(0..r.count_ones()))
+            1 << kernel::nth_bit(r, rng.random_range(0..r.count_ones()))
         };
-        let next = opp;
-        opp = me & !removed;
-        me = next;
+        (me, opp) = kernel::play(me, opp, removed);
         my_turn = !my_turn;
     }
 }
@@ -200,7 +135,6 @@ fn swindle_choice(
     deadline: Option<Instant>,
 ) -> Option<Move> {
     let rules = Rules::of(game.config());
-    let srules = SolveRules::of(game.config());
     let side = game.side_to_move();
     let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
     let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
@@ -213,13 +147,9 @@ fn swindle_choice(
         }
         let Some(mask) = move_mask(m) else { continue };
         let mine = me & !mask;
-        let child = Position {
-            white: if side == 0 { mine } else { opp },
-            black: if side == 0 { opp } else { mine },
-            side: side ^ 1,
-        };
+        let child = Position::of(game).expect("the removal phase").after(mask);
         let (mut lost, mut all) = (0.0f64, 0.0f64);
-        for (r, rv) in solver.move_values(srules, child, false) {
+        for (r, rv) in solver.move_values(rules, child, false) {
             let Some(rmask) = move_mask(r) else { continue };
             let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
             all += w;
@@ -295,7 +225,7 @@ impl SrEndgame {
             return Some(self.table[slot].1);
         }
         let mut moves = self.bufs.pop().unwrap_or_default();
-        rules.moves(me, opp, &mut moves);
+        removals(rules, me, opp, &mut moves);
         if moves.is_empty() {
             self.bufs.push(moves);
             return Some(0);
@@ -341,12 +271,12 @@ impl SrEndgame {
     /// [`Endgame::solve`] with boardlab-solve (small positions).
     fn solve_small(&mut self, game: &SightReduction, nodes: &mut u64) -> (Proven, Option<Move>) {
         let solver = self.solver();
-        let (srules, pos) = (
-            SolveRules::of(game.config()),
+        let (rules, pos) = (
+            Rules::of(game.config()),
             Position::of(game).expect("the removal phase"),
         );
         let before = solver.stats().nodes;
-        let values = solver.move_values(srules, pos, true);
+        let values = solver.move_values(rules, pos, true);
         let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| rank(*v)) else {
             *nodes += solver.stats().nodes - before;
             return (Proven::Loss(0), None);
@@ -604,7 +534,7 @@ impl Endgame<SightReduction> for SrEndgame {
         let solver = self.solver();
         let before = solver.stats().nodes;
         let v = solver.solve_distance(
-            SolveRules::of(game.config()),
+            Rules::of(game.config()),
             Position::of(game).expect("the removal phase"),
         );
         *nodes += solver.stats().nodes - before;
@@ -655,11 +585,8 @@ impl Endgame<SightReduction> for SrEndgame {
         let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
         let solver = self.solver();
         let before = solver.stats().nodes;
-        let values = solver.move_values(
-            SolveRules::of(game.config()),
-            Position::of(game).expect("the removal phase"),
-            false,
-        );
+        let values =
+            solver.move_values(rules, Position::of(game).expect("the removal phase"), false);
         let replies = |m: Move| {
             move_mask(m).map_or(0, |mask| {
                 i64::from(rules.removable(opp, me & !mask).count_ones())
@@ -702,7 +629,7 @@ impl Endgame<SightReduction> for SrEndgame {
         let side = game.side_to_move();
         let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
         let mut moves = Vec::new();
-        rules.moves(me, opp, &mut moves);
+        removals(rules, me, opp, &mut moves);
         let result = (|| {
             if moves.is_empty() {
                 return Some((Proven::Loss(0), None));
@@ -768,16 +695,12 @@ impl GameAi for SightReduction {
             }
         }
         let n = rng.random_range(0..r.count_ones());
-        Some(Move::Remove(bits::nth_bit(r, n)))
+        Some(Move::Remove(kernel::nth_bit(r, n)))
     }
 
     /// The squares a removal empties.
     fn footprint(mv: Move) -> u128 {
-        match mv {
-            Move::Remove(a) => 1 << a,
-            Move::Pair(a, b) => 1 << a | 1 << b,
-            _ => 0,
-        }
+        move_mask(mv).map_or(0, u128::from)
     }
 
     fn level_spec(n: u8) -> BotSpec {
@@ -822,7 +745,12 @@ mod tests {
                 while g.outcome().is_none() {
                     g.legal_moves(&mut legal);
                     let side = g.side_to_move();
-                    Rules::of(g.config()).moves(g.pieces(side), g.pieces(side ^ 1), &mut raw);
+                    removals(
+                        Rules::of(g.config()),
+                        g.pieces(side),
+                        g.pieces(side ^ 1),
+                        &mut raw,
+                    );
                     let mut a: Vec<Move> = raw.iter().map(|&m| to_move(m)).collect();
                     a.sort();
                     legal.sort();
