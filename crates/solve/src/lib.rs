@@ -5,7 +5,10 @@
 //!   ([`Solver::solve`]), how fast — the winner winning as fast as possible, the loser holding
 //!   out as long as possible ([`Solver::solve_distance`]) — and the value of every legal move
 //!   ([`Solver::move_values`]). Memory is bounded: the transposition table is sized once
-//!   from [`SolverConfig::table_bytes`].
+//!   from [`SolverConfig::table_bytes`]. Each search also comes in a form that takes a
+//!   [`Budget`] (a deadline, a node limit, a stop flag) and answers [`OutOfBudget`] when it
+//!   runs out ([`Solver::solve_within`], [`Solver::solve_distance_within`],
+//!   [`Solver::move_values_within`]).
 //! - [`solitaire`]: the one-person puzzle (`mode=solitaire`): a solution that reaches the
 //!   goal, or a proof that none exists and the lowest score reachable.
 //! - [`puzzle`]: random solvable solitaire puzzles graded by how many first moves lead to
@@ -35,6 +38,7 @@
 //! ```
 
 pub mod bench;
+mod budget;
 pub mod groups;
 pub mod puzzle;
 mod search;
@@ -47,6 +51,7 @@ use boardlab_sight_reduction::kernel::{self, with_variant};
 pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
 pub use boardlab_sight_reduction::SightReduction;
 use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
+pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
 pub use search::Stats;
 use search::{parent_score, Search};
 use std::fmt;
@@ -248,6 +253,14 @@ pub struct Solver {
     stats: Stats,
 }
 
+/// The result of a search without a budget, which cannot run out.
+fn unlimited<T>(result: Result<T, OutOfBudget>) -> T {
+    match result {
+        Ok(v) => v,
+        Err(e) => unreachable!("a search without a budget cannot run out: {e}"),
+    }
+}
+
 impl Solver {
     /// A solver with the given settings.
     #[must_use]
@@ -282,37 +295,66 @@ impl Solver {
 
     /// Whether the side to move wins `pos` under `rules`: [`Value::Win`] or [`Value::Loss`].
     pub fn solve(&mut self, rules: Rules, pos: Position) -> Value {
+        unlimited(self.solve_within(rules, pos, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::solve`] within `budget`.
+    ///
+    /// # Errors
+    /// The budget ran out before the search ended (what it proved is kept in the table).
+    pub fn solve_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        budget: Budget<'_>,
+    ) -> Result<Value, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (win, stats) = with_variant!(rules, V => {
-            let mut s = Search::<V>::new(tt);
+        let (win, stats, out) = with_variant!(rules, V => {
+            let mut s = Search::<V>::new(tt, budget);
             let w = s.wins(me, opp);
-            (w, s.stats)
+            (w, s.stats, s.meter.out)
         });
         self.stats.add(&stats);
-        if win {
-            Value::Win
-        } else {
-            Value::Loss
+        match out {
+            Some(e) => Err(e),
+            None if win => Ok(Value::Win),
+            None => Ok(Value::Loss),
         }
     }
 
     /// The value of `pos` with distance: [`Value::WinIn`] or [`Value::LossIn`].
     pub fn solve_distance(&mut self, rules: Rules, pos: Position) -> Value {
+        unlimited(self.solve_distance_within(rules, pos, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::solve_distance`] within `budget`.
+    ///
+    /// # Errors
+    /// The budget ran out before the search ended (what it proved is kept in the table).
+    pub fn solve_distance_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        budget: Budget<'_>,
+    ) -> Result<Value, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (score, stats) = with_variant!(rules, V => {
-            let mut s = Search::<V>::new(tt);
+        let (score, stats, out) = with_variant!(rules, V => {
+            let mut s = Search::<V>::new(tt, budget);
             // Who wins first (cheap), then how fast within that side of zero.
             let w = s.wins(me, opp);
             s.killer_first = false;
             // Then the distance by null-window tests, halving the range of possible scores.
             let (mut lo, mut hi) = if w { (i32::from(WIN_MIN), 99) } else { (-100, i32::from(LOSS_MAX)) };
-            while lo < hi {
+            while lo < hi && !s.out() {
                 let mid = lo + (hi - lo + 1) / 2;
                 let v = s.score(me, opp, mid - 1, mid);
+                if s.out() {
+                    break;
+                }
                 if v >= mid {
                     lo = v.min(hi);
                 } else {
@@ -320,10 +362,13 @@ impl Solver {
                 }
             }
             let score = lo;
-            (score, s.stats)
+            (score, s.stats, s.meter.out)
         });
         self.stats.add(&stats);
-        Value::from_score(score)
+        match out {
+            Some(e) => Err(e),
+            None => Ok(Value::from_score(score)),
+        }
     }
 
     /// Every legal move of `pos` with its value for the side to move (the value of the
@@ -334,21 +379,37 @@ impl Solver {
         pos: Position,
         distance: bool,
     ) -> Vec<(Move, Value)> {
+        unlimited(self.move_values_within(rules, pos, distance, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::move_values`] within `budget`, which holds for all the moves together.
+    ///
+    /// # Errors
+    /// The budget ran out before every move was solved.
+    pub fn move_values_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        distance: bool,
+        budget: Budget<'_>,
+    ) -> Result<Vec<(Move, Value)>, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let mut masks = Vec::new();
         rules.moves(me, opp, &mut masks);
+        let start = self.stats.nodes;
         let mut out = Vec::with_capacity(masks.len());
         for m in masks {
             let child = pos.after(m);
+            let left = budget.after(self.stats.nodes - start);
             let v = if distance {
-                self.solve_distance(rules, child)
+                self.solve_distance_within(rules, child, left)?
             } else {
-                self.solve(rules, child)
+                self.solve_within(rules, child, left)?
             };
             out.push((to_move(m), v.before()));
         }
-        out
+        Ok(out)
     }
 
     /// A best move of `pos` (the fastest win, or the longest resistance, when `distance`),
