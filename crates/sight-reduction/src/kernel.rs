@@ -22,9 +22,9 @@
 //!   type, and [`with_variant!`] calls code with the variant of a
 //!   [`Rules`] value, so that a hot loop is compiled once per combination; [`removable`],
 //!   [`for_each_pair`] and [`moves`] are the functions above for a variant.
-//! - **Bit helpers**: the `n`-th set bit ([`nth_bit`], [`nth_bit_with_prefix`]), the
-//!   neighbours of squares ([`neighbours`]), the rays from a square ([`RAYS_UP`],
-//!   [`first_hit`]).
+//! - **Bit helpers**: the `n`-th set bit ([`nth_bit`], [`nth_bit_with_prefix`]), each square
+//!   of a set ([`squares`]), the neighbours of squares ([`neighbours`]), the rays from a
+//!   square ([`RAYS_UP`], [`first_hit`]).
 
 use crate::{Config, Move};
 use std::fmt;
@@ -277,6 +277,17 @@ pub fn neighbours(x: u32) -> u32 {
     out
 }
 
+/// Each square of `x` as a set of its own, lowest first.
+#[inline]
+pub fn squares(x: u32) -> impl Iterator<Item = u32> {
+    let mut rest = x;
+    std::iter::from_fn(move || {
+        let one = rest & rest.wrapping_neg();
+        rest &= !one;
+        (one != 0).then_some(one)
+    })
+}
+
 /// Rays from each square in the four "increasing" directions N, E, NE, NW, in that order:
 /// the squares beyond it, nearest first in increasing bit order, so the first piece met
 /// along `RAYS_UP[d][sq]` is the lowest set bit of `occupied & RAYS_UP[d][sq]`.
@@ -393,11 +404,7 @@ impl Rules {
     pub fn moves(self, me: u32, opp: u32, out: &mut Vec<u32>) {
         out.clear();
         let r = self.removable(me, opp);
-        let mut x = r;
-        while x != 0 {
-            out.push(x & x.wrapping_neg());
-            x &= x - 1;
-        }
+        out.extend(squares(r));
         if self.pair {
             let occupied = me | opp;
             let mut ps = r;

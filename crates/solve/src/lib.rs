@@ -316,12 +316,7 @@ impl Solver {
             let w = s.wins(me, opp);
             (w, s.stats, s.meter.out)
         });
-        self.stats.add(&stats);
-        match out {
-            Some(e) => Err(e),
-            None if win => Ok(Value::Win),
-            None => Ok(Value::Loss),
-        }
+        self.account(&stats, out, if win { Value::Win } else { Value::Loss })
     }
 
     /// The value of `pos` with distance: [`Value::WinIn`] or [`Value::LossIn`].
@@ -364,11 +359,18 @@ impl Solver {
             let score = lo;
             (score, s.stats, s.meter.out)
         });
-        self.stats.add(&stats);
-        match out {
-            Some(e) => Err(e),
-            None => Ok(Value::from_score(score)),
-        }
+        self.account(&stats, out, Value::from_score(score))
+    }
+
+    /// Adds the counters of a search and gives its answer, unless its budget ran out.
+    fn account(
+        &mut self,
+        stats: &Stats,
+        out: Option<OutOfBudget>,
+        answer: Value,
+    ) -> Result<Value, OutOfBudget> {
+        self.stats.add(stats);
+        out.map_or(Ok(answer), Err)
     }
 
     /// Every legal move of `pos` with its value for the side to move (the value of the

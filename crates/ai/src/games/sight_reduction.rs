@@ -23,11 +23,7 @@ use std::time::{Duration, Instant};
 fn removals(rules: Rules, me: u32, opp: u32, out: &mut Vec<u32>) {
     out.clear();
     let r = rules.removable(me, opp);
-    let mut x = r;
-    while x != 0 {
-        out.push(x & x.wrapping_neg());
-        x &= x - 1;
-    }
+    out.extend(kernel::squares(r));
     if rules.pair {
         rules.for_each_pair(me, opp, r, |m| out.push(m));
     }
@@ -633,6 +629,17 @@ mod tests {
         SightReduction::new(&o, seed).unwrap()
     }
 
+    /// Plays random moves until at most `pieces` pieces are left; false when the game ended
+    /// first.
+    fn play_down_to(g: &mut SightReduction, pieces: u32, rng: &mut impl Rng) -> bool {
+        let mut buf = Vec::new();
+        while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
+            let m = g.random_move(rng, &mut buf).unwrap();
+            g.play_unchecked(m);
+        }
+        g.outcome().is_none()
+    }
+
     /// The raw move generator agrees with the engine under every rule variant.
     #[test]
     fn raw_moves_match_the_engine() {
@@ -836,18 +843,13 @@ mod tests {
     #[test]
     fn the_budget_holds_above_24_pieces() {
         let mut rng = boardlab_core::rng(11);
-        let mut buf = Vec::new();
         let mut solver = Solver::new(SolverConfig::default());
         let (mut gave_up, mut answered) = (0, 0);
         for seed in 0..6 {
             let mut g = game("", seed);
             // Full boards, then boards of about 26 and 24 pieces.
             for pieces in [32, 26, 24] {
-                while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
-                    let m = g.random_move(&mut rng, &mut buf).unwrap();
-                    g.play_unchecked(m);
-                }
-                if g.outcome().is_some() {
+                if !play_down_to(&mut g, pieces, &mut rng) {
                     break;
                 }
                 let mut eg = SolverEndgame::default();
@@ -910,13 +912,7 @@ mod tests {
         for opts in ["", "sight=any", "removal=pair", "enemy-sight=true"] {
             for seed in 0..40 {
                 let mut g = game(opts, seed);
-                let mut buf = Vec::new();
-                // Play randomly down to a small position.
-                while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > 16 {
-                    let m = g.random_move(&mut rng, &mut buf).unwrap();
-                    g.play_unchecked(m);
-                }
-                if g.outcome().is_some() {
+                if !play_down_to(&mut g, 16, &mut rng) {
                     continue;
                 }
                 let mut eg = SolverEndgame::default();
