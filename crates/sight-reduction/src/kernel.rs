@@ -488,8 +488,8 @@ variants! {
     V111: true true true;
 }
 
-/// Evaluates `$body` with the type `$v` bound to the [`Variant`](crate::kernel::Variant) of the
-/// [`Rules`](crate::kernel::Rules) value `$rules`:
+/// Evaluates `$body` with the type `$v` bound to the [`Variant`] of the
+/// [`Rules`] value `$rules`:
 /// `with_variant!(rules, V => kernel::removable::<V>(me, opp))`.
 #[macro_export]
 macro_rules! with_variant {

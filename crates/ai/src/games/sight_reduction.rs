@@ -519,8 +519,8 @@ impl Endgame<SightReduction> for SolverEndgame {
 
     /// The value with the distance, and a move: in a won position the fastest win, in a
     /// lost one the swindle (see [`Endgame::decide`]), preferring among equal chances the
-    /// longest game. `None` when the solver runs out of `budget` (only above
-    /// [`UNBUDGETED_PIECES`] pieces).
+    /// longest game. `None` when the solver runs out of `budget`, which holds above 24
+    /// pieces only.
     fn solve(
         &mut self,
         game: &SightReduction,
