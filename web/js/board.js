@@ -1,4 +1,4 @@
-// Draws a board description (crates/server/src/board.rs) as SVG: cells, lines, marks, pieces,
+// Draws a board description (made by each game crate, `boardlab_core::present`) as SVG: cells, lines, marks, pieces,
 // coordinates, and the interaction layer (legal targets, selection, last move, cursor). It
 // knows shapes and pieces, never rules: what is legal comes from the server's move list.
 
@@ -436,7 +436,7 @@ export class BoardView {
     for (const f of this.fighterHits) {
       const cls = ['hit', 'hit-layer'];
       if (v.flash === f.cell) cls.push('hit-flash');
-      g.append(s('circle', { class: cls, 'data-cell': f.cell, 'data-layer': 'f', cx: f.x, cy: f.y, r: f.r },
+      g.append(s('circle', { class: cls, 'data-cell': f.cell, 'data-layer': 'fighter', cx: f.x, cy: f.y, r: f.r },
         s('title', {}, `Fighter on ${f.cell}`)));
     }
     return g;

@@ -1,32 +1,50 @@
-// Builds a move from clicks. Each game's adapter turns every legal move (notation from the
-// server) into one or more click paths: the cells to click in order, plus a label. A click
-// extends the current path prefix; the cells that can come next are the highlighted targets;
-// when the clicks spell out exactly one move it is played, and when several moves share the
-// clicks (a step with or without a spin, carry or leave) a chooser offers them. The browser
-// holds no rules: a click that no legal move starts with is refused with feedback.
+// Builds a move from clicks. The server sends, with every position, the game's own description
+// of how each legal move is entered (`state.interaction`, made by the game crate): the cells to
+// click in order, a label, a chooser group and the kind of target. A click extends the current
+// path prefix; the cells that can come next are the highlighted targets; when the clicks spell
+// out exactly one move it is played, and when several moves share the clicks (a step with or
+// without a spin, carry or leave) a chooser offers them. Moves chosen as a set of cells (Obsidio's
+// claims) are selected one cell at a time and confirmed. The browser holds no rules and reads no
+// notation: a click that no legal move starts with is refused with the game's own words.
 
 /**
  * @typedef {object} Entry
  * @property {string} move the legal move's notation
- * @property {string[][]} paths click paths (tokens; `adapter.cellOf(token)` gives the cell)
+ * @property {string[][]} paths click paths (tokens: `cell`, or `layer:cell` for a layer of a cell)
  * @property {string} label button label in a chooser
  * @property {string} [group] chooser row
  * @property {string} [kind] target style of the last cell: move, capture, special
+ * @property {string[]} [claim] cells chosen as a set (the last one chosen last)
  */
+
+const ARROW = { n: '↑', e: '→', s: '↓', w: '←' };
+const OPPOSITE = { n: 's', s: 'n', e: 'w', w: 'e' };
+
+/** The token of a click: its cell, prefixed by its layer where it names one. */
+export function tokenOf(click) {
+  return click.layer ? `${click.layer}:${click.cell}` : click.cell;
+}
+
+function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 
 export class MoveBuilder {
   /**
-   * @param {object} adapter the game's adapter (js/games/*.js)
-   * @param {object} hooks {play(move), changed(), choose(options, cell) -> Promise<option|null>, refuse(cell, message)}
+   * @param {object} hooks {play(move), changed(), choose(options, cell, title) -> Promise<option|null>, refuse(cell, message)}
    */
-  constructor(adapter, hooks) {
-    this.adapter = adapter;
+  constructor(hooks) {
     this.hooks = hooks;
     this.entries = [];
     this.buttons = [];
     this.sel = [];
-    this.extra = null; // adapter-owned selection (Obsidio claims)
+    this.extra = null; // cells chosen for a set move (Obsidio claims)
     this.state = null;
+    this.ui = null;
     this.enabled = false;
   }
 
@@ -36,14 +54,14 @@ export class MoveBuilder {
     this.state = state;
     this.enabled = enabled;
     this.ctx = ctx;
+    this.ui = (enabled && state && state.interaction) || { prompt: '', moves: [] };
     this.entries = [];
     this.buttons = [];
-    const legal = enabled && state ? state.legal_moves : [];
-    for (const m of legal) {
-      const e = this.adapter.parse(m, state, ctx);
-      if (e && e.paths && e.paths.length) this.entries.push({ move: m, ...e });
-      else if (e && e.claim) this.entries.push({ move: m, paths: [], ...e });
-      else this.buttons.push({ move: m, label: this.adapter.buttonLabel(m, state, ctx), title: e && e.title });
+    for (const m of this.ui.moves || []) {
+      const label = m.facing ? `${m.label} ${ARROW[ctx.flipped ? OPPOSITE[m.facing] : m.facing]}` : m.label;
+      const paths = (m.paths || []).map((p) => p.map(tokenOf));
+      if (paths.length || m.set) this.entries.push({ move: m.move, paths, label, group: m.group, kind: m.kind, claim: m.set });
+      else this.buttons.push({ move: m.move, label });
     }
     if (!same) this.reset(false);
   }
@@ -55,7 +73,18 @@ export class MoveBuilder {
   }
 
   cellOf(token) {
-    return this.adapter.cellOf ? this.adapter.cellOf(token) : token;
+    const i = token.indexOf(':');
+    return i < 0 ? token : token.slice(i + 1);
+  }
+
+  layerOf(token) {
+    const i = token.indexOf(':');
+    return i < 0 ? null : token.slice(0, i);
+  }
+
+  /** The game's words for what a first click `token` selects. */
+  selection(token) {
+    return (this.ui.selections || []).find((x) => tokenOf(x.click) === token);
   }
 
   startsWith(path, prefix) {
@@ -101,15 +130,31 @@ export class MoveBuilder {
     return out;
   }
 
+  /** The set moves (claims). */
+  sets() {
+    return this.entries.filter((e) => e.claim);
+  }
+
   /** What the board should highlight: targets, selected cells, cells that start a move. */
   highlights() {
     const targets = new Map();
     const selected = new Set();
     const clickable = new Set();
-    if (!this.enabled) return { targets, selected, clickable, order: new Map() };
-    if (this.adapter.highlights) {
-      const custom = this.adapter.highlights(this);
-      if (custom) return custom;
+    const order = new Map();
+    if (!this.enabled) return { targets, selected, clickable, order };
+    const sets = this.sets();
+    for (const e of sets) for (const t of e.claim) clickable.add(t);
+    if (this.extra) {
+      this.extra.forEach((t, i) => {
+        selected.add(t);
+        order.set(t, i + 1);
+      });
+      for (const e of sets) {
+        if (this.extra.every((t) => e.claim.includes(t))) {
+          for (const t of e.claim) if (!selected.has(t)) targets.set(t, 'special');
+        }
+      }
+      return { targets, selected, clickable, order };
     }
     for (const t of this.sel) selected.add(this.cellOf(t));
     if (this.sel.length) {
@@ -120,28 +165,63 @@ export class MoveBuilder {
       if (this.completed().length) targets.set(this.cellOf(this.sel[this.sel.length - 1]), 'confirm');
     }
     for (const t of this.nextTokens([]).keys()) clickable.add(this.cellOf(t));
-    if (this.adapter.moreClickable && !this.sel.length) for (const c of this.adapter.moreClickable(this)) clickable.add(c);
-    return { targets, selected, clickable, order: new Map() };
+    return { targets, selected, clickable, order };
+  }
+
+  /** The flight zones to show for the current selection (assideum), for the board view. */
+  zones() {
+    const z = this.enabled && this.sel.length ? (this.selection(this.sel[0]) || {}).zones : null;
+    if (!z) return null;
+    return z.portal ? { colour: z.colour, portal: z.portal } : z.colour;
   }
 
   /** A line describing the selection, and what can be done next. */
   hint() {
     if (!this.enabled) return '';
-    if (this.adapter.hint) {
-      const custom = this.adapter.hint(this);
-      if (custom !== undefined) return custom;
+    if (this.extra) {
+      const w = this.ui.set_words;
+      const cells = this.extra.join(', ');
+      const last = this.extra[this.extra.length - 1];
+      return w ? fill(this.extra.length === 1 ? w.one : w.many, { cells, last }) : cells;
     }
-    if (!this.sel.length) return this.adapter.idleHint ? this.adapter.idleHint(this) : '';
+    if (!this.sel.length) return this.ui.prompt || '';
     const done = this.completed();
     const cells = this.sel.map((t) => this.cellOf(t));
     const more = this.nextTokens().size > 0;
-    if (done.length === 1 && more) {
+    if (this.sel.length > 1 && done.length === 1 && more) {
       return `${done[0].label}: click ${cells[cells.length - 1]} again, or click a highlighted target to go on. Esc cancels.`;
     }
-    return `${this.adapter.selectionLabel ? this.adapter.selectionLabel(this.sel, this.state) : cells.join(' → ')}: choose a highlighted target. Esc cancels.`;
+    const chosen = this.selection(this.sel[0]);
+    if (this.sel.length === 1 && chosen) return chosen.text;
+    return `${cells.join(' → ')}: choose a highlighted target. Esc cancels.`;
   }
 
-  /** A click on `cell` (null: cancel); `layer` is `f` for a click on a Fighter's icon. */
+  /** The game's words for a click on `cell` that starts no move. */
+  refusal(cell) {
+    for (const r of this.ui.refusals || []) {
+      if (!r.cells || !r.cells.length || r.cells.includes(cell)) return fill(r.text, { cell });
+    }
+    return `No legal move starts at ${cell}.`;
+  }
+
+  /** A click on a cell of a set move: adds or drops it. Returns whether it was one. */
+  clickSet(cell) {
+    const sets = this.sets();
+    if (!sets.some((e) => e.claim.includes(cell))) return false;
+    if (this.sel.length) this.sel = [];
+    const sel = this.extra || [];
+    const i = sel.indexOf(cell);
+    if (i >= 0) sel.splice(i, 1);
+    else {
+      // Only cells that some set move holds together with the current selection.
+      if (!sets.some((e) => sel.every((t) => e.claim.includes(t)) && e.claim.includes(cell))) sel.length = 0;
+      sel.push(cell);
+    }
+    this.extra = sel.length ? sel : null;
+    return true;
+  }
+
+  /** A click on `cell` (null: cancel); `layer` names the layer clicked (a Fighter's icon). */
   async click(cell, layer = null) {
     this.layer = layer;
     if (!this.enabled) {
@@ -152,18 +232,18 @@ export class MoveBuilder {
       this.reset();
       return;
     }
-    if (this.adapter.click && this.adapter.click(this, cell)) {
+    if (this.clickSet(cell)) {
       this.hooks.changed();
       return;
     }
-    // A click elsewhere drops the adapter's own selection (Obsidio claims).
+    // A click elsewhere drops the chosen set.
     this.extra = null;
     const step = await this.extend(this.sel, cell);
     if (step === 'cancel') return;
     if (step) return;
     // Not a continuation: maybe a new start.
     if (this.sel.length) {
-      const otherLayer = this.layer && this.adapter.layerOf && this.adapter.layerOf(this.sel[0]) !== this.layer;
+      const otherLayer = this.layer && this.layerOf(this.sel[0]) !== this.layer;
       const wasOnly = this.sel.length === 1 && this.cellOf(this.sel[0]) === cell && !otherLayer;
       this.sel = [];
       // Clicking the selected piece again deselects it; so does a click that would play a
@@ -176,7 +256,7 @@ export class MoveBuilder {
       if (again) return;
       this.hooks.changed();
     }
-    this.hooks.refuse(cell, this.adapter.refusal ? this.adapter.refusal(cell, this.state) : `No legal move starts at ${cell}.`);
+    this.hooks.refuse(cell, this.refusal(cell));
   }
 
   /** Whether a first click on `cell` would play a move straight away. */
@@ -198,23 +278,22 @@ export class MoveBuilder {
     }
     let tokens = [...next.keys()].filter((t) => this.cellOf(t) === cell);
     if (!tokens.length) return false;
-    if (this.layer && this.adapter.layerOf) {
-      const onLayer = tokens.filter((t) => this.adapter.layerOf(t) === this.layer);
+    const layered = tokens.some((t) => this.layerOf(t));
+    if (this.layer && layered) {
+      const onLayer = tokens.filter((t) => this.layerOf(t) === this.layer);
       if (onLayer.length) tokens = onLayer;
-      else if (prefix.length && this.cellOf(prefix[0]) === cell && this.adapter.layerOf(prefix[0]) !== this.layer) return false;
+      else if (prefix.length && this.cellOf(prefix[0]) === cell && this.layerOf(prefix[0]) !== this.layer) return false;
     }
-    if (tokens.length === 1) {
-      // one token: nothing to choose
-    } else if (tokens.length > 1 && this.layer === null && this.adapter.layerOf && prefix.length === 0 && this.pointerClick) {
-      // A click beside the Fighter icon means the ground piece.
-      const ground = tokens.filter((t) => this.adapter.layerOf(t) === 'g');
+    if (tokens.length > 1 && this.layer === null && layered && prefix.length === 0 && this.pointerClick) {
+      // A click beside a layer's icon means the piece beneath.
+      const ground = tokens.filter((t) => !this.layerOf(t));
       if (ground.length) tokens = ground;
     }
     if (tokens.length > 1) {
       const pick = await this.hooks.choose(
-        tokens.map((t) => ({ label: this.adapter.tokenLabel ? this.adapter.tokenLabel(t, this.state) : t, value: t })),
+        tokens.map((t) => ({ label: (this.selection(t) || {}).name || t, value: t })),
         cell,
-        this.adapter.layerTitle ? this.adapter.layerTitle(cell) : `What on ${cell}?`,
+        `Which piece on ${cell}?`,
       );
       if (!pick) {
         this.hooks.changed();
@@ -240,15 +319,16 @@ export class MoveBuilder {
   }
 
   async finish(options, cell) {
-    if (this.adapter.arrange) options = this.adapter.arrange(options, this.state);
-    if (options.length === 1 && !this.mustConfirm(options[0])) {
+    if (options.length === 1 && !this.mustConfirm()) {
       this.play(options[0].move);
       return;
     }
+    const from = this.cellOf(this.sel[0]);
+    const to = this.cellOf(this.sel[this.sel.length - 1]);
     const pick = await this.hooks.choose(
       options.map((e) => ({ label: e.label, group: e.group, value: e.move, title: e.move })),
       cell,
-      this.adapter.chooserTitle ? this.adapter.chooserTitle(this.sel, this.state, options) : 'Choose the move',
+      from === to ? `On ${from}` : `${from} → ${to}`,
     );
     if (pick) this.play(pick.value);
     else {
@@ -258,9 +338,10 @@ export class MoveBuilder {
     }
   }
 
-  mustConfirm(entry) {
+  /** A move made by clicking the same cell twice (remove alone, spin) is confirmed first. */
+  mustConfirm() {
     const sel = this.sel;
-    return sel.length >= 2 && this.cellOf(sel[sel.length - 1]) === this.cellOf(sel[sel.length - 2]) && !entry.quick;
+    return sel.length >= 2 && this.cellOf(sel[sel.length - 1]) === this.cellOf(sel[sel.length - 2]);
   }
 
   play(move) {
@@ -269,10 +350,24 @@ export class MoveBuilder {
     this.hooks.play(move);
   }
 
-  /** The adapter's pending confirmation (Obsidio claims), or a default one. */
+  /** The set move about to be confirmed (Obsidio claims), or null. */
   pending() {
-    if (!this.enabled) return null;
-    if (this.adapter.pending) return this.adapter.pending(this);
-    return null;
+    if (!this.enabled || !this.extra || !this.extra.length) return null;
+    const sel = this.extra;
+    const last = sel[sel.length - 1];
+    const e = this.sets().find((x) => sameSet(x.claim, sel) && x.claim[x.claim.length - 1] === last);
+    const w = this.ui.set_words || {};
+    const values = { cells: sel.join(', '), last };
+    return {
+      text: !e ? w.invalid || 'No move' : fill(sel.length === 1 ? w.pending_one || '{last}' : w.pending_many || '{cells}', values),
+      confirmLabel: w.confirm || 'Play',
+      move: e ? e.move : null,
+    };
+  }
+
+  /** The cells a legal move `move` touches (to mark a suggested move). */
+  cellsOf(move) {
+    const m = ((this.state && this.state.interaction && this.state.interaction.moves) || []).find((x) => x.move === move);
+    return m ? m.cells || [] : [];
   }
 }

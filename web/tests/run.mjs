@@ -609,7 +609,7 @@ test('assideum: chooser for step and spin, Fighter flights, flight zones', async
   }
   await page.keyboard.press('Escape');
   // The Fighter on b1: flights appear with the zones.
-  await clickCell(page, 'b1', 'f');
+  await clickCell(page, 'b1', 'fighter');
   const zones = await page.evaluate(() => document.querySelectorAll('.board .zone-white').length);
   assert(zones > 0, 'no flight zone shown for a selected Fighter');
   await shot(page, 'assideum-fighter-selected');

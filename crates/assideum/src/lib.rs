@@ -26,6 +26,7 @@
 pub mod board;
 pub mod notation;
 pub mod position;
+mod present;
 pub mod tables;
 
 pub use board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};

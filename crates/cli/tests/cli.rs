@@ -47,6 +47,18 @@ fn games_lists_every_option_with_values_and_defaults() {
     let json = boardlab(&["games", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v[0]["name"], "sight-reduction");
+    // Exactly the games of the one list, in its order.
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = boardlab_games::GameKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .collect();
+    assert_eq!(names, all);
 }
 
 #[test]

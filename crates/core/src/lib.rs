@@ -5,6 +5,8 @@
 //! - [`Options`]/[`OptionSpec`]: each game's options as a schema, parsed with clear errors.
 //! - [`Seat`], [`Colour`], [`Outcome`], [`Wdl`]: who plays and how it ended, always from a named
 //!   point of view.
+//! - [`Present`]: the position as a drawable board and each legal move as clicks, so any
+//!   interface draws and plays a game without knowing its rules.
 //! - [`GameRecord`]: a whole game in JSON or a PGN-like text form, replayed through the rules.
 //! - [`perft`](perft::perft) and, with the `testkit` feature, the conformance suite that every
 //!   game's tests run.
@@ -14,6 +16,7 @@ pub mod game;
 pub mod options;
 pub mod perft;
 pub mod player;
+pub mod present;
 pub mod record;
 #[cfg(feature = "testkit")]
 pub mod testkit;
@@ -25,6 +28,7 @@ pub use game::{
 };
 pub use options::{OptionError, OptionSpec, OptionValues, Options};
 pub use player::{Colour, Outcome, Seat, Wdl};
+pub use present::Present;
 pub use record::{GameRecord, RecordError, SeatNames};
 
 /// The random number generator for seeded set-ups and playouts: reproducible across platforms

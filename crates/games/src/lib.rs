@@ -5,12 +5,19 @@
 //! trait objects. [`AnyGame`] holds a game of any kind behind a text-level interface for
 //! services that store games of all kinds side by side.
 //!
-//! Adding a game is one line in the `games!` list below (plus its crate as a dependency).
+//! Adding a game takes one line in the `games!` list below (plus its crate as a dependency),
+//! and today also an entry in each place that still keeps its own list: the computer players'
+//! `ai_games!` (`crates/ai/src/lib.rs`), the server's board description
+//! (`crates/server/src/board.rs`), the web app's move adapters (`web/js/games/index.js`) and the
+//! start page's emblems (`web/js/pages/home.js`). Without those entries a game still works
+//! through the command line, records and the API, but the computer plays it only at random and
+//! the web app cannot draw its board.
 
 pub mod fuzzing;
 
+use boardlab_core::present::{Board, Interaction, Text};
 use boardlab_core::{
-    Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Seat,
+    Colour, Game, GameInfo, MoveError, NewGameError, OptionError, Options, Outcome, Present, Seat,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -156,6 +163,28 @@ impl AnyGame {
     #[must_use]
     pub fn is_solitaire(&self) -> bool {
         dispatch!(self, g => g.is_solitaire())
+    }
+
+    /// The position as a drawable board (see [`Present::board`]).
+    #[must_use]
+    pub fn board(&self) -> Board {
+        dispatch!(self, g => Present::board(g))
+    }
+
+    /// How each legal move is entered by clicks (see [`Present::interaction`]).
+    #[must_use]
+    pub fn interaction(&self) -> Interaction {
+        dispatch!(self, g => Present::interaction(g))
+    }
+
+    /// The cells the move `text` touches in this position: empty for text that is not a legal
+    /// move here (see [`Present::touched`]).
+    #[must_use]
+    pub fn touched(&self, text: &str) -> Vec<Text> {
+        dispatch!(self, g => match g.parse_move(text) {
+            Ok(mv) if g.is_legal(mv) => Present::touched(g, mv),
+            _ => Vec::new(),
+        })
     }
 }
 

@@ -28,6 +28,7 @@
 pub mod claims;
 pub mod geometry;
 mod position;
+mod present;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

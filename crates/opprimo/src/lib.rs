@@ -33,6 +33,7 @@
 
 pub mod board;
 pub mod position;
+mod present;
 
 pub use board::{
     parse_point, parse_triangle, point_name, triangle_name, Castle, Point, Tri, RED, YELLOW,

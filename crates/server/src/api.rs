@@ -4,18 +4,16 @@
 
 use crate::app::{Actor, App, NewGame};
 use crate::error::ApiError;
+use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::player::Player;
 use crate::state::Action;
 use crate::{live, view, web};
-use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
-use axum::http::request::Parts;
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use boardlab_games::GameKind;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -35,46 +33,46 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 /// The API reference served at `/api/docs`.
 pub const API_DOCS: &str = include_str!("../../../docs/api.md");
 
-/// Every route, for the router and for the test that checks the OpenAPI document.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("get", "/api/catalog"),
-    ("get", "/api/games"),
-    ("post", "/api/games"),
-    ("get", "/api/games/{id}"),
-    ("post", "/api/games/{id}/moves"),
-    ("post", "/api/games/{id}/resign"),
-    ("post", "/api/games/{id}/draw"),
-    ("post", "/api/games/{id}/undo"),
-    ("get", "/api/games/{id}/record"),
-    ("get", "/api/games/{id}/at/{ply}"),
-    ("get", "/api/games/{id}/hint"),
-    ("get", "/api/rules/{game}"),
-    ("get", "/api/games/{id}/live"),
-    ("get", "/api/games/{id}/events"),
-    ("get", "/api/openapi.json"),
-    ("get", "/api/docs"),
-    ("get", "/api/health"),
-];
+/// A route: method, path and handler.
+type Route = (&'static str, &'static str, MethodRouter<Arc<App>>);
+
+/// Every route of the API, in the order the OpenAPI document lists them. The router, the
+/// OpenAPI check and the docs check all read this one table.
+fn table() -> Vec<Route> {
+    vec![
+        ("get", "/api/catalog", get(catalog)),
+        ("get", "/api/games", get(list_games)),
+        ("post", "/api/games", post(create_game)),
+        ("get", "/api/games/{id}", get(get_game)),
+        ("post", "/api/games/{id}/moves", post(post_move)),
+        ("post", "/api/games/{id}/resign", post(post_resign)),
+        ("post", "/api/games/{id}/draw", post(post_draw)),
+        ("post", "/api/games/{id}/undo", post(post_undo)),
+        ("get", "/api/games/{id}/record", get(get_record)),
+        ("get", "/api/games/{id}/at/{ply}", get(get_at)),
+        ("get", "/api/games/{id}/hint", get(get_hint)),
+        ("get", "/api/rules/{game}", get(get_rules)),
+        ("get", "/api/games/{id}/live", get(live::websocket)),
+        ("get", "/api/games/{id}/events", get(live::sse)),
+        ("get", "/api/openapi.json", get(openapi)),
+        ("get", "/api/docs", get(api_docs)),
+        ("get", "/api/health", get(health)),
+    ]
+}
+
+/// Every route as (method, path).
+#[must_use]
+pub fn routes() -> Vec<(&'static str, &'static str)> {
+    table().into_iter().map(|(m, p, _)| (m, p)).collect()
+}
 
 /// The router: API under `/api`, the web UI everywhere else.
 pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/api/catalog", get(catalog))
-        .route("/api/games", get(list_games).post(create_game))
-        .route("/api/games/{id}", get(get_game))
-        .route("/api/games/{id}/moves", post(post_move))
-        .route("/api/games/{id}/resign", post(post_resign))
-        .route("/api/games/{id}/draw", post(post_draw))
-        .route("/api/games/{id}/undo", post(post_undo))
-        .route("/api/games/{id}/record", get(get_record))
-        .route("/api/games/{id}/at/{ply}", get(get_at))
-        .route("/api/games/{id}/hint", get(get_hint))
-        .route("/api/rules/{game}", get(get_rules))
-        .route("/api/games/{id}/live", get(live::websocket))
-        .route("/api/games/{id}/events", get(live::sse))
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/docs", get(api_docs))
-        .route("/api/health", get(health))
+    let mut api = Router::new();
+    for (_, path, handler) in table() {
+        api = api.route(path, handler);
+    }
+    let api = api
         .route("/api", get(api_not_found))
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
@@ -98,136 +96,6 @@ async fn method_not_allowed() -> ApiError {
         "method_not_allowed",
         "this method is not allowed here; see /api/openapi.json",
     )
-}
-
-/// A JSON body of type `T`; anything wrong with it is a 400 (413 when too large).
-#[derive(Debug)]
-pub struct JsonBody<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
-            let ok = ct
-                .to_str()
-                .map(|v| {
-                    let v = v.trim().to_ascii_lowercase();
-                    v == "application/json" || v.starts_with("application/json;")
-                })
-                .unwrap_or(false);
-            if !ok {
-                return Err(unsupported_media_type());
-            }
-        } else {
-            return Err(unsupported_media_type());
-        }
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
-                    format!("the body is larger than the limit of {BODY_LIMIT} bytes"),
-                )
-            } else if timed_out(&e) {
-                ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "timeout",
-                    "the body was not sent in time",
-                )
-            } else {
-                ApiError::bad_request(format!("cannot read the body: {}", e.body_text()))
-            }
-        })?;
-        if bytes.is_empty() {
-            return Err(ApiError::bad_request(
-                "the body is empty; send a JSON object",
-            ));
-        }
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
-    }
-}
-
-/// Whether reading a body failed because the client took longer than the body timeout.
-fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(e);
-    while let Some(c) = cause {
-        if c.is::<tower_http::timeout::TimeoutError>() {
-            return true;
-        }
-        cause = c.source();
-    }
-    false
-}
-
-/// Only `application/json` bodies are read: a web page elsewhere can send a form or plain text
-/// to this server in a visitor's browser without asking, but not JSON.
-fn unsupported_media_type() -> ApiError {
-    ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported_media_type",
-        "send the body as JSON with the header Content-Type: application/json",
-    )
-}
-
-/// The address a request comes from (see [`crate::limits::client_addr`]).
-#[derive(Debug)]
-pub struct ClientAddr(pub std::net::IpAddr);
-
-impl FromRequestParts<Arc<App>> for ClientAddr {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
-        let peer = parts
-            .extensions
-            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-            .map(|c| c.0);
-        Ok(ClientAddr(crate::limits::client_addr(
-            peer,
-            &parts.headers,
-            app.settings.trust_proxy,
-        )))
-    }
-}
-
-/// A game id from the path; anything that cannot be an id is a 404.
-#[derive(Debug)]
-pub struct GameId(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for GameId {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Path(params) = Path::<BTreeMap<String, String>>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| ApiError::not_found("no such game"))?;
-        let id = params.get("id").cloned().unwrap_or_default();
-        if crate::app::valid_id(&id) {
-            Ok(GameId(id))
-        } else {
-            Err(ApiError::not_found(format!(
-                "no game with id '{}'",
-                id.chars().take(40).collect::<String>()
-            )))
-        }
-    }
-}
-
-/// Query parameters of type `T`; anything wrong is a 400.
-#[derive(Debug)]
-pub struct QueryParams<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let q = parts.uri.query().unwrap_or("");
-        serde_urlencoded::from_str(q)
-            .map(QueryParams)
-            .map_err(|e| ApiError::bad_request(format!("bad query parameters: {e}")))
-    }
 }
 
 fn json_response(status: StatusCode, body: String) -> Response {
@@ -607,10 +475,13 @@ async fn get_at(
             Ok(view::At {
                 ply,
                 position: game.position_text(),
-                board: crate::board::describe(&game),
+                board: game.board(),
                 diagram: game.diagram(),
                 to_move,
                 last_move: ply.checked_sub(1).map(|i| e.live.moves[i].text.clone()),
+                last_cells: ply
+                    .checked_sub(1)
+                    .map_or_else(Vec::new, |i| e.live.moves[i].cells.clone()),
                 legal_moves: if over { Vec::new() } else { game.legal_moves() },
             })
         })

@@ -225,6 +225,12 @@ impl App {
         Ok(())
     }
 
+    /// Replaces the game in `guard` with the stored one.
+    async fn reload(&self, id: &str, guard: &mut Option<Entry>) -> Result<(), ApiError> {
+        *guard = None;
+        self.ensure_loaded(id, guard).await
+    }
+
     async fn load_entry(&self, id: &str) -> Result<Entry, ApiError> {
         let Some((row, events)) = self.store.load(id).await.map_err(ApiError::storage)? else {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
@@ -350,8 +356,7 @@ impl App {
                 // a client that was just answered by that server must see its change here too.
                 let stored = self.store.version(id).await.map_err(ApiError::storage)?;
                 if stored.is_some_and(|v| v > cached) {
-                    *guard = None;
-                    self.ensure_loaded(id, &mut guard).await?;
+                    self.reload(id, &mut guard).await?;
                 }
             }
         }
@@ -361,8 +366,10 @@ impl App {
     /// Performs `action` on game `id` for `actor`, after checking `expected_version` if given;
     /// returns the new state as JSON text. Nothing changes on an error.
     ///
-    /// The action runs to completion on a task of its own, so a client that hangs up cannot
-    /// stop it half-way: the cached game is replaced only after its event is committed.
+    /// The change is made on a copy of the cached game, which replaces it only after the
+    /// event is committed. If the caller goes away while the write is on its way (a client
+    /// that hangs up), whether it commits is unknown, so the cached game is dropped and the
+    /// next request reads the game from the database.
     ///
     /// # Errors
     /// 404 unknown game, 403 missing or wrong token, 409 stale version / not this seat's turn /
@@ -378,24 +385,6 @@ impl App {
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
         }
-        let app = Arc::clone(self);
-        let (id, actor, data) = (id.to_string(), actor.clone(), data.to_string());
-        tokio::spawn(async move {
-            app.act_to_completion(&id, &actor, action, &data, expected_version)
-                .await
-        })
-        .await
-        .unwrap_or_else(|e| Err(ApiError::internal(format!("the action failed: {e}"))))
-    }
-
-    async fn act_to_completion(
-        self: &Arc<Self>,
-        id: &str,
-        actor: &Actor,
-        action: Action,
-        data: &str,
-        expected_version: Option<i64>,
-    ) -> Result<String, ApiError> {
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
         // One retry: when another server appended first, reload and try again (unless the
@@ -406,8 +395,7 @@ impl App {
                 // The client has seen a version this copy has not: another server committed
                 // it and its notice is still on the way. Judge against the database.
                 if v > guard.as_ref().expect("loaded").live.version {
-                    *guard = None;
-                    self.ensure_loaded(id, &mut guard).await?;
+                    self.reload(id, &mut guard).await?;
                 }
             }
             let entry = guard.as_ref().expect("loaded");
@@ -436,7 +424,11 @@ impl App {
                 event,
                 summary: summary(&entry.meta, &next),
             };
-            match self.store.write(write).await {
+            let mut unsure = ForgetIfDropped(Some(&mut *guard));
+            let written = self.store.write(write).await;
+            unsure.0 = None;
+            drop(unsure);
+            match written {
                 Ok(true) => {
                     let entry = guard.as_mut().expect("loaded");
                     entry.live = next;
@@ -530,8 +522,7 @@ impl App {
     async fn refresh(&self, id: &str) -> Result<(), ApiError> {
         let slot = self.slot(id);
         let mut guard = slot.entry.lock().await;
-        *guard = None;
-        self.ensure_loaded(id, &mut guard).await?;
+        self.reload(id, &mut guard).await?;
         let e = guard.as_ref().expect("loaded");
         self.publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
         Ok(())
@@ -791,6 +782,18 @@ impl App {
         let deadline = tokio::time::Instant::now() + limit;
         while !lock(&self.thinking).is_empty() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Forgets a cached game when dropped while still holding it: set while a write whose outcome
+/// the cache must follow is on its way, and cleared once the outcome is known.
+struct ForgetIfDropped<'a>(Option<&'a mut Option<Entry>>);
+
+impl Drop for ForgetIfDropped<'_> {
+    fn drop(&mut self) {
+        if let Some(entry) = self.0.take() {
+            *entry = None;
         }
     }
 }

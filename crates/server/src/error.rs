@@ -29,14 +29,6 @@ impl ApiError {
         }
     }
 
-    /// 500: something failed that no request can cause. Logged.
-    #[must_use]
-    pub fn internal(message: impl Into<String>) -> ApiError {
-        let message = message.into();
-        tracing::error!("internal: {message}");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
-    }
-
     /// 429: this client asked too often; it may ask again after `seconds`.
     #[must_use]
     pub fn too_many(what: &str, seconds: u64) -> ApiError {

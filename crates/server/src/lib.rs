@@ -5,18 +5,15 @@
 //!
 //! - [`Server::bind`] then [`Server::run`] serve until a shutdown signal; [`ServeArgs`] are the
 //!   command-line settings shared by `boardlab serve` and the `boardlab-server` binary.
-//! - [`loadtest`] plays many concurrent games against a server and reports moves/s and
-//!   latency percentiles (`boardlab loadtest`).
 //! - The API is documented in `docs/api.md` and served as OpenAPI at `/api/openapi.json`.
 
 pub mod api;
 pub mod app;
-pub mod board;
 pub mod bot;
 pub mod error;
+pub mod extract;
 pub mod limits;
 mod live;
-pub mod loadtest;
 pub mod player;
 pub mod state;
 pub mod store;

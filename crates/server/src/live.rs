@@ -2,9 +2,9 @@
 //! (`/api/games/{id}/events`). Both send the game's state at once and again after every change,
 //! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token).
 
-use crate::api::GameId;
 use crate::app::{live_message, App, Update};
 use crate::error::ApiError;
+use crate::extract::GameId;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};

@@ -154,6 +154,8 @@ pub enum Ending {
 pub struct Played {
     pub text: String,
     pub seat: Seat,
+    /// The cells the move touched, for marking it.
+    pub cells: Vec<boardlab_core::present::Text>,
 }
 
 /// Why an action was refused. The game is unchanged.
@@ -323,10 +325,12 @@ impl Live {
                         ),
                     });
                 }
+                let cells = self.game.touched(data);
                 let text = self.game.play_text(data).map_err(ActionError::Move)?;
                 self.moves.push(Played {
                     text: text.clone(),
                     seat,
+                    cells,
                 });
                 if self.draw_offer == Some(other) || self.game.outcome().is_some() {
                     // Pending offers end with the game.

@@ -214,6 +214,26 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
     }
 }
 
+/// Answers "not applied" at once to every append of a version that an earlier write of the
+/// same batch also appends, and takes it out of the batch. Which writes applied is read from
+/// the `(game_id, seq)` rows the insert returns, and two writes of one version would both
+/// find the row of the first; only the first can be stored anyway. (A server never sends two
+/// while it waits for the first, but a request whose client hung up leaves its write queued.)
+fn refuse_second_appends(batch: &mut Vec<(Write, Reply)>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < batch.len() {
+        if let Write::Append { game_id, event, .. } = &batch[i].0 {
+            if !seen.insert((game_id.clone(), event.seq)) {
+                let (_, reply) = batch.remove(i);
+                let _ = reply.send(Ok(false));
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
 /// Which writes applied, from the `(game_id, seq)` rows the event insert returned.
 fn applied(writes: &[&Write], b: &BatchJson, rows: &[(String, i64)]) -> Vec<bool> {
     let inserted: std::collections::HashSet<(&str, i64)> =
@@ -626,6 +646,10 @@ impl Store {
         };
         let mut batch: Vec<(Write, Reply)> = Vec::with_capacity(MAX_BATCH);
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+            refuse_second_appends(&mut batch);
+            if batch.is_empty() {
+                continue;
+            }
             let writes: Vec<&Write> = batch.iter().map(|(w, _)| w).collect();
             let started = std::time::Instant::now();
             let committed = self.commit(held.as_deref_mut(), &writes).await;
@@ -806,5 +830,57 @@ impl Store {
             let rows = sqlx::query(sql).bind(before_ms).fetch_all(pool).await?;
             rows.iter().map(|r| r.try_get("id").map_err(StoreError::from)).collect()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn append(
+        game: &str,
+        seq: i64,
+        data: &str,
+    ) -> (Write, Reply, oneshot::Receiver<Result<bool, StoreError>>) {
+        let (tx, rx) = oneshot::channel();
+        let write = Write::Append {
+            game_id: game.into(),
+            event: Event {
+                seq,
+                seat: Seat::First,
+                action: Action::Move,
+                data: data.into(),
+                at_ms: 0,
+            },
+            summary: Summary {
+                version: seq,
+                status: "ongoing",
+                result: None,
+                termination: None,
+                move_count: seq,
+                to_move: Some(Seat::Second),
+                computer_to_move: false,
+                updated_ms: 0,
+            },
+        };
+        (write, tx, rx)
+    }
+
+    #[test]
+    fn regression_21_a_second_append_of_one_version_in_a_batch_is_refused() {
+        let (w1, r1, _a) = append("g", 21, "d1");
+        let (w2, r2, mut b) = append("g", 21, "d2");
+        let (w3, r3, _c) = append("h", 21, "d2");
+        let mut batch = vec![(w1, r1), (w2, r2), (w3, r3)];
+        refuse_second_appends(&mut batch);
+        let kept: Vec<(&str, &str)> = batch
+            .iter()
+            .map(|(w, _)| match w {
+                Write::Append { game_id, event, .. } => (game_id.as_str(), event.data.as_str()),
+                Write::Create(..) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(kept, [("g", "d1"), ("h", "d2")]);
+        assert!(matches!(b.try_recv(), Ok(Ok(false))));
     }
 }

@@ -1,8 +1,8 @@
 //! The JSON shapes of the API (documented in `docs/api.md`).
 
-use crate::board::{self, Board};
 use crate::state::{Live, Meta};
 use crate::store::Listed;
+use boardlab_core::present::{Board, Interaction, Text};
 use boardlab_core::{Colour, Seat};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -32,7 +32,13 @@ pub struct State<'a> {
     pub undo_request: Option<Seat>,
     pub position: String,
     pub diagram: String,
-    pub board: Option<Board>,
+    /// The position drawn by the game itself.
+    pub board: Board,
+    /// How each legal move is entered by clicks, and what to tell the player (empty when the
+    /// game is over).
+    pub interaction: Interaction,
+    /// The cells the last move touched.
+    pub last_cells: &'a [Text],
     pub created: String,
     pub updated: String,
 }
@@ -164,7 +170,13 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         undo_request: live.undo_request,
         position: game.position_text(),
         diagram: game.diagram(),
-        board: board::describe(game),
+        board: game.board(),
+        interaction: if live.finished() {
+            Interaction::default()
+        } else {
+            game.interaction()
+        },
+        last_cells: live.moves.last().map_or(&[], |m| m.cells.as_slice()),
         created: crate::rfc3339(meta.created_ms),
         updated: crate::rfc3339(live.updated_ms),
     }
@@ -244,12 +256,14 @@ pub struct Levels {
 pub struct At {
     pub ply: usize,
     pub position: String,
-    pub board: Option<Board>,
+    pub board: Board,
     pub diagram: String,
     /// `null` when the game is over at that ply.
     pub to_move: Option<Turn>,
     /// The move that led here (`null` at ply 0).
     pub last_move: Option<String>,
+    /// The cells that move touched.
+    pub last_cells: Vec<Text>,
     pub legal_moves: Vec<String>,
 }
 

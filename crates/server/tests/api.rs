@@ -27,6 +27,28 @@ async fn catalog_lists_every_game_with_colours_and_options() {
         }
     }
     assert!(c["players"].as_str().unwrap().contains("computer:"));
+    // Every game of the list: the server draws its board, and every level and kind of bot
+    // resolves for it.
+    for kind in GameKind::ALL {
+        let (_, _, st) = s.create(json!({ "game": kind.name() })).await;
+        assert!(st["board"].is_object(), "{}: no board: {st}", kind.name());
+        let specs = (1..=boardlab_ai::spec::MAX_LEVEL)
+            .map(|n| format!("level:{n}"))
+            .chain(
+                [
+                    "random",
+                    "best",
+                    "mcts:plain,iterations=10",
+                    "alphabeta:depth=1",
+                ]
+                .map(String::from),
+            );
+        for spec in specs {
+            let parsed: boardlab_ai::BotSpec = spec.parse().unwrap();
+            boardlab_ai::resolve_for(*kind, &parsed)
+                .unwrap_or_else(|e| panic!("{} has no bot for {spec}: {e}", kind.name()));
+        }
+    }
     s.stop().await;
 }
 

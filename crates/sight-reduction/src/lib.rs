@@ -15,6 +15,7 @@
 //! - deterministic placement: target squares in square order.
 
 pub mod kernel;
+mod present;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

@@ -1,26 +1,11 @@
-// The adapter of each game: how clicks become moves, and which cells a move touches.
+// Drawing styles of the games that have one beyond what the board description says. The rules,
+// the move clicks and the words come from the server with each position (the game's own
+// presentation); a game without an entry here is drawn from its board description alone.
 
-import sightReduction from './sight-reduction.js';
 import obsidio from './obsidio.js';
-import opprimo from './opprimo.js';
-import assideum from './assideum.js';
-import { cellsIn } from './common.js';
 
-const ADAPTERS = {
-  'sight-reduction': sightReduction,
-  obsidio,
-  opprimo,
-  assideum,
-};
+const STYLES = { obsidio };
 
-/** A fallback for a game without an adapter: moves are typed or chosen from buttons. */
-const generic = {
-  name: 'generic',
-  parse: () => null,
-  buttonLabel: (m) => m,
-  lastCells: (m, board) => cellsIn(m, board),
-};
-
-export function adapterFor(game) {
-  return ADAPTERS[game] || generic;
+export function stylesFor(game) {
+  return STYLES[game] || {};
 }

@@ -6,7 +6,7 @@ import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { LiveGame } from '../live.js';
-import { adapterFor } from '../games/index.js';
+import { stylesFor } from '../games/index.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
 
 /** Reads `#join=SEAT.TOKEN` (an invite link) into this browser's seats and hides it. */
@@ -79,8 +79,8 @@ export async function gamePage(root, id) {
     },
   });
 
-  const adapter = { current: null };
-  let builder = new MoveBuilder({ parse: () => null, buttonLabel: (m) => m }, hooks());
+  let styles = {};
+  let builder = new MoveBuilder(hooks());
 
   mount(root,
     h('div', { class: 'game-layout' },
@@ -363,15 +363,13 @@ export async function gamePage(root, id) {
   // ---- drawing ----
   function render() {
     if (!state || closed) return;
-    const ad = adapter.current;
     const fl = isFlipped();
     const earlier = viewPly !== null;
     const board = earlier ? (viewed && viewed.board) || state.board : state.board;
-    const lastMove = earlier ? (viewPly > 0 ? state.moves[viewPly - 1].move : null) : (state.moves.length ? state.moves[state.moves.length - 1].move : null);
     const hl = builder.highlights();
     const lastPly = earlier ? viewPly : state.moves.length;
     const lastMover = lastPly > 0 ? state.seats[state.moves[lastPly - 1].seat].colour : null;
-    const zoneColour = ad.zones ? ad.zones(builder) : null;
+    const zoneColour = earlier ? null : builder.zones();
     const view = {
       game: state.game,
       flipped: fl,
@@ -379,14 +377,14 @@ export async function gamePage(root, id) {
       selected: earlier ? new Set() : hl.selected,
       clickable: earlier || !builder.enabled ? new Set() : hl.clickable,
       order: hl.order,
-      last: new Set(lastMove && ad.lastCells ? ad.lastCells(lastMove, board) : []),
+      last: new Set((earlier ? viewed && viewed.last_cells : state.last_cells) || []),
       lastMover,
       animate: !earlier && animatedVersion !== state.version,
       flash,
       cursor: boardView.view.cursor,
       zones: showZones ? 'both' : zoneColour,
       goal: goalOf(state),
-      ghosts: !earlier && ad.ghosts ? ad.ghosts(builder) : null,
+      ghosts: !earlier && styles.ghosts ? styles.ghosts(builder) : null,
       hint: !earlier && hintShown && hintShown.version === state.version ? hintShown.cells : null,
       showAvailable: !builder.sel.length && !builder.extra,
     };
@@ -723,7 +721,7 @@ export async function gamePage(root, id) {
       const what = hint.exact && hint.value ? ` — exact: ${hint.text || `${hint.value} for the side to move`}`
         : hint.text ? ` — ${hint.text}` : '';
       setFeedback(`Hint: ${hint.move}${what}`, 'advice');
-      const cells = adapter.current.lastCells ? adapter.current.lastCells(hint.move, state.board) : [];
+      const cells = builder.cellsOf(hint.move);
       hintShown = { version, cells: new Set(cells), move: hint.move };
     } catch (e) {
       if (e.status === 404) hintAvailable = false;
@@ -768,8 +766,8 @@ export async function gamePage(root, id) {
   }
   info = await gameInfo(first.game).catch(() => null);
   hintAvailable = await hasRoute('/api/games/{id}/hint');
-  adapter.current = adapterFor(first.game);
-  builder = new MoveBuilder(adapter.current, hooks());
+  styles = stylesFor(first.game);
+  builder = new MoveBuilder(hooks());
   document.title = `${first.title} · boardlab`;
   if (joined) toast(`You joined as the ${joined} seat.`, 'ok');
   apply(first);

@@ -3,7 +3,6 @@
 import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
 import { BoardView } from '../board.js';
-import { adapterFor } from '../games/index.js';
 import { seatsText, goalOf, navIcon } from './shared.js';
 
 export async function replayPage(root, id, query) {
@@ -15,7 +14,6 @@ export async function replayPage(root, id, query) {
     mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'No such game'), h('p', { class: 'error-text' }, e.message)));
     return null;
   }
-  const adapter = adapterFor(state.game);
   const n = state.moves.length;
   let ply = Math.min(n, Math.max(0, Number(query.get('ply') ?? n) || 0));
   if (query.get('ply') === null) ply = 0;
@@ -65,9 +63,8 @@ export async function replayPage(root, id, query) {
   function draw() {
     const at = cache.get(ply);
     const board = at ? at.board : null;
-    const last = ply > 0 ? state.moves[ply - 1].move : null;
     bv.render(board || state.board, {
-      game: state.game, flipped, last: new Set(last && adapter.lastCells ? adapter.lastCells(last, board || state.board) : []), goal: goalOf(state),
+      game: state.game, flipped, last: new Set((at && at.last_cells) || []), goal: goalOf(state),
     });
     boardWrap.classList.toggle('earlier', !board);
     stack.style.setProperty('--aspect', bv.aspect().toFixed(4));

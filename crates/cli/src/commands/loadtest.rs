@@ -1,14 +1,511 @@
-//! `boardlab loadtest`: concurrent games against a server on this machine; prints
-//! acknowledged moves/s and move latency percentiles.
+//! `boardlab loadtest`: plays many concurrent same-screen games against a server on this
+//! machine and reports acknowledged moves per second and move latency percentiles.
+//!
+//! The games are created first; then the clock starts, and each game is a task that plays
+//! random legal moves (taken from the previous answer) with its version, pacing itself so that
+//! all games together aim at `--rate` moves per second (`0`: as fast as the server answers);
+//! a finished game is replaced by a new one (those creations are timed separately). A move counts when the server answered 200, which it does only after
+//! the move is committed. Latency is measured from sending the request to the end of the
+//! answer. Without `--addr` the server runs in this process, on its own threads, with a
+//! temporary SQLite database.
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
+use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_server::{ServeArgs, Server};
+use serde::Deserialize;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-#[derive(Debug, clap::Args)]
+/// Most games at once.
+pub const MAX_GAMES: usize = 10_000;
+
+/// Longest run, in seconds.
+pub const MAX_SECONDS: u64 = 600;
+
+/// Settings of a load test.
+#[derive(Clone, Debug, clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    pub load: boardlab_server::loadtest::LoadtestArgs,
+    /// Server to load, HOST:PORT on this machine (loopback addresses only). Without it, a
+    /// server is started in this process on a temporary SQLite database.
+    #[arg(long)]
+    pub addr: Option<String>,
+    /// Concurrent games (at most 10000).
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Duration of the measurement in seconds (at most 600).
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Target moves per second over all games; 0 sends each game's next move as soon as the
+    /// previous one is answered.
+    #[arg(long, default_value_t = 5000)]
+    pub rate: u64,
+    /// The game played.
+    #[arg(long, default_value = "sight-reduction")]
+    pub game: String,
+    /// Database of the in-process server (default: a temporary SQLite file).
+    #[arg(long)]
+    pub database: Option<String>,
 }
 
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            addr: None,
+            games: 1000,
+            seconds: 10,
+            rate: 5000,
+            game: "sight-reduction".into(),
+            database: None,
+        }
+    }
+}
+
+/// What a load test measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub target: String,
+    pub games: usize,
+    pub seconds: f64,
+    pub rate: u64,
+    /// Moves answered 200 (committed).
+    pub moves: u64,
+    /// Games created during the run (besides the `games` created before it) and finished.
+    pub games_created: u64,
+    pub games_finished: u64,
+    /// Answers other than 200/201 and failed requests.
+    pub errors: u64,
+    /// Move latency percentiles in milliseconds: p50, p90, p99, p99.9, max.
+    pub latency_ms: [f64; 5],
+    /// Game creation latency p50 and p99 in milliseconds.
+    pub create_ms: [f64; 2],
+}
+
+impl Report {
+    /// Acknowledged moves per second.
+    #[must_use]
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.seconds
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [p50, p90, p99, p999, max] = self.latency_ms;
+        writeln!(f, "target:            {}", self.target)?;
+        writeln!(
+            f,
+            "load:              {} concurrent games for {:.1} s, aiming at {}",
+            self.games,
+            self.seconds,
+            if self.rate == 0 {
+                "as many moves as possible".to_string()
+            } else {
+                format!("{} moves/s", self.rate)
+            }
+        )?;
+        writeln!(
+            f,
+            "acknowledged:      {} moves, {:.0} moves/s",
+            self.moves,
+            self.moves_per_second()
+        )?;
+        writeln!(
+            f,
+            "move latency:      p50 {p50:.2} ms, p90 {p90:.2} ms, p99 {p99:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms"
+        )?;
+        writeln!(
+            f,
+            "games:             {} finished, {} more created meanwhile (p50 {:.2} ms, p99 {:.2} ms)",
+            self.games_finished, self.games_created, self.create_ms[0], self.create_ms[1]
+        )?;
+        write!(f, "errors:            {}", self.errors)
+    }
+}
+
+#[derive(Deserialize)]
+struct Brief {
+    version: i64,
+    status: String,
+    legal_moves: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Created {
+    id: String,
+    tokens: std::collections::BTreeMap<String, String>,
+    state: Brief,
+}
+
+#[derive(Default)]
+struct Tally {
+    moves: Vec<u32>,
+    creates: Vec<u32>,
+    finished: u64,
+    errors: u64,
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i.min(sorted.len() - 1)]) / 1000.0
+}
+
+/// Resolves `addr` and refuses anything but a loopback address.
+///
+/// # Errors
+/// An address that does not resolve or is not on this machine.
+pub fn loopback(addr: &str) -> Result<SocketAddr> {
+    let resolved: Vec<SocketAddr> = addr
+        .to_socket_addrs()
+        .with_context(|| format!("bad address '{addr}'; write HOST:PORT, e.g. 127.0.0.1:8080"))?
+        .collect();
+    match resolved.iter().find(|a| a.ip().is_loopback()) {
+        Some(a) => Ok(*a),
+        None => bail!(
+            "the load test only runs against this machine; '{addr}' is not a loopback address \
+             (use 127.0.0.1:PORT or localhost:PORT)"
+        ),
+    }
+}
+
+/// What every game task shares.
+#[derive(Clone)]
+struct Shared {
+    client: reqwest::Client,
+    base: Arc<str>,
+    create_body: Arc<str>,
+    /// Time between one game's moves (`None`: no pacing).
+    interval: Option<Duration>,
+    deadline: Instant,
+    stop: Arc<AtomicBool>,
+}
+
+/// Creates a game; the answer and how long it took.
+async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Option<(Created, u32)> {
+    let t0 = Instant::now();
+    let r = client
+        .post(format!("{base}/api/games"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .ok()?;
+    if r.status().as_u16() != 201 {
+        return None;
+    }
+    let created = r.json().await.ok()?;
+    Some((
+        created,
+        u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX),
+    ))
+}
+
+/// One game slot: plays `first` (created before the clock started), then new games until the
+/// deadline. Its first move is due at `start + start_offset`.
+async fn play_game_loop(
+    shared: Shared,
+    first: Created,
+    start: tokio::time::Instant,
+    start_offset: Duration,
+    seed: u64,
+) -> Tally {
+    let Shared {
+        client,
+        base,
+        create_body,
+        interval,
+        deadline,
+        stop,
+    } = shared;
+    let mut tally = Tally::default();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut next = start + start_offset;
+    let deadline = tokio::time::Instant::from_std(deadline);
+    let mut pending = Some(first);
+    'games: while tokio::time::Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
+        let created = match pending.take() {
+            Some(c) => c,
+            None => match create_game(&client, &base, &create_body).await {
+                Some((c, micros)) => {
+                    tally.creates.push(micros);
+                    c
+                }
+                None => {
+                    tally.errors += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Some(token) = created.tokens.get("first").cloned() else {
+            tally.errors += 1;
+            continue;
+        };
+        let url = format!("{base}/api/games/{}/moves", created.id);
+        let mut state = created.state;
+        while state.status == "ongoing" && !state.legal_moves.is_empty() {
+            if let Some(iv) = interval {
+                let now = tokio::time::Instant::now();
+                if next > now {
+                    tokio::time::sleep_until(next).await;
+                }
+                next = next.max(now) + iv;
+            }
+            if tokio::time::Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
+                break 'games;
+            }
+            let mv = &state.legal_moves[rng.random_range(0..state.legal_moves.len())];
+            let body = format!(
+                "{{\"move\":{},\"token\":\"{token}\",\"version\":{}}}",
+                serde_json::to_string(mv).unwrap_or_default(),
+                state.version
+            );
+            let t0 = Instant::now();
+            let answer = client
+                .post(&url)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await;
+            let answer = match answer {
+                Ok(r) if r.status().as_u16() == 200 => r.bytes().await.ok(),
+                _ => None,
+            };
+            let Some(bytes) = answer else {
+                tally.errors += 1;
+                continue 'games;
+            };
+            tally
+                .moves
+                .push(u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX));
+            match serde_json::from_slice::<Brief>(&bytes) {
+                Ok(s) => state = s,
+                Err(_) => {
+                    tally.errors += 1;
+                    continue 'games;
+                }
+            }
+        }
+        if state.status == "finished" {
+            tally.finished += 1;
+        }
+    }
+    tally
+}
+
+/// Runs the load test against `base` (`http://HOST:PORT`).
+async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
+    let kind: boardlab_games::GameKind = args.game.parse()?;
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.games + 16)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("cannot build the HTTP client")?;
+    let health = client
+        .get(format!("{base}/api/health"))
+        .send()
+        .await
+        .with_context(|| format!("no boardlab server answers at {base}"))?;
+    if !health.status().is_success() {
+        bail!(
+            "the server at {base} answered {} to /api/health",
+            health.status()
+        );
+    }
+    let create_body: Arc<str> = serde_json::json!({
+        "game": kind.name(),
+        "same_screen": true,
+        "seats": { "first": "human", "second": "human" },
+    })
+    .to_string()
+    .into();
+    let base: Arc<str> = base.into();
+    let interval =
+        (args.rate > 0).then(|| Duration::from_secs_f64(args.games as f64 / args.rate as f64));
+    let stop = Arc::new(AtomicBool::new(false));
+    // Every game exists before the clock starts, so the measurement is of play alone.
+    let mut firsts = Vec::with_capacity(args.games);
+    let mut creating = tokio::task::JoinSet::new();
+    let slots = Arc::new(tokio::sync::Semaphore::new(32));
+    for i in 0..args.games {
+        let (client, base, body, slots) = (
+            client.clone(),
+            Arc::clone(&base),
+            Arc::clone(&create_body),
+            Arc::clone(&slots),
+        );
+        creating.spawn(async move {
+            let _permit = slots.acquire_owned().await;
+            (i, create_game(&client, &base, &body).await)
+        });
+    }
+    while let Some(done) = creating.join_next().await {
+        let (i, created) = done.context("a game creation task failed")?;
+        let (created, _) = created.context("the server did not create a game")?;
+        firsts.push((i, created));
+    }
+    firsts.sort_by_key(|(i, _)| *i);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(args.seconds);
+    let shared = Shared {
+        client,
+        base,
+        create_body,
+        interval,
+        deadline,
+        stop,
+    };
+    let start = tokio::time::Instant::from_std(started);
+    let mut tasks = Vec::with_capacity(args.games);
+    for (i, first) in firsts {
+        let offset = interval.map_or(Duration::ZERO, |iv| {
+            iv.mul_f64(i as f64 / args.games as f64)
+        });
+        tasks.push(tokio::spawn(play_game_loop(
+            shared.clone(),
+            first,
+            start,
+            offset,
+            i as u64,
+        )));
+    }
+    let mut all = Tally::default();
+    for t in tasks {
+        let t = t.await.context("a game task failed")?;
+        all.moves.extend(t.moves);
+        all.creates.extend(t.creates);
+        all.finished += t.finished;
+        all.errors += t.errors;
+    }
+    let seconds = started
+        .elapsed()
+        .as_secs_f64()
+        .min(args.seconds as f64)
+        .max(1e-9);
+    all.moves.sort_unstable();
+    all.creates.sort_unstable();
+    let m = &all.moves;
+    Ok(Report {
+        target,
+        games: args.games,
+        seconds,
+        rate: args.rate,
+        moves: m.len() as u64,
+        games_created: all.creates.len() as u64,
+        games_finished: all.finished,
+        errors: all.errors,
+        latency_ms: [
+            percentile(m, 0.50),
+            percentile(m, 0.90),
+            percentile(m, 0.99),
+            percentile(m, 0.999),
+            percentile(m, 1.0),
+        ],
+        create_ms: [
+            percentile(&all.creates, 0.5),
+            percentile(&all.creates, 0.99),
+        ],
+    })
+}
+
+/// Checks the settings.
+///
+/// # Errors
+/// Games or seconds out of range, or an unknown game.
+pub fn check(args: &Args) -> Result<()> {
+    if !(1..=MAX_GAMES).contains(&args.games) {
+        bail!(
+            "--games {} is out of range; accepted: 1 to {MAX_GAMES}",
+            args.games
+        );
+    }
+    if !(1..=MAX_SECONDS).contains(&args.seconds) {
+        bail!(
+            "--seconds {} is out of range; accepted: 1 to {MAX_SECONDS}",
+            args.seconds
+        );
+    }
+    args.game.parse::<boardlab_games::GameKind>()?;
+    Ok(())
+}
+
+/// Runs a load test and prints its report (the `loadtest` command).
+///
+/// # Errors
+/// Bad settings, a non-loopback address, or no server answering.
 pub fn run(args: &Args) -> Result<()> {
-    boardlab_server::loadtest::run_blocking(&args.load).map(|_| ())
+    run_blocking(args).map(|_| ())
+}
+
+/// Runs a load test, prints its report and returns it.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_blocking(args: &Args) -> Result<Report> {
+    check(args)?;
+    boardlab_server::init_logging("warn");
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let client_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .thread_name("loadtest-client")
+        .enable_all()
+        .build()?;
+    let report = if let Some(addr) = &args.addr {
+        let addr = loopback(addr)?;
+        client_rt.block_on(drive(
+            args,
+            &format!("http://{addr}"),
+            format!("http://{addr}"),
+        ))?
+    } else {
+        let dir = tempdir()?;
+        let database = args
+            .database
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadtest.db").display()));
+        let server_rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .thread_name("loadtest-server")
+            .enable_all()
+            .build()?;
+        // Every game comes from this one address: no creation limit here.
+        let serve = ServeArgs {
+            addr: "127.0.0.1:0".into(),
+            database,
+            games_per_minute: 0,
+            ..ServeArgs::default()
+        };
+        let server = server_rt.block_on(Server::bind(&serve))?;
+        let addr = server.local_addr()?;
+        let target = format!(
+            "http://{addr} (in-process server, {})",
+            server.store_description()
+        );
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let running = server_rt.spawn(server.run(async {
+            let _ = rx.await;
+        }));
+        let report = client_rt.block_on(drive(args, &format!("http://{addr}"), target));
+        let _ = tx.send(());
+        let _ = server_rt.block_on(running);
+        let _ = std::fs::remove_dir_all(&dir);
+        report?
+    };
+    println!("{report}");
+    Ok(report)
+}
+
+fn tempdir() -> Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!(
+        "boardlab-loadtest-{}-{}",
+        std::process::id(),
+        boardlab_server::now_ms()
+    ));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
 }

@@ -1,10 +1,11 @@
-//! The board descriptions agree with the engines: for every game and every value of its choice
-//! options, over random games, each cell shows exactly what the engine's own state holds.
+//! Every game's presentation agrees with its engine: for every value of its choice options,
+//! over random games, each cell of the board shows exactly what the engine's own state holds, and
+//! the interaction offers every legal move, in order, by clicks on cells that exist.
 
+use boardlab_core::present::{Board, Cell};
 use boardlab_core::rand::{Rng, SeedableRng};
 use boardlab_core::{OptionValues, Options};
 use boardlab_games::{AnyGame, GameKind};
-use boardlab_server::board::{self, Board, Cell};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn cell<'a>(b: &'a Board, name: &str) -> &'a Cell {
@@ -134,8 +135,9 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
     }
 }
 
-/// Generic properties: unique names, cells inside the extent, and every square named in a legal
-/// move is a cell.
+/// Generic properties: unique cell names inside the extent; one input per legal move, in order,
+/// whose clicks, set cells and touched cells are all cells of the board; moves that share a
+/// click path are told apart by their words; every first click has its words.
 fn check_shape(game: &AnyGame, b: &Board) {
     let names: BTreeSet<&str> = b.cells.iter().map(|c| c.name.as_ref()).collect();
     assert_eq!(names.len(), b.cells.len(), "duplicate cell names");
@@ -146,15 +148,45 @@ fn check_shape(game: &AnyGame, b: &Board) {
             c.name
         );
     }
-    for mv in game.legal_moves() {
-        for word in mv.split(|ch: char| !ch.is_ascii_alphanumeric()) {
-            let looks_like_square = word.len() >= 2
-                && word.as_bytes()[0].is_ascii_lowercase()
-                && word[1..].bytes().all(|ch| ch.is_ascii_digit());
-            if looks_like_square {
-                assert!(names.contains(word), "move {mv}: {word} is not a cell");
-            }
+    let ui = game.interaction();
+    let legal = game.legal_moves();
+    let notations: Vec<&str> = ui.moves.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(notations, legal, "{}", game.position_text());
+    type Path<'a> = Vec<(String, Option<&'a str>)>;
+    let mut by_path: BTreeMap<Path, BTreeSet<(String, Option<String>)>> = BTreeMap::new();
+    let mut firsts = BTreeSet::new();
+    for m in &ui.moves {
+        let cells = m.paths.iter().flatten().map(|c| &c.cell);
+        for cell in cells.chain(m.set.iter().flatten()).chain(&m.cells) {
+            assert!(
+                names.contains(cell.as_ref()),
+                "move {}: {cell} is not a cell",
+                m.notation
+            );
         }
+        assert!(!m.label.is_empty(), "move {} has no label", m.notation);
+        for path in &m.paths {
+            assert!(!path.is_empty(), "move {}: an empty path", m.notation);
+            firsts.insert((path[0].cell.to_string(), path[0].layer));
+            let key = path.iter().map(|c| (c.cell.to_string(), c.layer)).collect();
+            let told = (m.label.clone(), m.group.clone());
+            assert!(
+                by_path.entry(key).or_default().insert(told),
+                "move {}: another move with the same clicks has the same words",
+                m.notation
+            );
+        }
+    }
+    for (cell, layer) in firsts {
+        assert!(
+            ui.selections
+                .iter()
+                .any(|s| s.click.cell == cell.as_str() && s.click.layer == layer),
+            "no words for a first click on {cell} {layer:?}"
+        );
+    }
+    if ui.moves.iter().any(|m| !m.paths.is_empty()) {
+        assert!(!ui.prompt.is_empty(), "no prompt: {}", game.position_text());
     }
 }
 
@@ -180,14 +212,6 @@ fn option_sets(kind: GameKind) -> Vec<Options> {
 }
 
 #[test]
-fn every_game_has_a_board_reader() {
-    let readers: BTreeSet<&str> = board::GAMES.iter().copied().collect();
-    for kind in GameKind::ALL {
-        assert!(readers.contains(kind.name()), "no board for {kind}");
-    }
-}
-
-#[test]
 fn boards_show_exactly_what_the_engines_hold() {
     let mut rng = boardlab_core::Rng::seed_from_u64(1);
     for &kind in GameKind::ALL {
@@ -198,8 +222,7 @@ fn boards_show_exactly_what_the_engines_hold() {
                     continue;
                 };
                 for _ply in 0..400 {
-                    let b = board::describe(&game)
-                        .unwrap_or_else(|| panic!("{kind} {options}: {}", game.position_text()));
+                    let b = game.board();
                     check_shape(&game, &b);
                     check_against_engine(&game, &b);
                     positions += 1;
@@ -214,23 +237,5 @@ fn boards_show_exactly_what_the_engines_hold() {
         }
         eprintln!("{kind}: {positions} positions checked");
         assert!(positions > 50, "{kind}: only {positions} positions checked");
-    }
-}
-
-#[test]
-fn board_readers_refuse_text_they_do_not_understand() {
-    let none = BTreeMap::new();
-    for game in board::GAMES {
-        for bad in [
-            "",
-            "x",
-            "////////",
-            "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBQ w",
-        ] {
-            assert!(
-                board::describe_text(game, bad, &none).is_err(),
-                "{game}: {bad:?}"
-            );
-        }
     }
 }
