@@ -1,7 +1,8 @@
-//! Times boardlab-solve and this crate's exact search on positions of random games, by the
-//! number of pieces left: `solve_sizes`.
+//! Times boardlab-solve's who-wins search and this crate's exact endgame (the value with the
+//! distance and a move, from the same solver) on positions of random games, by the number of
+//! pieces left: `solve_sizes`.
 
-use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::Game;
@@ -31,7 +32,7 @@ fn main() {
             let t = Instant::now();
             let v = solver.solve(Rules::of(g.config()), Position::of(&g).unwrap());
             let a = t.elapsed().as_secs_f64();
-            let mut eg = SrEndgame::default();
+            let mut eg = SolverEndgame::default();
             let t = Instant::now();
             let mut nodes = 0;
             let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
@@ -46,6 +47,6 @@ fn main() {
             sum_b += b;
             n += 1;
         }
-        println!("{pieces} pieces: solve crate mean {:.4}s worst {:.4}s; ai crate mean {:.4}s worst {:.4}s ({n} positions)", sum_a / n as f64, worst_a, sum_b / n as f64, worst_b);
+        println!("{pieces} pieces: who wins mean {:.4}s worst {:.4}s; endgame mean {:.4}s worst {:.4}s ({n} positions)", sum_a / n as f64, worst_a, sum_b / n as f64, worst_b);
     }
 }

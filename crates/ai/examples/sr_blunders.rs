@@ -1,7 +1,7 @@
 //! Finds the moves that change the exact result in Sight Reduction game records:
 //! `sr_blunders DIR` (every `*.txt` record in it).
 
-use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_ai::Proven;
 use boardlab_core::{Game, GameRecord};
@@ -14,7 +14,7 @@ fn main() {
         .map(|e| e.unwrap().path())
         .collect();
     paths.sort();
-    let mut eg = SrEndgame::default();
+    let mut eg = SolverEndgame::default();
     for p in paths {
         let rec = GameRecord::parse(&std::fs::read_to_string(&p).unwrap()).unwrap();
         let (_, moves) = rec.replay::<SightReduction>().unwrap();

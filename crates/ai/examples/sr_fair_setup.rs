@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release -p boardlab-ai --example sr_fair_setup -- [N] [OPTIONS]`
 
-use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_core::Game;
 use boardlab_sight_reduction::{Move, SightReduction};
@@ -25,7 +25,7 @@ fn main() {
         .parse_options(&opts)
         .expect("valid options");
     let unlimited = ExactBudget::nodes(u64::MAX);
-    let mut eg = SrEndgame::default();
+    let mut eg = SolverEndgame::default();
     let mut counts = [0u64; 4];
     let start = Instant::now();
     for seed in 0..n {

@@ -1,6 +1,6 @@
 //! Measures how long the Sight Reduction exact search takes from fresh random boards.
 
-use boardlab_ai::games::sight_reduction::SrEndgame;
+use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_core::Game;
 use boardlab_sight_reduction::SightReduction;
@@ -14,7 +14,7 @@ fn main() {
     let mut wins = 0;
     for seed in 0..6 {
         let g = SightReduction::new(&o, seed).unwrap();
-        let mut eg = SrEndgame::default();
+        let mut eg = SolverEndgame::default();
         let t = Instant::now();
         let mut nodes = 0;
         let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);

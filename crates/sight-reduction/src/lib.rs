@@ -1,8 +1,9 @@
 //! Sight Reduction: players remove their own pieces from a 4×8 board; a piece may go when it
 //! sees a friendly piece. The player to move with no legal removal loses.
 //!
-//! Rules: `docs/rules/sight-reduction.md`. The board is a 32-bit set (see [`bits`]); move
-//! generation and playouts allocate nothing.
+//! Rules: `docs/rules/sight-reduction.md`. The board is a 32-bit set, and the removal rule
+//! is applied to whole sets at once by the [`kernel`], which the exact solver and the
+//! computer players use too; move generation and playouts allocate nothing.
 //!
 //! # Move order
 //! [`Game::legal_moves`] lists, by phase:
@@ -13,15 +14,15 @@
 //!   `first black`;
 //! - deterministic placement: target squares in square order.
 
-pub mod bits;
+pub mod kernel;
 mod present;
 
-use bits::{nth_bit, Dir, ALL_DIRS, ORTHOGONAL};
 use boardlab_core::rand::Rng;
 use boardlab_core::{
     coord, Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, PositionError, Seat,
 };
+use kernel::{nth_bit, Rules};
 use std::fmt::Write as _;
 
 /// Squares a1…d8 as indices 0…31.
@@ -155,14 +156,6 @@ impl Config {
             keep,
         })
     }
-
-    fn friend_dirs(&self) -> &'static [Dir] {
-        if self.sight_any {
-            &ALL_DIRS
-        } else {
-            &ORTHOGONAL
-        }
-    }
 }
 
 const OPTIONS: &[OptionSpec] = &[
@@ -286,21 +279,6 @@ mod keys {
     }
 }
 
-/// The pieces of `own` that may be removed (single removal).
-#[inline(always)]
-fn removable_with<const ANY: bool, const ENEMY: bool>(own: u32, enemy: u32) -> u32 {
-    let empty = !(own | enemy);
-    let mut seen = bits::sees_orthogonal(own, empty);
-    if ANY {
-        seen |= bits::sees_diagonal(own, empty);
-    }
-    let mut r = own & seen;
-    if ENEMY {
-        r &= bits::sees_orthogonal(enemy, empty) | bits::sees_diagonal(enemy, empty);
-    }
-    r
-}
-
 /// Random single removals to the end of the game: returns the final (mover, other) boards
 /// and the number of plies.
 #[inline(always)]
@@ -309,17 +287,20 @@ fn single_playout<const ANY: bool, const ENEMY: bool, R: Rng + ?Sized>(
     mut other: u32,
     rng: &mut R,
 ) -> (u32, u32, u32) {
+    let rules = Rules {
+        sight_any: ANY,
+        enemy_sight: ENEMY,
+        pair: false,
+    };
     let mut plies = 0;
     loop {
-        let r = removable_with::<ANY, ENEMY>(mover, other);
+        let r = rules.removable(mover, other);
         if r == 0 {
             return (mover, other, plies);
         }
-        let prefix = bits::byte_prefix_counts(r);
-        let sq = bits::nth_bit_with_prefix(r, prefix, below(rng, prefix >> 24));
-        let next = other;
-        other = mover & !(1 << sq);
-        mover = next;
+        let prefix = kernel::byte_prefix_counts(r);
+        let sq = kernel::nth_bit_with_prefix(r, prefix, below(rng, prefix >> 24));
+        (mover, other) = kernel::play(mover, other, 1 << sq);
         plies += 1;
     }
 }
@@ -398,34 +379,19 @@ impl SightReduction {
     #[inline]
     #[must_use]
     pub fn removable(&self, side: Side) -> u32 {
-        let (own, enemy) = (self.board[side], self.board[side ^ 1]);
-        match (self.cfg.sight_any, self.cfg.enemy_sight) {
-            (false, false) => removable_with::<false, false>(own, enemy),
-            (true, false) => removable_with::<true, false>(own, enemy),
-            (false, true) => removable_with::<false, true>(own, enemy),
-            (true, true) => removable_with::<true, true>(own, enemy),
-        }
+        Rules::of(&self.cfg).removable(self.board[side], self.board[side ^ 1])
     }
 
     /// Pairs of own pieces that see each other (each also seeing an enemy with
     /// `enemy-sight`), lower square first, in order.
-    fn pairs(&self, side: Side, removable: u32, out: &mut Vec<Move>) {
-        let occ = self.board[0] | self.board[1];
-        let own = self.board[side];
-        // With enemy-sight both must see an enemy: exactly the removable pieces, since a
-        // piece seen by a friend also sees that friend.
+    fn pairs(&self, removable: u32, out: &mut Vec<Move>) {
+        let occupied = self.board[0] | self.board[1];
+        let rules = Rules::of(&self.cfg);
         let mut ps = removable;
         while ps != 0 {
             let p = ps.trailing_zeros() as u8;
             ps &= ps - 1;
-            let mut partners = 0u32;
-            for &d in self.cfg.friend_dirs() {
-                if let Some(q) = bits::first_hit(p, occ, d) {
-                    if q > p && own >> q & 1 == 1 && removable >> q & 1 == 1 {
-                        partners |= 1 << q;
-                    }
-                }
-            }
+            let mut partners = rules.partners(usize::from(p), occupied, removable);
             while partners != 0 {
                 let q = partners.trailing_zeros() as u8;
                 partners &= partners - 1;
@@ -440,7 +406,7 @@ impl SightReduction {
         if self.board[self.side] == 0 {
             return empty;
         }
-        let near = bits::neighbours(self.board[self.side ^ 1]) & empty;
+        let near = kernel::neighbours(self.board[self.side ^ 1]) & empty;
         if near != 0 {
             near
         } else {
@@ -462,7 +428,7 @@ impl SightReduction {
         loop {
             let word: u64 = rng.random();
             for white in [word as u32, (word >> 32) as u32] {
-                if bits::byte_prefix_counts(white) >> 24 == 16 {
+                if kernel::byte_prefix_counts(white) >> 24 == 16 {
                     return [white, !white];
                 }
             }
@@ -865,7 +831,7 @@ impl Game for SightReduction {
                     x &= x - 1;
                 }
                 if self.cfg.pair && r != 0 {
-                    self.pairs(self.side, r, moves);
+                    self.pairs(r, moves);
                 }
             }
             Phase::Arrange { swaps } => {

@@ -5,7 +5,10 @@
 //!   ([`Solver::solve`]), how fast — the winner winning as fast as possible, the loser holding
 //!   out as long as possible ([`Solver::solve_distance`]) — and the value of every legal move
 //!   ([`Solver::move_values`]). Memory is bounded: the transposition table is sized once
-//!   from [`SolverConfig::table_bytes`].
+//!   from [`SolverConfig::table_bytes`]. Each search also comes in a form that takes a
+//!   [`Budget`] (a deadline, a node limit, a stop flag) and answers [`OutOfBudget`] when it
+//!   runs out ([`Solver::solve_within`], [`Solver::solve_distance_within`],
+//!   [`Solver::move_values_within`]).
 //! - [`solitaire`]: the one-person puzzle (`mode=solitaire`): a solution that reaches the
 //!   goal, or a proof that none exists and the lowest score reachable.
 //! - [`puzzle`]: random solvable solitaire puzzles graded by how many first moves lead to
@@ -14,6 +17,11 @@
 //!   first-player statistics, JSON, CSV and an SVG chart.
 //!
 //! Values are always stated from the view of the side to move ([`Value`]).
+//!
+//! The rules themselves (sight, the legal removals, making one) come from the engine's
+//! bit-level kernel, [`boardlab_sight_reduction::kernel`]; this crate adds the searches, the
+//! transposition table ([`tt`]) and the group analysis behind the move-count bounds
+//! ([`groups`]).
 //!
 //! ```
 //! use boardlab_core::Game;
@@ -30,18 +38,20 @@
 //! ```
 
 pub mod bench;
-pub mod bits;
+mod budget;
+pub mod groups;
 pub mod puzzle;
-pub mod rules;
 mod search;
 pub mod solitaire;
 pub mod study;
 pub mod tt;
 
 use boardlab_core::Game;
+use boardlab_sight_reduction::kernel::{self, with_variant};
+pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
 pub use boardlab_sight_reduction::SightReduction;
 use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
-pub use rules::Rules;
+pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
 pub use search::Stats;
 use search::{parent_score, Search};
 use std::fmt;
@@ -120,7 +130,11 @@ impl Value {
         }
     }
 
-    fn rank(self) -> i32 {
+    /// The value's place in the order of [`Value`]: the higher, the better for the side to
+    /// move (a win in `n` plies ranks `1000 - n`, a loss in `n` plies `n - 1000`; a win or a
+    /// loss without distance ranks 500 or -500).
+    #[must_use]
+    pub fn rank(self) -> i32 {
         match self {
             Value::WinIn(n) => 1000 - n as i32,
             Value::Win => 500,
@@ -213,6 +227,20 @@ impl Position {
             (self.black, self.white)
         }
     }
+
+    /// The position after the side to move removes the squares `removed`.
+    #[must_use]
+    pub fn after(self, removed: u32) -> Position {
+        let (me, opp) = self.me_opp();
+        let (next, mine) = kernel::play(me, opp, removed);
+        let side = self.side ^ 1;
+        let (white, black) = if side == WHITE {
+            (next, mine)
+        } else {
+            (mine, next)
+        };
+        Position { white, black, side }
+    }
 }
 
 /// The exact solver of the two-player game, with its transposition table. The table keeps
@@ -225,24 +253,11 @@ pub struct Solver {
     stats: Stats,
 }
 
-/// Turns a move given as the set of removed squares into the engine's move.
-#[must_use]
-pub fn to_move(mask: u32) -> Move {
-    let a = mask.trailing_zeros() as u8;
-    if mask.count_ones() == 2 {
-        Move::Pair(a, (31 - mask.leading_zeros()) as u8)
-    } else {
-        Move::Remove(a)
-    }
-}
-
-/// The set of squares a removal takes away (`None` for other kinds of move).
-#[must_use]
-pub fn move_mask(mv: Move) -> Option<u32> {
-    match mv {
-        Move::Remove(a) => Some(1 << a),
-        Move::Pair(a, b) => Some((1 << a) | (1 << b)),
-        _ => None,
+/// The result of a search without a budget, which cannot run out.
+fn unlimited<T>(result: Result<T, OutOfBudget>) -> T {
+    match result {
+        Ok(v) => v,
+        Err(e) => unreachable!("a search without a budget cannot run out: {e}"),
     }
 }
 
@@ -280,37 +295,61 @@ impl Solver {
 
     /// Whether the side to move wins `pos` under `rules`: [`Value::Win`] or [`Value::Loss`].
     pub fn solve(&mut self, rules: Rules, pos: Position) -> Value {
+        unlimited(self.solve_within(rules, pos, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::solve`] within `budget`.
+    ///
+    /// # Errors
+    /// The budget ran out before the search ended (what it proved is kept in the table).
+    pub fn solve_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        budget: Budget<'_>,
+    ) -> Result<Value, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (win, stats) = crate::with_variant!(rules, V => {
-            let mut s = Search::<V>::new(tt);
+        let (win, stats, out) = with_variant!(rules, V => {
+            let mut s = Search::<V>::new(tt, budget);
             let w = s.wins(me, opp);
-            (w, s.stats)
+            (w, s.stats, s.meter.out)
         });
-        self.stats.add(&stats);
-        if win {
-            Value::Win
-        } else {
-            Value::Loss
-        }
+        self.account(&stats, out, if win { Value::Win } else { Value::Loss })
     }
 
     /// The value of `pos` with distance: [`Value::WinIn`] or [`Value::LossIn`].
     pub fn solve_distance(&mut self, rules: Rules, pos: Position) -> Value {
+        unlimited(self.solve_distance_within(rules, pos, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::solve_distance`] within `budget`.
+    ///
+    /// # Errors
+    /// The budget ran out before the search ended (what it proved is kept in the table).
+    pub fn solve_distance_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        budget: Budget<'_>,
+    ) -> Result<Value, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
-        let (score, stats) = crate::with_variant!(rules, V => {
-            let mut s = Search::<V>::new(tt);
+        let (score, stats, out) = with_variant!(rules, V => {
+            let mut s = Search::<V>::new(tt, budget);
             // Who wins first (cheap), then how fast within that side of zero.
             let w = s.wins(me, opp);
             s.killer_first = false;
             // Then the distance by null-window tests, halving the range of possible scores.
             let (mut lo, mut hi) = if w { (i32::from(WIN_MIN), 99) } else { (-100, i32::from(LOSS_MAX)) };
-            while lo < hi {
+            while lo < hi && !s.out() {
                 let mid = lo + (hi - lo + 1) / 2;
                 let v = s.score(me, opp, mid - 1, mid);
+                if s.out() {
+                    break;
+                }
                 if v >= mid {
                     lo = v.min(hi);
                 } else {
@@ -318,10 +357,20 @@ impl Solver {
                 }
             }
             let score = lo;
-            (score, s.stats)
+            (score, s.stats, s.meter.out)
         });
-        self.stats.add(&stats);
-        Value::from_score(score)
+        self.account(&stats, out, Value::from_score(score))
+    }
+
+    /// Adds the counters of a search and gives its answer, unless its budget ran out.
+    fn account(
+        &mut self,
+        stats: &Stats,
+        out: Option<OutOfBudget>,
+        answer: Value,
+    ) -> Result<Value, OutOfBudget> {
+        self.stats.add(stats);
+        out.map_or(Ok(answer), Err)
     }
 
     /// Every legal move of `pos` with its value for the side to move (the value of the
@@ -332,33 +381,37 @@ impl Solver {
         pos: Position,
         distance: bool,
     ) -> Vec<(Move, Value)> {
+        unlimited(self.move_values_within(rules, pos, distance, Budget::UNLIMITED))
+    }
+
+    /// [`Solver::move_values`] within `budget`, which holds for all the moves together.
+    ///
+    /// # Errors
+    /// The budget ran out before every move was solved.
+    pub fn move_values_within(
+        &mut self,
+        rules: Rules,
+        pos: Position,
+        distance: bool,
+        budget: Budget<'_>,
+    ) -> Result<Vec<(Move, Value)>, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let mut masks = Vec::new();
-        crate::with_variant!(rules, V => rules::moves::<V>(me, opp, &mut masks));
+        rules.moves(me, opp, &mut masks);
+        let start = self.stats.nodes;
         let mut out = Vec::with_capacity(masks.len());
         for m in masks {
-            let child = Position {
-                white: if pos.side == WHITE {
-                    pos.white & !m
-                } else {
-                    pos.white
-                },
-                black: if pos.side == BLACK {
-                    pos.black & !m
-                } else {
-                    pos.black
-                },
-                side: pos.side ^ 1,
-            };
+            let child = pos.after(m);
+            let left = budget.after(self.stats.nodes - start);
             let v = if distance {
-                self.solve_distance(rules, child)
+                self.solve_distance_within(rules, child, left)?
             } else {
-                self.solve(rules, child)
+                self.solve_within(rules, child, left)?
             };
             out.push((to_move(m), v.before()));
         }
-        out
+        Ok(out)
     }
 
     /// A best move of `pos` (the fastest win, or the longest resistance, when `distance`),
@@ -442,10 +495,10 @@ pub fn parent(child: i32) -> i32 {
 pub fn static_bounds(rules: Rules, pos: Position) -> Option<bool> {
     let (me, opp) = pos.me_opp();
     with_variant!(rules, V => {
-        let r = rules::removable::<V>(me, opp);
+        let r = kernel::removable::<V>(me, opp);
         if r == 0 {
             return Some(false);
         }
-        Search::<V>::bounds(me, opp, r, rules::removable::<V>(opp, me))
+        Search::<V>::bounds(me, opp, r, kernel::removable::<V>(opp, me))
     })
 }

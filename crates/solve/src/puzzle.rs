@@ -99,7 +99,7 @@ pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
     let rules: Rules = goal.rules;
     let me = if side == WHITE { w } else { b };
     let opp = if side == WHITE { b } else { w };
-    crate::with_variant!(rules, V => crate::rules::moves::<V>(me, opp, &mut moves));
+    rules.moves(me, opp, &mut moves);
     let mut dead = 0;
     for &m in &moves {
         let (w2, b2) = if side == WHITE {

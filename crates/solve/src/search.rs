@@ -7,10 +7,11 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::bits::{between, seen, segment_group};
-use crate::rules::{for_each_pair, most_moves, removable, SightGroups, Variant};
+use crate::budget::{Budget, Meter};
+use crate::groups::{between, most_moves, segment_group, SightGroups};
 use crate::tt::Table;
 use crate::{key, Score, LOSS_MAX, WIN_MIN};
+use boardlab_sight_reduction::kernel::{for_each_pair, removable, sees_along, Variant};
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,11 +58,14 @@ fn poisoned<V: Variant>(opp: u32, stay: u32, e: u32) -> bool {
     false
 }
 
-/// One search over one rule variant, borrowing a table.
+/// One search over one rule variant, borrowing a table, within a budget. Once the budget is
+/// spent (`meter.out` is set) every call returns at once with a meaningless answer and stores
+/// nothing, so the table only ever holds what finished searches proved.
 #[derive(Debug)]
-pub(crate) struct Search<'t, V: Variant> {
+pub(crate) struct Search<'t, 'b, V: Variant> {
     pub tt: &'t mut Table,
     pub stats: Stats,
+    pub meter: Meter<'b>,
     /// The last winning move found at each number of pieces on the board (the "killer"; in
     /// the distance search, the last move that cut its window off): a removal that wins in
     /// one position usually wins in its neighbours at the same depth too. Both searches
@@ -147,11 +151,12 @@ fn child_bound(parent: i32) -> i32 {
     }
 }
 
-impl<'t, V: Variant> Search<'t, V> {
-    pub fn new(tt: &'t mut Table) -> Self {
+impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
+    pub fn new(tt: &'t mut Table, budget: Budget<'b>) -> Self {
         Search {
             tt,
             stats: Stats::default(),
+            meter: Meter::new(budget),
             killers: [0; 33],
             killer_first: true,
             _v: std::marker::PhantomData,
@@ -171,7 +176,7 @@ impl<'t, V: Variant> Search<'t, V> {
         let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
         // Failing those, a piece that sees an enemy piece standing between two of `me`'s:
         // if both neighbours stay, removing that enemy piece gives `me` a removal.
-        let watch = me & seen(opp & between(me, e, V::ANY), e, V::ANY);
+        let watch = me & sees_along(opp & between(me, e, V::ANY), e, V::ANY);
         // `me` outlasts when its sure removals beat `opp`'s most, or tie it and `opp` cannot
         // reach its most without a gift.
         let outlast = |(sure, stay): (u32, u32), most: u32| {
@@ -363,6 +368,12 @@ impl<'t, V: Variant> Search<'t, V> {
         Ok(n)
     }
 
+    /// Whether the budget ran out (the answers since are meaningless).
+    #[inline(always)]
+    pub fn out(&self) -> bool {
+        self.meter.out.is_some()
+    }
+
     /// Whether the side to move (`me`) wins against best play.
     pub fn wins(&mut self, me: u32, opp: u32) -> bool {
         self.wins_with(me, opp, removable::<V>(me, opp), removable::<V>(opp, me))
@@ -372,6 +383,9 @@ impl<'t, V: Variant> Search<'t, V> {
     /// list has them).
     fn wins_with(&mut self, me: u32, opp: u32, r: u32, r_opp: u32) -> bool {
         self.stats.nodes += 1;
+        if self.meter.spent(self.stats.nodes) {
+            return false;
+        }
         if r == 0 {
             return false;
         }
@@ -406,7 +420,11 @@ impl<'t, V: Variant> Search<'t, V> {
         if self.killer_first && killer.count_ones() == 1 && killer & r != 0 {
             let me2 = me & !killer;
             let ro = removable::<V>(opp, me2);
-            if ro == 0 || !self.wins_with(opp, me2, ro, removable::<V>(me2, opp)) {
+            let opp_wins = ro != 0 && self.wins_with(opp, me2, ro, removable::<V>(me2, opp));
+            if self.out() {
+                return false;
+            }
+            if !opp_wins {
                 let w = work_of(self.stats.nodes - start);
                 self.tt.store(k, WIN_MIN, Score::MAX, killer, w);
                 return true;
@@ -422,7 +440,11 @@ impl<'t, V: Variant> Search<'t, V> {
             }
         };
         for &(m, _, ro, rm) in &moves[..n] {
-            if !self.wins_with(opp, me & !m, ro, rm) {
+            let opp_wins = self.wins_with(opp, me & !m, ro, rm);
+            if self.out() {
+                return false;
+            }
+            if !opp_wins {
                 self.killers[pieces] = m;
                 let w = work_of(self.stats.nodes - start);
                 self.tt.store(k, WIN_MIN, Score::MAX, m, w);
@@ -473,6 +495,9 @@ impl<'t, V: Variant> Search<'t, V> {
     /// `beta`; else a bound on the side of the window it lies (fail-soft).
     pub fn score(&mut self, me: u32, opp: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.stats.nodes += 1;
+        if self.meter.spent(self.stats.nodes) {
+            return 0;
+        }
         let r = removable::<V>(me, opp);
         if r == 0 {
             return i32::from(LOST_NOW);
@@ -495,7 +520,11 @@ impl<'t, V: Variant> Search<'t, V> {
             } else if hi < 0 || wlo > whi {
                 false
             } else {
-                self.wins_with(me, opp, r, r_opp)
+                let w = self.wins_with(me, opp, r, r_opp);
+                if self.out() {
+                    return 0;
+                }
+                w
             };
             if win {
                 lo = lo.max(wlo);
@@ -531,6 +560,9 @@ impl<'t, V: Variant> Search<'t, V> {
         let mut best_move = 0;
         for &(m, ..) in &moves[..n] {
             let c = self.score(opp, me & !m, child_bound(beta), child_bound(alpha));
+            if self.out() {
+                return 0;
+            }
             let v = parent_score(c);
             if v > best {
                 best = v;

@@ -11,10 +11,10 @@
 //! colour joined by shared lines keeps at least one piece (with pairs, a group can vanish,
 //! but a piece alone on its lines stays).
 
-use crate::bits::{line_groups, line_span, seen, segment_groups};
-use crate::rules::{moves, removable, Variant};
+use crate::groups::{line_groups, line_span, segment_groups};
 use crate::{to_move, Rules, SolveError, SolverConfig};
 use boardlab_core::Game;
+use boardlab_sight_reduction::kernel::{moves, removable, sees_along, with_variant, Variant};
 use boardlab_sight_reduction::{Move, Phase, SightReduction, Square, BLACK, WHITE};
 
 /// The goal of a puzzle.
@@ -362,7 +362,7 @@ pub fn solve_position(
     if goal.keep.is_some() {
         // First look for a solution on the kept squares only.
         s.goal_only = true;
-        crate::with_variant!(goal.rules, V => s.explore::<V>(b, side));
+        with_variant!(goal.rules, V => s.explore::<V>(b, side));
         if s.best != u32::MAX {
             return SolitaireResult {
                 solved: true,
@@ -377,7 +377,7 @@ pub fn solve_position(
         s.memo.slots.iter_mut().for_each(|e| *e = (0, 0));
     }
     if !s.aborted {
-        crate::with_variant!(goal.rules, V => s.explore::<V>(b, side));
+        with_variant!(goal.rules, V => s.explore::<V>(b, side));
     }
     let mut c = b;
     let mut sd = side;
@@ -425,7 +425,7 @@ fn sight_group_count(own: u32, empty: u32, any: bool) -> u32 {
     while rest != 0 {
         let mut g = rest & rest.wrapping_neg();
         loop {
-            let next = g | (own & seen(g, empty, any));
+            let next = g | (own & sees_along(g, empty, any));
             if next == g {
                 break;
             }

@@ -1,101 +1,33 @@
-//! Sight Reduction: evaluation, playout policy and the exact endgame search.
+//! Sight Reduction: evaluation, playout policy and the exact endgame.
 //!
-//! The game is short (at most 30 removals) and its positions are two 32-bit sets, so endgames
-//! are searched exactly: a win/loss search with a transposition table keyed by the two sets,
-//! trying first the moves that leave the opponent the fewest removals. It is used at the
-//! root of every search once few enough pieces remain, and at the leaves of the trees.
+//! The game is short (at most 30 removals) and its positions are two 32-bit sets, so the
+//! removal phase is solved exactly by boardlab-solve's solver, within the search's budget
+//! ([`SolverEndgame`]): at the root of every search once few enough pieces remain, and at the
+//! leaves of the trees. The fair set-up's choices and the last placements of the placement
+//! set-up are decided exactly with it too.
 
 use crate::policy::{Endgame, ExactBudget, GameAi};
 use crate::search::Proven;
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Game;
-use boardlab_sight_reduction::bits::{self, Dir, ALL_DIRS, ORTHOGONAL};
+use boardlab_sight_reduction::kernel::{self, move_mask, Rules};
 use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
-use boardlab_solve::{
-    move_mask, Position, Rules as SolveRules, Solver, SolverConfig, Value as SolveValue,
-};
+use boardlab_solve::{Budget, Position, Solver, SolverConfig, Value as SolveValue};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// The removal rule on raw sets, as the engine applies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Rules {
-    any: bool,
-    enemy: bool,
-    pair: bool,
-}
-
-impl Rules {
-    fn of(cfg: &Config) -> Rules {
-        Rules {
-            any: cfg.sight_any,
-            enemy: cfg.enemy_sight,
-            pair: cfg.pair,
-        }
-    }
-
-    fn dirs(self) -> &'static [Dir] {
-        if self.any {
-            &ALL_DIRS
-        } else {
-            &ORTHOGONAL
-        }
-    }
-
-    /// The pieces of `own` that may be removed.
-    #[inline]
-    fn removable(self, own: u32, enemy: u32) -> u32 {
-        let empty = !(own | enemy);
-        let mut seen = bits::sees_orthogonal(own, empty);
-        if self.any {
-            seen |= bits::sees_diagonal(own, empty);
-        }
-        let mut r = own & seen;
-        if self.enemy {
-            r &= bits::sees_orthogonal(enemy, empty) | bits::sees_diagonal(enemy, empty);
-        }
-        r
-    }
-
-    /// Every move as the set of squares it empties.
-    fn moves(self, own: u32, enemy: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let r = self.removable(own, enemy);
-        let mut x = r;
-        while x != 0 {
-            out.push(x & x.wrapping_neg());
-            x &= x - 1;
-        }
-        if self.pair {
-            let occ = own | enemy;
-            let mut ps = r;
-            while ps != 0 {
-                let p = ps.trailing_zeros() as u8;
-                ps &= ps - 1;
-                for &d in self.dirs() {
-                    if let Some(q) = bits::first_hit(p, occ, d) {
-                        if q > p && r >> q & 1 == 1 {
-                            out.push(1 << p | 1 << q);
-                        }
-                    }
-                }
-            }
-        }
+/// Every removal of `me` as a set of squares, in the order random playouts draw from:
+/// single removals by square, then (with `removal=pair`) the pairs as
+/// [`Rules::for_each_pair`] lists them.
+fn removals(rules: Rules, me: u32, opp: u32, out: &mut Vec<u32>) {
+    out.clear();
+    let r = rules.removable(me, opp);
+    out.extend(kernel::squares(r));
+    if rules.pair {
+        rules.for_each_pair(me, opp, r, |m| out.push(m));
     }
 }
-
-fn to_move(removed: u32) -> Move {
-    let a = removed.trailing_zeros() as u8;
-    let rest = removed & (removed - 1);
-    if rest == 0 {
-        Move::Remove(a)
-    } else {
-        Move::Pair(a, rest.trailing_zeros() as u8)
-    }
-}
-
-const TABLE_BITS: u32 = 22;
 
 /// Random playouts per reply when choosing a move in a lost position.
 const SWINDLE_PLAYOUTS: u32 = 48;
@@ -114,32 +46,23 @@ fn random_playout_loses<R: Rng>(rules: Rules, mut me: u32, mut opp: u32, rng: &m
         }
         let removed = if rules.pair {
             let mut v = Vec::new();
-            rules.moves(me, opp, &mut v);
+            removals(rules, me, opp, &mut v);
             let n = v.len().min(moves.len());
             moves[..n].copy_from_slice(&v[..n]);
             moves[rng.random_range(0..n)]
         } else {
-            1 << bits::nth_bit(r, rng.random_range(0..r.count_ones()))
+            1 << kernel::nth_bit(r, rng.random_range(0..r.count_ones()))
         };
-        let next = opp;
-        opp = me & !removed;
-        me = next;
+        (me, opp) = kernel::play(me, opp, removed);
         my_turn = !my_turn;
     }
 }
 
-/// Exact win/loss search for the removal phase of a match.
+/// The exact endgame of Sight Reduction for the bots: boardlab-solve's solver within the
+/// search's budget, and the exact choices of the fair set-up and of the last placements.
 #[derive(Debug, Default)]
-pub struct SrEndgame {
-    rules: Option<Rules>,
-    /// `(key, value)`: key = mover's set | other's set << 32; value > 0: win in `value` plies,
-    /// value ≤ 0: loss in `-value` plies.
-    table: Vec<(u64, i16)>,
-    nodes: u64,
-    limit: u64,
-    deadline: Option<Instant>,
-    bufs: Vec<Vec<u32>>,
-    /// boardlab-solve's solver, for positions of at most [`SOLVE_CRATE_PIECES`] pieces.
+pub struct SolverEndgame {
+    /// The solver, made on first use; its table is kept between moves.
     solver: Option<Box<Solver>>,
     /// Placements already decided (whether the seat to move wins, by both colours' sets),
     /// kept between moves, and the options they hold for.
@@ -150,20 +73,11 @@ pub struct SrEndgame {
 /// The most placements kept decided between moves.
 const PLACEMENTS_KEPT: usize = 1 << 20;
 
-/// Positions with at most this many pieces are solved with boardlab-solve, whose search is
-/// several times faster but takes no budget; at this size it needs milliseconds. Larger
-/// positions use this module's search, which stops at its budget.
-const SOLVE_CRATE_PIECES: u32 = 24;
-
-/// Preference of a value for the side to move: shorter wins, then longer losses.
-fn rank(v: SolveValue) -> i64 {
-    match v {
-        SolveValue::WinIn(n) => 1000 - i64::from(n),
-        SolveValue::Win => 500,
-        SolveValue::Loss => -500,
-        SolveValue::LossIn(n) => -1000 + i64::from(n),
-    }
-}
+/// Positions with at most this many pieces are solved without a budget: the solver needs
+/// milliseconds there, distance included. Larger ones are solved within the search's
+/// budget (who wins alone, which [`Endgame::decide`] finds, takes milliseconds even on a
+/// full board; the distance can take seconds).
+const UNBUDGETED_PIECES: u32 = 24;
 
 fn proven(v: SolveValue) -> Proven {
     match v {
@@ -200,7 +114,6 @@ fn swindle_choice(
     deadline: Option<Instant>,
 ) -> Option<Move> {
     let rules = Rules::of(game.config());
-    let srules = SolveRules::of(game.config());
     let side = game.side_to_move();
     let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
     let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
@@ -213,13 +126,9 @@ fn swindle_choice(
         }
         let Some(mask) = move_mask(m) else { continue };
         let mine = me & !mask;
-        let child = Position {
-            white: if side == 0 { mine } else { opp },
-            black: if side == 0 { opp } else { mine },
-            side: side ^ 1,
-        };
+        let child = Position::of(game).expect("the removal phase").after(mask);
         let (mut lost, mut all) = (0.0f64, 0.0f64);
-        for (r, rv) in solver.move_values(srules, child, false) {
+        for (r, rv) in solver.move_values(rules, child, false) {
             let Some(rmask) = move_mask(r) else { continue };
             let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
             all += w;
@@ -264,71 +173,8 @@ const ROOT_PIECES: u32 = 32;
 /// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
 const LEAF_PIECES: u32 = 14;
 
-impl SrEndgame {
-    fn prepare(&mut self, rules: Rules) {
-        if self.rules != Some(rules) {
-            self.rules = Some(rules);
-            self.table.clear();
-        }
-        if self.table.is_empty() {
-            self.table = vec![(0, 0); 1 << TABLE_BITS];
-        }
-    }
-
-    fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
-    }
-
-    /// The value of the position for `me` to move, or `None` past the node limit.
-    fn value(&mut self, rules: Rules, me: u32, opp: u32) -> Option<i16> {
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            return None;
-        }
-        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.limit = 0;
-            return None;
-        }
-        let key = u64::from(me) | u64::from(opp) << 32;
-        let slot = Self::slot(key);
-        if self.table[slot].0 == key {
-            return Some(self.table[slot].1);
-        }
-        let mut moves = self.bufs.pop().unwrap_or_default();
-        rules.moves(me, opp, &mut moves);
-        if moves.is_empty() {
-            self.bufs.push(moves);
-            return Some(0);
-        }
-        // Fewest replies first; a move that leaves none wins at once.
-        let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
-        for &m in &moves {
-            let replies = rules.removable(opp, me & !m).count_ones();
-            if replies == 0 {
-                self.bufs.push(moves);
-                self.table[slot] = (key, 1);
-                return Some(1);
-            }
-            keyed.push((replies, m));
-        }
-        self.bufs.push(moves);
-        keyed.sort_unstable();
-        let mut longest = 0i16;
-        for &(_, m) in &keyed {
-            let v = self.value(rules, opp, me & !m)?;
-            if v <= 0 {
-                let win = 1 - v;
-                self.table[slot] = (key, win);
-                return Some(win);
-            }
-            longest = longest.max(v);
-        }
-        let loss = -(longest + 1);
-        self.table[slot] = (key, loss);
-        Some(loss)
-    }
-
-    /// boardlab-solve's solver, made on first use.
+impl SolverEndgame {
+    /// The solver, made on first use.
     fn solver(&mut self) -> &mut Solver {
         self.solver.get_or_insert_with(|| {
             Box::new(Solver::new(SolverConfig {
@@ -338,28 +184,18 @@ impl SrEndgame {
         })
     }
 
-    /// [`Endgame::solve`] with boardlab-solve (small positions).
-    fn solve_small(&mut self, game: &SightReduction, nodes: &mut u64) -> (Proven, Option<Move>) {
-        let solver = self.solver();
-        let (srules, pos) = (
-            SolveRules::of(game.config()),
-            Position::of(game).expect("the removal phase"),
-        );
-        let before = solver.stats().nodes;
-        let values = solver.move_values(srules, pos, true);
-        let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| rank(*v)) else {
-            *nodes += solver.stats().nodes - before;
-            return (Proven::Loss(0), None);
-        };
-        if value.is_win() {
-            *nodes += solver.stats().nodes - before;
-            return (proven(value), Some(best));
+    /// The solver's budget for the removal phase that `game` is in (see
+    /// [`UNBUDGETED_PIECES`]).
+    fn budget(game: &SightReduction, budget: ExactBudget) -> Budget<'static> {
+        if Self::pieces(game) <= UNBUDGETED_PIECES {
+            Budget::UNLIMITED
+        } else {
+            Budget {
+                deadline: budget.deadline,
+                nodes: budget.nodes,
+                stop: None,
+            }
         }
-        // Lost: the swindle; among equal chances, the longest game.
-        let ranked: Vec<(Move, i64)> = values.iter().map(|&(m, v)| (m, rank(v))).collect();
-        let choice = swindle_choice(solver, game, &ranked, None);
-        *nodes += solver.stats().nodes - before;
-        (proven(value), choice.or(Some(best)))
     }
 
     fn pieces(game: &SightReduction) -> u32 {
@@ -591,24 +427,26 @@ impl SrEndgame {
     }
 }
 
-impl Endgame<SightReduction> for SrEndgame {
+impl Endgame<SightReduction> for SolverEndgame {
     fn value(
         &mut self,
         game: &SightReduction,
         budget: ExactBudget,
         nodes: &mut u64,
     ) -> Option<Proven> {
-        if !Self::applies_with(game, SOLVE_CRATE_PIECES) {
-            return self.solve(game, budget, nodes).map(|(p, _)| p);
+        if !Self::applies_with(game, ROOT_PIECES) {
+            return None;
         }
+        let budget = Self::budget(game, budget);
         let solver = self.solver();
         let before = solver.stats().nodes;
-        let v = solver.solve_distance(
-            SolveRules::of(game.config()),
+        let v = solver.solve_distance_within(
+            Rules::of(game.config()),
             Position::of(game).expect("the removal phase"),
+            budget,
         );
         *nodes += solver.stats().nodes - before;
-        Some(proven(v))
+        v.ok().map(proven)
     }
 
     /// In the removal phase when few enough pieces remain; at the root also in the fair
@@ -655,11 +493,8 @@ impl Endgame<SightReduction> for SrEndgame {
         let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
         let solver = self.solver();
         let before = solver.stats().nodes;
-        let values = solver.move_values(
-            SolveRules::of(game.config()),
-            Position::of(game).expect("the removal phase"),
-            false,
-        );
+        let values =
+            solver.move_values(rules, Position::of(game).expect("the removal phase"), false);
         let replies = |m: Move| {
             move_mask(m).map_or(0, |mask| {
                 i64::from(rules.removable(opp, me & !mask).count_ones())
@@ -682,6 +517,10 @@ impl Endgame<SightReduction> for SrEndgame {
         result
     }
 
+    /// The value with the distance, and a move: in a won position the fastest win, in a
+    /// lost one the swindle (see [`Endgame::decide`]), preferring among equal chances the
+    /// longest game. `None` when the solver runs out of `budget`, which holds above 24
+    /// pieces only.
     fn solve(
         &mut self,
         game: &SightReduction,
@@ -691,47 +530,36 @@ impl Endgame<SightReduction> for SrEndgame {
         if !Self::applies_with(game, ROOT_PIECES) {
             return None;
         }
-        if Self::pieces(game) <= SOLVE_CRATE_PIECES {
-            return Some(self.solve_small(game, nodes));
-        }
-        let rules = Rules::of(game.config());
-        self.prepare(rules);
-        self.nodes = 0;
-        self.limit = budget.nodes;
-        self.deadline = budget.deadline;
-        let side = game.side_to_move();
-        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
-        let mut moves = Vec::new();
-        rules.moves(me, opp, &mut moves);
-        let result = (|| {
-            if moves.is_empty() {
-                return Some((Proven::Loss(0), None));
-            }
-            // Immediate wins first, then the moves that leave the fewest replies.
-            moves.sort_by_key(|&m| rules.removable(opp, me & !m).count_ones());
-            let mut lengths = Vec::with_capacity(moves.len());
-            for &m in &moves {
-                let v = self.value(rules, opp, me & !m)?;
-                if v <= 0 {
-                    return Some((Proven::Win((1 - v) as u32), Some(to_move(m))));
-                }
-                lengths.push((to_move(m), i64::from(v)));
+        let budget = Self::budget(game, budget);
+        let solver = self.solver();
+        let (rules, pos) = (
+            Rules::of(game.config()),
+            Position::of(game).expect("the removal phase"),
+        );
+        let before = solver.stats().nodes;
+        let values = solver.move_values_within(rules, pos, true, budget);
+        let result = values.ok().map(|values| {
+            let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| v.rank()) else {
+                return (Proven::Loss(0), None);
+            };
+            if value.is_win() {
+                return (proven(value), Some(best));
             }
             // Lost: the swindle; among equal chances, the longest game.
-            let &(longest, v) = lengths
+            let ranked: Vec<(Move, i64)> = values
                 .iter()
-                .max_by_key(|(_, v)| *v)
-                .expect("there are moves");
-            let m = swindle_choice(self.solver(), game, &lengths, None).unwrap_or(longest);
-            Some((Proven::Loss(v as u32 + 1), Some(m)))
-        })();
-        *nodes += self.nodes;
+                .map(|&(m, v)| (m, i64::from(v.rank())))
+                .collect();
+            let choice = swindle_choice(solver, game, &ranked, None);
+            (proven(value), choice.or(Some(best)))
+        });
+        *nodes += solver.stats().nodes - before;
         result
     }
 }
 
 impl GameAi for SightReduction {
-    type Endgame = SrEndgame;
+    type Endgame = SolverEndgame;
 
     /// Removals left to each side: the side to move wants more than the opponent.
     fn evaluate(&self) -> i32 {
@@ -768,16 +596,12 @@ impl GameAi for SightReduction {
             }
         }
         let n = rng.random_range(0..r.count_ones());
-        Some(Move::Remove(bits::nth_bit(r, n)))
+        Some(Move::Remove(kernel::nth_bit(r, n)))
     }
 
     /// The squares a removal empties.
     fn footprint(mv: Move) -> u128 {
-        match mv {
-            Move::Remove(a) => 1 << a,
-            Move::Pair(a, b) => 1 << a | 1 << b,
-            _ => 0,
-        }
+        move_mask(mv).map_or(0, u128::from)
     }
 
     fn level_spec(n: u8) -> BotSpec {
@@ -797,11 +621,23 @@ impl GameAi for SightReduction {
 mod tests {
     use super::*;
     use boardlab_core::{Colour, Options};
+    use boardlab_sight_reduction::kernel::to_move;
     use std::collections::HashMap;
 
     fn game(opts: &str, seed: u64) -> SightReduction {
         let o: Options = SightReduction::info().parse_options(opts).unwrap();
         SightReduction::new(&o, seed).unwrap()
+    }
+
+    /// Plays random moves until at most `pieces` pieces are left; false when the game ended
+    /// first.
+    fn play_down_to(g: &mut SightReduction, pieces: u32, rng: &mut impl Rng) -> bool {
+        let mut buf = Vec::new();
+        while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
+            let m = g.random_move(rng, &mut buf).unwrap();
+            g.play_unchecked(m);
+        }
+        g.outcome().is_none()
     }
 
     /// The raw move generator agrees with the engine under every rule variant.
@@ -822,7 +658,12 @@ mod tests {
                 while g.outcome().is_none() {
                     g.legal_moves(&mut legal);
                     let side = g.side_to_move();
-                    Rules::of(g.config()).moves(g.pieces(side), g.pieces(side ^ 1), &mut raw);
+                    removals(
+                        Rules::of(g.config()),
+                        g.pieces(side),
+                        g.pieces(side ^ 1),
+                        &mut raw,
+                    );
                     let mut a: Vec<Move> = raw.iter().map(|&m| to_move(m)).collect();
                     a.sort();
                     legal.sort();
@@ -861,7 +702,7 @@ mod tests {
     #[test]
     fn decide_plays_the_fair_setup_exactly() {
         let mut solver = Solver::new(SolverConfig::default());
-        let mut eg = SrEndgame::default();
+        let mut eg = SolverEndgame::default();
         let (mut kept, mut swapped) = (0, 0);
         let (mut choices_won, mut choices_lost) = (0, 0);
         for seed in 0..16 {
@@ -929,7 +770,7 @@ mod tests {
     #[test]
     fn decide_plays_the_last_placements_exactly() {
         let mut solver = Solver::new(SolverConfig::default());
-        let mut eg = SrEndgame::default();
+        let mut eg = SolverEndgame::default();
         let (mut won, mut lost) = (0, 0);
         let mut rng = boardlab_core::rng(5);
         let mut moves = Vec::new();
@@ -968,7 +809,7 @@ mod tests {
     #[test]
     fn decide_is_exact_on_full_boards() {
         let mut solver = Solver::new(SolverConfig::default());
-        let mut eg = SrEndgame::default();
+        let mut eg = SolverEndgame::default();
         let (mut won, mut lost) = (0, 0);
         for opts in ["", "removal=pair"] {
             for seed in 0..12 {
@@ -996,6 +837,58 @@ mod tests {
         assert!(won > 0 && lost > 0, "{won} {lost}");
     }
 
+    /// Above 24 pieces the solver works within the search's budget and gives up when it runs
+    /// out; at 24 and below it always answers, whatever the budget. Its answer is the
+    /// solver's: the value with the distance, and in a won position the fastest win.
+    #[test]
+    fn the_budget_holds_above_24_pieces() {
+        let mut rng = boardlab_core::rng(11);
+        let mut solver = Solver::new(SolverConfig::default());
+        let (mut gave_up, mut answered) = (0, 0);
+        for seed in 0..6 {
+            let mut g = game("", seed);
+            // Full boards, then boards of about 26 and 24 pieces.
+            for pieces in [32, 26, 24] {
+                if !play_down_to(&mut g, pieces, &mut rng) {
+                    break;
+                }
+                let mut eg = SolverEndgame::default();
+                let mut nodes = 0;
+                let tiny = ExactBudget::nodes(1000);
+                let mut solved = eg.solve(&g, tiny, &mut nodes);
+                let mut value = eg.value(&g, tiny, &mut nodes);
+                assert!(nodes > 0);
+                if pieces > 24 && solved.is_none() {
+                    assert_eq!(value, None, "seed {seed}");
+                    // The budget holds for each call.
+                    assert!(nodes <= 2 * 1001, "{nodes}");
+                    gave_up += 1;
+                    if pieces == 32 {
+                        continue;
+                    }
+                    let roomy = ExactBudget::until(Instant::now() + Duration::from_secs(60));
+                    solved = eg.solve(&g, roomy, &mut nodes);
+                    value = eg.value(&g, roomy, &mut nodes);
+                }
+                let (p, mv) = solved.expect("within budget");
+                let want = solver.solve_game_distance(&g).unwrap();
+                assert_eq!(p, proven(want), "seed {seed}");
+                assert_eq!(value, Some(p), "seed {seed}");
+                let mut c = g.clone();
+                c.play(mv.unwrap()).unwrap();
+                if want.is_win() {
+                    assert_eq!(
+                        solver.solve_game_distance(&c).unwrap().before(),
+                        want,
+                        "seed {seed}"
+                    );
+                }
+                answered += 1;
+            }
+        }
+        assert!(gave_up >= 6 && answered >= 12, "{gave_up} {answered}");
+    }
+
     /// The exact search agrees with a plain minimax over the engine's own moves.
     #[test]
     fn exact_search_matches_plain_minimax() {
@@ -1019,16 +912,10 @@ mod tests {
         for opts in ["", "sight=any", "removal=pair", "enemy-sight=true"] {
             for seed in 0..40 {
                 let mut g = game(opts, seed);
-                let mut buf = Vec::new();
-                // Play randomly down to a small position.
-                while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > 16 {
-                    let m = g.random_move(&mut rng, &mut buf).unwrap();
-                    g.play_unchecked(m);
-                }
-                if g.outcome().is_some() {
+                if !play_down_to(&mut g, 16, &mut rng) {
                     continue;
                 }
-                let mut eg = SrEndgame::default();
+                let mut eg = SolverEndgame::default();
                 let mut nodes = 0;
                 let (p, mv) = eg
                     .solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes)

@@ -1,145 +1,26 @@
-//! Sight on the 4×8 board with 32-bit sets: bit `rank * 4 + file`, a1 = bit 0, d8 = bit 31.
+//! Groups of pieces and the move-count bounds built on them: the solvers' own analysis of a
+//! position, on top of the rules kernel ([`boardlab_sight_reduction::kernel`]).
 //!
-//! Everything here is branch-free set arithmetic ("occluded fills"): the squares from which a
-//! line through empty squares reaches a set of pieces are found with a few shifts and masks,
-//! without walking square by square. These are the hot loops of the solvers.
+//! A piece can only be removed towards a friend it sees, and sight between two pieces of one
+//! side can only end when one of them goes. So the pieces of a side fall into groups that
+//! only ever split, each keeping at least its last piece: counting groups bounds how many
+//! removals a side can still make, and how many it can make whatever the opponent does.
 
-/// Squares of file a.
-pub const FILE_A: u32 = 0x1111_1111;
-/// Squares of file d.
-pub const FILE_D: u32 = 0x8888_8888;
-const NOT_A: u32 = !FILE_A;
-const NOT_D: u32 = !FILE_D;
-
-/// `g` spread north through the squares of `e` (each square of the result is in `g` or is
-/// reached from `g` by steps north over squares of `e`).
-#[inline(always)]
-fn fill_n(mut g: u32, mut p: u32) -> u32 {
-    g |= p & (g << 4);
-    p &= p << 4;
-    g |= p & (g << 8);
-    p &= p << 8;
-    g |= p & (g << 16);
-    g
-}
-
-#[inline(always)]
-fn fill_s(mut g: u32, mut p: u32) -> u32 {
-    g |= p & (g >> 4);
-    p &= p >> 4;
-    g |= p & (g >> 8);
-    p &= p >> 8;
-    g |= p & (g >> 16);
-    g
-}
-
-#[inline(always)]
-fn fill_e(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_A;
-    g |= p & (g << 1);
-    p &= p << 1;
-    g |= p & (g << 2);
-    g
-}
-
-#[inline(always)]
-fn fill_w(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_D;
-    g |= p & (g >> 1);
-    p &= p >> 1;
-    g |= p & (g >> 2);
-    g
-}
-
-#[inline(always)]
-fn fill_ne(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_A;
-    g |= p & (g << 5);
-    p &= p << 5;
-    g |= p & (g << 10);
-    g
-}
-
-#[inline(always)]
-fn fill_nw(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_D;
-    g |= p & (g << 3);
-    p &= p << 3;
-    g |= p & (g << 6);
-    g
-}
-
-#[inline(always)]
-fn fill_se(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_A;
-    g |= p & (g >> 3);
-    p &= p >> 3;
-    g |= p & (g >> 6);
-    g
-}
-
-#[inline(always)]
-fn fill_sw(mut g: u32, p: u32) -> u32 {
-    let mut p = p & NOT_D;
-    g |= p & (g >> 5);
-    p &= p >> 5;
-    g |= p & (g >> 10);
-    g
-}
-
-/// The squares from which the first piece met looking orthogonally (N, S, E or W, over
-/// empty squares only) belongs to `t`. `e` is the set of empty squares.
-#[inline(always)]
-#[must_use]
-pub fn seen_orthogonal(t: u32, e: u32) -> u32 {
-    // Looking south meets t: flood t north, one more step north.
-    (fill_n(t, e) << 4)
-        | (fill_s(t, e) >> 4)
-        | ((fill_e(t, e) & NOT_D) << 1)
-        | ((fill_w(t, e) & NOT_A) >> 1)
-}
+use boardlab_sight_reduction::kernel::{fill, sees, Dir, Variant, FILE_A};
 
 /// The squares that see `t` in both directions along some line (ranks and files, with `any`
-/// also diagonals): removing a piece there lets two pieces of `t` see each other.
+/// also diagonals), `e` being the empty squares: removing a piece there lets two pieces of
+/// `t` see each other.
 #[inline(always)]
 #[must_use]
 pub fn between(t: u32, e: u32, any: bool) -> u32 {
-    let mut b = ((fill_n(t, e) << 4) & (fill_s(t, e) >> 4))
-        | (((fill_e(t, e) & NOT_D) << 1) & ((fill_w(t, e) & NOT_A) >> 1));
+    let mut b =
+        (sees(t, e, Dir::N) & sees(t, e, Dir::S)) | (sees(t, e, Dir::E) & sees(t, e, Dir::W));
     if any {
-        b |= ((fill_ne(t, e) & NOT_D) << 5) & ((fill_sw(t, e) & NOT_A) >> 5);
-        b |= ((fill_nw(t, e) & NOT_A) << 3) & ((fill_se(t, e) & NOT_D) >> 3);
+        b |= sees(t, e, Dir::NE) & sees(t, e, Dir::SW);
+        b |= sees(t, e, Dir::NW) & sees(t, e, Dir::SE);
     }
     b
-}
-
-/// As [`seen_orthogonal`] for the four diagonal directions.
-#[inline(always)]
-#[must_use]
-pub fn seen_diagonal(t: u32, e: u32) -> u32 {
-    ((fill_ne(t, e) & NOT_D) << 5)
-        | ((fill_nw(t, e) & NOT_A) << 3)
-        | ((fill_se(t, e) & NOT_D) >> 3)
-        | ((fill_sw(t, e) & NOT_A) >> 5)
-}
-
-/// As [`seen_orthogonal`] for all eight directions.
-#[inline(always)]
-#[must_use]
-pub fn seen_all(t: u32, e: u32) -> u32 {
-    seen_orthogonal(t, e) | seen_diagonal(t, e)
-}
-
-/// The squares seeing `t` along the friendly-sight directions (`any`: all eight, else the
-/// orthogonal four).
-#[inline(always)]
-#[must_use]
-pub fn seen(t: u32, e: u32, any: bool) -> u32 {
-    if any {
-        seen_all(t, e)
-    } else {
-        seen_orthogonal(t, e)
-    }
 }
 
 /// Whole ranks of the squares of `x`.
@@ -163,7 +44,7 @@ pub fn file_span(x: u32) -> u32 {
 #[inline(always)]
 #[must_use]
 pub fn diagonal_span(x: u32) -> u32 {
-    fill_ne(x, !0) | fill_sw(x, !0) | fill_nw(x, !0) | fill_se(x, !0)
+    fill(x, !0, Dir::NE) | fill(x, !0, Dir::SW) | fill(x, !0, Dir::NW) | fill(x, !0, Dir::SE)
 }
 
 /// The squares sharing a line (rank, file, and with `any` a diagonal) with a square of `x`.
@@ -207,9 +88,9 @@ pub fn line_groups(pieces: u32, any: bool) -> u32 {
 #[inline(always)]
 #[must_use]
 pub fn spread(g: u32, p: u32, any: bool) -> u32 {
-    let s = fill_n(g, p) | fill_s(g, p) | fill_e(g, p) | fill_w(g, p);
+    let s = fill(g, p, Dir::N) | fill(g, p, Dir::S) | fill(g, p, Dir::E) | fill(g, p, Dir::W);
     if any {
-        s | fill_ne(g, p) | fill_nw(g, p) | fill_se(g, p) | fill_sw(g, p)
+        s | fill(g, p, Dir::NE) | fill(g, p, Dir::NW) | fill(g, p, Dir::SE) | fill(g, p, Dir::SW)
     } else {
         s
     }
@@ -269,55 +150,93 @@ pub fn sight_groups(own: u32, seeds: u32, empty: u32, any: bool, out: &mut [u32;
     n
 }
 
-/// Rays from each square in the four "increasing" directions N, E, NE, NW (the squares
-/// beyond it, nearest first in increasing bit order).
-pub const RAYS_UP: [[u32; 32]; 4] = {
-    let mut rays = [[0u32; 32]; 4];
-    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (-1, 1)];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 32 {
-            let (mut f, mut r) = ((sq % 4) as i32, (sq / 4) as i32);
-            let mut m = 0u32;
-            loop {
-                f += steps[d].0;
-                r += steps[d].1;
-                if f < 0 || f > 3 || r < 0 || r > 7 {
-                    break;
-                }
-                m |= 1 << (r * 4 + f);
-            }
-            rays[d][sq] = m;
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
-};
-
-/// The square mirrored left-right (file a ↔ d).
-#[inline(always)]
-#[must_use]
-pub fn mirror_files(x: u32) -> u32 {
-    ((x & FILE_A) << 3)
-        | ((x & (FILE_A << 1)) << 1)
-        | ((x >> 1) & (FILE_A << 1))
-        | ((x & FILE_D) >> 3)
+/// The groups of two or more pieces of one side joined by sight.
+///
+/// Sight between two own pieces can only end when one of them is removed (the opponent
+/// removes only its own pieces, and removals only empty squares). So in a group all pieces
+/// but the ones chosen to stay (at least one) can be removed, whatever the opponent does:
+/// leaves of a spanning tree first; when only staying pieces are leaves, any other piece
+/// (it still sees a tree neighbour), after which every part still holds a staying piece.
+/// Without enemy sight only (with it an enemy that leaves can take a piece's removability
+/// away).
+#[derive(Clone, Copy, Debug)]
+pub struct SightGroups {
+    n: usize,
+    groups: [u32; 16],
+    /// The pieces outside every group (they see no friend).
+    lone: u32,
 }
 
-/// The board mirrored top-bottom (rank 1 ↔ 8).
-#[inline(always)]
+impl SightGroups {
+    /// The groups of `me` (`r_me`: its removable pieces).
+    #[inline]
+    #[must_use]
+    pub fn of<V: Variant>(me: u32, opp: u32, r_me: u32) -> SightGroups {
+        let mut groups = [0u32; 16];
+        let e = !(me | opp);
+        let n = sight_groups(me, r_me, e, V::ANY, &mut groups);
+        SightGroups {
+            n,
+            groups,
+            lone: me & !r_me,
+        }
+    }
+
+    /// The groups, each as a set of pieces.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.groups[..self.n].iter().copied()
+    }
+
+    /// The removals that can be made for sure while the pieces of `keep` stay (and in each
+    /// group without one of them, one piece, taken from `prefer` where possible), and every
+    /// piece that stays meanwhile.
+    #[inline]
+    #[must_use]
+    pub fn sure(&self, keep: u32, prefer: u32) -> (u32, u32) {
+        self.sure_with(keep, prefer, 0)
+    }
+
+    /// As [`SightGroups::sure`], taking the piece that stays from `then` in a group with no
+    /// piece of `prefer`.
+    #[inline]
+    #[must_use]
+    pub fn sure_with(&self, keep: u32, prefer: u32, then: u32) -> (u32, u32) {
+        let mut sure = 0;
+        let mut stay = self.lone;
+        for &g in &self.groups[..self.n] {
+            let k = g & keep;
+            if k != 0 {
+                sure += g.count_ones() - k.count_ones();
+                stay |= k;
+            } else {
+                sure += g.count_ones() - 1;
+                let pick = if g & prefer != 0 {
+                    g & prefer
+                } else if g & then != 0 {
+                    g & then
+                } else {
+                    g
+                };
+                stay |= pick & pick.wrapping_neg();
+            }
+        }
+        (sure, stay)
+    }
+}
+
+/// The most removals `pieces` can make while the other side's pieces `walls` stand: a piece
+/// can only be removed towards a friend on a line not cut by a wall, such groups only split,
+/// and the last piece of a group stays, so at most `pieces - groups`.
+#[inline]
 #[must_use]
-pub fn mirror_ranks(x: u32) -> u32 {
-    let x = x.rotate_left(16);
-    let x = ((x & 0x00FF_00FF) << 8) | ((x >> 8) & 0x00FF_00FF);
-    ((x & 0x0F0F_0F0F) << 4) | ((x >> 4) & 0x0F0F_0F0F)
+pub fn most_moves<V: Variant>(pieces: u32, walls: u32) -> u32 {
+    pieces.count_ones() - segment_groups(pieces, walls, V::ANY)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_sight_reduction::kernel::sees_along;
 
     /// A square-by-square walk, for checking the fills.
     fn walk_seen(t: u32, e: u32, dirs: &[(i32, i32)]) -> u32 {
@@ -359,22 +278,6 @@ mod tests {
         })
     }
 
-    #[test]
-    fn fills_match_a_walk() {
-        for (t, e) in boards() {
-            assert_eq!(
-                seen_orthogonal(t, e),
-                walk_seen(t, e, &ORTH),
-                "t={t:#x} e={e:#x}"
-            );
-            assert_eq!(
-                seen_diagonal(t, e),
-                walk_seen(t, e, &DIAG),
-                "t={t:#x} e={e:#x}"
-            );
-        }
-    }
-
     /// The sight groups grown one hop of sight at a time, square by square.
     fn walk_groups(own: u32, e: u32, dirs: &[(i32, i32)]) -> Vec<u32> {
         let seeds = own & walk_seen(own, e, dirs);
@@ -401,7 +304,7 @@ mod tests {
         for (t, e) in boards() {
             // `t` as one side, the other occupied squares as the other.
             for (any, dirs) in [(false, &ORTH[..]), (true, &all[..])] {
-                let seeds = t & seen(t, e, any);
+                let seeds = t & sees_along(t, e, any);
                 let mut out = [0; 16];
                 let n = sight_groups(t, seeds, e, any, &mut out);
                 assert_eq!(out[..n], walk_groups(t, e, dirs)[..], "t={t:#x} e={e:#x}");
@@ -410,23 +313,30 @@ mod tests {
     }
 
     #[test]
-    fn spans_and_mirrors() {
+    fn between_sees_both_ways_along_a_line() {
+        // Each line as its two opposite directions.
+        let lines = [
+            ((0, 1), (0, -1)),
+            ((1, 0), (-1, 0)),
+            ((1, 1), (-1, -1)),
+            ((-1, 1), (1, -1)),
+        ];
+        for (t, e) in boards().take(500) {
+            for (any, n) in [(false, 2), (true, 4)] {
+                let mut want = 0;
+                for &(a, b) in &lines[..n] {
+                    want |= walk_seen(t, e, &[a]) & walk_seen(t, e, &[b]);
+                }
+                assert_eq!(between(t, e, any), want, "t={t:#x} e={e:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn spans() {
         assert_eq!(rank_span(1 << 5), 0xF0);
         assert_eq!(file_span(1 << 5), 0x2222_2222);
-        assert_eq!(mirror_files(1), 8);
-        assert_eq!(mirror_files(0x2), 0x4);
-        assert_eq!(mirror_ranks(1), 1 << 28);
-        assert_eq!(mirror_ranks(1 << 6), 1 << 26);
-        for (t, _) in boards().take(100) {
-            assert_eq!(mirror_files(mirror_files(t)), t);
-            assert_eq!(mirror_ranks(mirror_ranks(t)), t);
-            assert_eq!(t.count_ones(), mirror_files(t).count_ones());
-        }
-        // a1 sees up the file to a8, up the rank to d1, up the diagonal to d4.
-        assert_eq!(RAYS_UP[0][0], 0x1111_1110);
-        assert_eq!(RAYS_UP[1][0], 0xE);
-        assert_eq!(RAYS_UP[2][0], (1 << 5) | (1 << 10) | (1 << 15));
-        assert_eq!(RAYS_UP[3][3], (1 << 6) | (1 << 9) | (1 << 12));
+        assert_eq!(diagonal_span(1), 1 | (1 << 5) | (1 << 10) | (1 << 15));
     }
 
     #[test]
