@@ -835,7 +835,7 @@ fn legal_list(line: &str) -> Option<Vec<&str>> {
 /// [`testkit`](crate::testkit) module). The fields after `game` are those of
 /// [`Suite`](crate::testkit::Suite); they may use anything the calling file defines or imports.
 ///
-/// ```ignore
+/// ```text
 /// mod common;
 ///
 /// use boardlab_core::testkit::{PerftRuns, Runs};
