@@ -38,8 +38,8 @@ fn main() {
             let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
             let b = t.elapsed().as_secs_f64();
             assert_eq!(
-                v.is_win(),
-                matches!(r, Some((boardlab_ai::Proven::Win(_), _)))
+                v.wins(g.to_move()),
+                r.is_some_and(|(p, _)| p.wins(g.to_move()))
             );
             worst_a = worst_a.max(a);
             worst_b = worst_b.max(b);

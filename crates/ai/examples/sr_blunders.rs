@@ -3,7 +3,6 @@
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
-use boardlab_ai::Proven;
 use boardlab_core::{Game, GameRecord};
 use boardlab_sight_reduction::SightReduction;
 
@@ -32,7 +31,7 @@ fn main() {
             let mut n = 0;
             let v = eg
                 .solve(&g, ExactBudget::nodes(50_000_000), &mut n)
-                .map(|(p, _)| matches!(p, Proven::Win(_)));
+                .map(|(p, _)| p.wins(g.to_move()));
             if let (Some(before), Some(now)) = (prev, v) {
                 // before: previous mover wins; now: current mover wins. A correct move keeps before == !now.
                 if before == now {

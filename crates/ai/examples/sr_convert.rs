@@ -24,7 +24,7 @@ fn main() {
     for seed in first..first + boards {
         let mut g = SightReduction::new(&opts, seed).unwrap();
         let winner = g.to_move();
-        let winner = if solver.solve_game(&g).unwrap().is_win() {
+        let winner = if solver.solve_game(&g).unwrap().wins(g.to_move()) {
             winner
         } else {
             winner.other()
@@ -36,10 +36,10 @@ fn main() {
             let seat = g.to_move();
             if seat == winner {
                 let vals = solver.game_move_values(&g, false).unwrap();
-                let wins = vals.iter().filter(|(_, v)| v.is_win()).count();
+                let wins = vals.iter().filter(|(_, v)| v.wins(seat)).count();
                 let pieces = (g.pieces(0) | g.pieces(1)).count_ones() as usize;
                 let r = wb.search(&g, &stop);
-                let ok = vals.iter().any(|(m, v)| *m == r.best && v.is_win());
+                let ok = vals.iter().any(|(m, v)| *m == r.best && v.wins(seat));
                 let s = &mut stats[pieces];
                 s[0] += 1;
                 s[1] += vals.len() as u64;

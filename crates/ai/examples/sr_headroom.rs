@@ -25,7 +25,7 @@ fn main() {
     for seed in 0..boards {
         let mut g = SightReduction::new(&opts, seed).unwrap();
         let first = g.to_move();
-        let winner = if solver.solve_game(&g).unwrap().is_win() {
+        let winner = if solver.solve_game(&g).unwrap().wins(first) {
             first
         } else {
             first.other()
@@ -43,7 +43,7 @@ fn main() {
                 .game_move_values(&g, false)
                 .unwrap()
                 .iter()
-                .all(|(_, v)| !v.is_win())
+                .all(|(_, v)| !v.wins(g.to_move()))
             {
                 break; // the winner already threw it
             }
@@ -57,7 +57,7 @@ fn main() {
                     c.play_unchecked(m);
                     let vals = solver.game_move_values(&c, false).unwrap();
                     let mut thrown = 0;
-                    if vals.iter().any(|(_, v)| !v.is_win()) {
+                    if vals.iter().any(|(_, v)| !v.wins(c.to_move())) {
                         for k in 0..runs {
                             let mut b = Mcts::<SightReduction>::new(
                                 MctsSpec {
@@ -67,7 +67,10 @@ fn main() {
                                 seed * 1000 + k + 17,
                             );
                             let r = b.search(&c, &stop);
-                            if vals.iter().any(|&(x, v)| x == r.best && !v.is_win()) {
+                            if vals
+                                .iter()
+                                .any(|&(x, v)| x == r.best && !v.wins(c.to_move()))
+                            {
                                 thrown += 1;
                             }
                         }
@@ -75,7 +78,7 @@ fn main() {
                     probs.push((
                         m,
                         thrown as f64 / runs as f64,
-                        vals.iter().filter(|(_, v)| !v.is_win()).count(),
+                        vals.iter().filter(|(_, v)| !v.wins(c.to_move())).count(),
                         vals.len(),
                     ));
                 }

@@ -21,7 +21,7 @@ fn main() {
         let s = t.elapsed().as_secs_f64();
         total += s;
         worst = worst.max(s);
-        if matches!(r, Some((boardlab_ai::Proven::Win(_), _))) {
+        if r.is_some_and(|(p, _)| p.wins(g.to_move())) {
             wins += 1;
         }
         println!("seed {seed}: {r:?} nodes {nodes} {s:.3}s");

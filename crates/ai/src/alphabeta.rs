@@ -5,12 +5,15 @@
 //! table (lazy SMP).
 //!
 //! Scores are from the point of view of the seat to move. A seat that moves twice in a row
-//! (a swap, a pass) keeps the sign; only a change of seat negates it.
+//! (a swap, a pass) keeps the sign; only a change of seat negates it. Beyond the evaluations,
+//! a score is a proven result in mate style (see [`WIN`]), a compact form kept for speed: a
+//! [`Proven`] enters the search as a score in `proven_score` and leaves it in `score_value`,
+//! nowhere else.
 
 use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
-use crate::search::{Bot, Proven, SearchResult, Value};
+use crate::search::{Bot, SearchResult, Value};
 use crate::spec::{AlphaBetaSpec, DEFAULT_TIME};
-use boardlab_core::Wdl;
+use boardlab_core::{Proven, Seat, Wdl};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -451,11 +454,7 @@ impl<G: GameAi> Worker<G> {
         let p = self
             .endgame
             .value(g, ExactBudget::nodes(limit), &mut self.nodes)?;
-        Some(match p {
-            Proven::Win(n) => WIN - ply as i32 - n as i32,
-            Proven::Loss(n) => -(WIN - ply as i32 - n as i32),
-            Proven::Draw => 0,
-        })
+        Some(proven_score(p, g.to_move(), ply))
     }
 
     /// The score of `child` (reached from a position where `mover` was to move), from the
@@ -690,12 +689,26 @@ fn from_tt(score: i32, ply: u32) -> i32 {
     }
 }
 
-/// A score for the seat to move as a [`Value`].
-fn score_value<G: GameAi>(seat: boardlab_core::Seat, score: i32) -> Value {
+/// The score of a proven result at `ply` plies from the root, for `seat`, the seat to move
+/// there (plies not counted for a result without its distance). The one conversion of a
+/// [`Proven`] into a score.
+fn proven_score(p: Proven, seat: Seat, ply: u32) -> i32 {
+    let p = p.for_seat(seat);
+    let n = p.plies.unwrap_or(0);
+    match p.result {
+        Wdl::Win => WIN - ply as i32 - n as i32,
+        Wdl::Loss => -(WIN - ply as i32 - n as i32),
+        Wdl::Draw => 0,
+    }
+}
+
+/// A score for the seat to move as a [`Value`]: the one conversion of a proven score into a
+/// [`Proven`].
+fn score_value<G: GameAi>(seat: Seat, score: i32) -> Value {
     if score > WIN_BOUND {
-        Value::proven(seat, Proven::Win((WIN - score) as u32))
+        Value::proven(Proven::win_in(seat, (WIN - score) as u32))
     } else if score < -WIN_BOUND {
-        Value::proven(seat, Proven::Loss((WIN + score) as u32))
+        Value::proven(Proven::loss_in(seat, (WIN + score) as u32))
     } else {
         Value::estimate(seat, win_chance::<G>(score))
     }
@@ -811,14 +824,11 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
             if let Some((p, Some(mv))) = self.main.endgame.solve(game, limit, &mut n) {
                 return SearchResult {
                     best: mv,
-                    value: Value::proven(seat, p),
+                    value: Value::proven(p.for_seat(seat)),
                     pv: crate::mcts::exact_line(game, mv, &mut self.main.endgame),
                     nodes: n,
                     elapsed: start.elapsed(),
-                    depth: match p {
-                        Proven::Win(n) | Proven::Loss(n) => n,
-                        Proven::Draw => 0,
-                    },
+                    depth: p.plies.unwrap_or(0),
                 };
             }
             self.main.nodes += n;

@@ -4,8 +4,9 @@
 //!   `mcts:iterations=20000,c=1.4`, `mcts:plain`, `alphabeta:depth=6`, `best:time=1s`,
 //!   `level:N`), parsed with errors that list the accepted forms.
 //! - [`Bot`]: chooses a move within a budget, reports a [`Value`] from a named seat's point of
-//!   view, the principal variation and node counts, stops on request, and is reproducible for
-//!   a fixed seed and a work budget (iterations, nodes or depth).
+//!   view (an estimate, and a [`boardlab_core::Proven`] result when exact search proved one),
+//!   the principal variation and node counts, stops on request, and is reproducible for a
+//!   fixed seed and a work budget (iterations, nodes or depth).
 //! - Bots: [`RandomBot`], [`mcts::Mcts`] (UCT, MCTS-solver, tree reuse, root-parallel threads,
 //!   playout policies, exact endgames) and [`alphabeta::AlphaBeta`] (iterative-deepening
 //!   negamax with a transposition table). Game knowledge lives in [`policy::GameAi`],
@@ -25,7 +26,7 @@ pub mod policy;
 pub mod search;
 pub mod spec;
 
-pub use search::{Bot, Proven, RandomBot, SearchResult, Value};
+pub use search::{Bot, RandomBot, SearchResult, Value};
 pub use spec::BotSpec;
 
 use boardlab_core::Game;

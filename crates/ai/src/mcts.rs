@@ -10,14 +10,17 @@
 //! seat moves twice in a row (a swap, a pass) need no special case.
 
 use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
-use crate::search::{outcome_scores, Bot, Proven, SearchResult, Value};
+use crate::search::{outcome_scores, Bot, SearchResult, Value};
 use crate::spec::{MctsSpec, Rollout, DEFAULT_TIME};
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
-use boardlab_core::{Seat, Wdl};
+use boardlab_core::{Proven, Seat, Wdl};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+// The solver state of a node, for the seat that moved into it, with the plies to the end in
+// `Node::len`: a compact form of a proven result kept for speed. Proven results enter the tree
+// through `node_state` and leave it through `node_proven`, nowhere else.
 const UNKNOWN: u8 = 0;
 const WIN: u8 = 1;
 const LOSS: u8 = 2;
@@ -79,6 +82,26 @@ fn flip(state: u8) -> u8 {
         WIN => LOSS,
         LOSS => WIN,
         s => s,
+    }
+}
+
+/// The node encoding of a proven result, for the seat `mover`: the solver state and the plies
+/// (none counted for a draw or a result without its distance). The one conversion of a
+/// [`Proven`] into the tree.
+fn node_state(p: Proven, mover: Seat) -> (u8, u32) {
+    let p = p.for_seat(mover);
+    (wdl_state(p.result), p.plies.unwrap_or(0))
+}
+
+/// The proven result for `seat` that a solver state (`WIN`, `LOSS` or `DRAW`, for `seat`) and
+/// its plies stand for; `None` for `UNKNOWN`. The one conversion of the tree's encoding into a
+/// [`Proven`].
+fn node_proven(state: u8, plies: u32, seat: Seat) -> Option<Proven> {
+    match state {
+        WIN => Some(Proven::win_in(seat, plies)),
+        LOSS => Some(Proven::loss_in(seat, plies)),
+        DRAW => Some(Proven::draw(seat)),
+        _ => None,
     }
 }
 
@@ -500,17 +523,7 @@ impl<G: GameAi> Tree<G> {
                 ExactBudget::nodes(LEAF_EXACT_NODES),
                 &mut self.exact_nodes,
             ) {
-                let to_move = g.to_move().index() as u8;
-                let (state, len) = match p {
-                    Proven::Win(l) => (WIN, l),
-                    Proven::Loss(l) => (LOSS, l),
-                    Proven::Draw => (DRAW, 0),
-                };
-                let state = if n.mover == to_move {
-                    state
-                } else {
-                    flip(state)
-                };
+                let (state, len) = node_state(p, Seat::BOTH[usize::from(n.mover)]);
                 if cfg.solver {
                     let node = &mut self.nodes[idx];
                     node.state = state;
@@ -779,14 +792,11 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
                 if let Some((p, Some(mv))) = tree.endgame.solve(game, limit, &mut nodes) {
                     return SearchResult {
                         best: mv,
-                        value: Value::proven(to_move, p),
+                        value: Value::proven(p.for_seat(to_move)),
                         pv: exact_line(game, mv, &mut tree.endgame),
                         nodes,
                         elapsed: start.elapsed(),
-                        depth: match p {
-                            Proven::Win(n) | Proven::Loss(n) => n,
-                            Proven::Draw => 0,
-                        },
+                        depth: p.plies.unwrap_or(0),
                     };
                 }
                 // Too slow to find the distance: who wins still decides the move.
@@ -909,14 +919,17 @@ impl<G: GameAi> Mcts<G> {
             }
         }
         let bs = get(&best);
-        let value = match (bs.state, root_state.0) {
-            (WIN, _) => Value::proven(to_move, Proven::Win(u32::from(bs.len) + 1)),
-            (LOSS, _) if root_state.0 == LOSS => {
-                Value::proven(to_move, Proven::Loss(u32::from(bs.len) + 1))
+        // A won move proves the root won; a lost or drawn one only when the root is proven so.
+        let proven = match (bs.state, root_state.0) {
+            (WIN, _) | (LOSS, LOSS) | (DRAW, DRAW) => {
+                node_proven(bs.state, u32::from(bs.len) + 1, to_move)
             }
-            (DRAW, s) if s == DRAW => Value::proven(to_move, Proven::Draw),
-            _ => Value::estimate(to_move, if bs.visits == 0 { 0.5 } else { q(&bs) }),
+            _ => None,
         };
+        let value = proven.map_or_else(
+            || Value::estimate(to_move, if bs.visits == 0 { 0.5 } else { q(&bs) }),
+            Value::proven,
+        );
         // The principal variation from the tree that looked hardest at the chosen move.
         let mut pv = vec![best];
         let mut most = 0;
@@ -959,7 +972,7 @@ fn immediate_win<G: GameAi>(
             if o.for_seat(seat) == Wdl::Win && !game.is_solitaire() {
                 return Some(SearchResult {
                     best: m,
-                    value: Value::proven(seat, Proven::Win(1)),
+                    value: Value::proven(Proven::win_in(seat, 1)),
                     pv: vec![m],
                     nodes: moves.len() as u64,
                     elapsed: start.elapsed(),

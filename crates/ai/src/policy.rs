@@ -4,10 +4,9 @@
 //! Every game implements [`GameAi`] in this crate (see `crate::games`); the generic searches
 //! ([`crate::mcts`], [`crate::alphabeta`]) use nothing else.
 
-use crate::search::Proven;
 use crate::spec::{BotSpec, Rollout};
 use boardlab_core::rand::Rng;
-use boardlab_core::Game;
+use boardlab_core::{Game, Proven};
 
 /// Game knowledge for the bots.
 pub trait GameAi: Game {
@@ -127,13 +126,13 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     /// of a search (where a failed attempt costs little), or inside the tree.
     fn applies(&self, game: &G, at_root: bool) -> bool;
 
-    /// The exact result for the seat to move, without a move (cheaper where a game can do
-    /// it), or `None` when the search needs more than `budget`.
+    /// The exact result, stated for the seat to move, without a move (cheaper where a game
+    /// can do it), or `None` when the search needs more than `budget`.
     fn value(&mut self, game: &G, budget: ExactBudget, nodes: &mut u64) -> Option<Proven> {
         self.solve(game, budget, nodes).map(|(p, _)| p)
     }
 
-    /// The exact result for the seat to move and a move that achieves it (in a lost
+    /// The exact result, stated for the seat to move, and a move that achieves it (in a lost
     /// position: the move that gives the opponent the most chances to go wrong), or `None`
     /// when the search needs more than `budget`. Adds the nodes searched to `nodes`.
     fn solve(

@@ -1,43 +1,10 @@
 //! What a search returns, the [`Bot`] interface, and the uniform random bot.
 
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
-use boardlab_core::{Game, Outcome, Seat};
+use boardlab_core::{Game, Outcome, Proven, Seat};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// A result proven by exact search, from a named seat's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Proven {
-    /// The seat wins in at most this many more plies (along the proof found).
-    Win(u32),
-    /// The seat loses in this many plies at the latest against best defence found.
-    Loss(u32),
-    /// The game is a draw with best play.
-    Draw,
-}
-
-impl Proven {
-    /// The same result seen by the other seat.
-    #[must_use]
-    pub fn flip(self) -> Proven {
-        match self {
-            Proven::Win(n) => Proven::Loss(n),
-            Proven::Loss(n) => Proven::Win(n),
-            Proven::Draw => Proven::Draw,
-        }
-    }
-
-    /// 1 for a win, ½ for a draw, 0 for a loss.
-    #[must_use]
-    pub fn score(self) -> f64 {
-        match self {
-            Proven::Win(_) => 1.0,
-            Proven::Draw => 0.5,
-            Proven::Loss(_) => 0.0,
-        }
-    }
-}
 
 /// The value of a position as seen by a named seat.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +13,7 @@ pub struct Value {
     pub seat: Seat,
     /// The expected score of `seat`: 1 a win, ½ a draw, 0 a loss.
     pub score: f64,
-    /// Set when the result is proven.
+    /// Set when the result is proven (stated for `seat`).
     pub proven: Option<Proven>,
 }
 
@@ -61,11 +28,11 @@ impl Value {
         }
     }
 
-    /// A proven result for `seat`.
+    /// A proven result, seen by the seat it is stated for.
     #[must_use]
-    pub fn proven(seat: Seat, proven: Proven) -> Value {
+    pub fn proven(proven: Proven) -> Value {
         Value {
-            seat,
+            seat: proven.seat,
             score: proven.score(),
             proven: Some(proven),
         }
@@ -80,7 +47,7 @@ impl Value {
             Value {
                 seat,
                 score: 1.0 - self.score,
-                proven: self.proven.map(Proven::flip),
+                proven: self.proven.map(|p| p.for_seat(seat)),
             }
         }
     }
@@ -89,9 +56,7 @@ impl Value {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.proven {
-            Some(Proven::Win(n)) => write!(f, "{} seat wins in {n} plies", self.seat),
-            Some(Proven::Loss(n)) => write!(f, "{} seat loses in {n} plies", self.seat),
-            Some(Proven::Draw) => write!(f, "draw with best play"),
+            Some(p) => write!(f, "{}", p.for_seat(self.seat)),
             None => write!(f, "{:.3} for the {} seat", self.score, self.seat),
         }
     }

@@ -2,10 +2,10 @@
 //! immediate wins, stop requests and points of view.
 
 use boardlab_ai::policy::{Endgame, ExactBudget, GameAi};
-use boardlab_ai::{new_bot, Bot, BotSpec, Proven, Value};
+use boardlab_ai::{new_bot, Bot, BotSpec, Value};
 use boardlab_assideum::Assideum;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
-use boardlab_core::{Game, Seat, Wdl};
+use boardlab_core::{Game, Proven, Seat, Wdl};
 use boardlab_obsidio::Obsidio;
 use boardlab_opprimo::Opprimo;
 use boardlab_sight_reduction::SightReduction;
@@ -130,7 +130,11 @@ fn immediate_wins_are_taken<G: GameAi>(games: u64) -> usize {
                 "{text} missed a win: {}",
                 g.format_move(r.best)
             );
-            assert_eq!(r.value.proven, Some(Proven::Win(1)), "{text}");
+            assert_eq!(
+                r.value.proven,
+                Some(Proven::win_in(g.to_move(), 1)),
+                "{text}"
+            );
         }
     }
     found
@@ -157,7 +161,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
         let mut eg = <SightReduction as GameAi>::Endgame::default();
         let mut n = 0;
         let (exact, _) = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut n).unwrap();
-        let win = matches!(exact, Proven::Win(_));
+        let win = exact.wins(g.to_move());
         for text in [
             "mcts:iterations=200000,exact=false",
             "alphabeta:depth=30,exact=false",
@@ -171,11 +175,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
                 .value
                 .proven
                 .unwrap_or_else(|| panic!("{text} proved nothing"));
-            assert_eq!(
-                matches!(p, Proven::Win(_)),
-                win,
-                "{text}: {p:?} vs {exact:?}"
-            );
+            assert_eq!(p.wins(g.to_move()), win, "{text}: {p:?} vs {exact:?}");
             if win {
                 // The move chosen keeps the win.
                 let mut c = g.clone();
@@ -183,7 +183,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
                 let mut eg = <SightReduction as GameAi>::Endgame::default();
                 let after = eg.solve(&c, ExactBudget::nodes(u64::MAX), &mut n);
                 assert!(
-                    c.outcome().is_some() || matches!(after, Some((Proven::Loss(_), _))),
+                    c.outcome().is_some() || after.is_some_and(|(p, _)| p.wins(g.to_move())),
                     "{text} threw the win away"
                 );
             }
@@ -202,7 +202,7 @@ fn a_short_budget_keeps_won_full_boards_won() {
     let mut solver = Solver::new(SolverConfig::default());
     for seed in 0..40 {
         let g = SightReduction::new(&SightReduction::info().default_options(), seed).unwrap();
-        if !solver.solve_game(&g).unwrap().is_win() {
+        if !solver.solve_game(&g).unwrap().wins(g.to_move()) {
             continue;
         }
         let r = new_bot::<SightReduction>(&spec("mcts:time=20ms"), 1)
@@ -212,7 +212,7 @@ fn a_short_budget_keeps_won_full_boards_won() {
         let mut c = g.clone();
         c.play(r.best).unwrap();
         assert!(
-            !solver.solve_game(&c).unwrap().is_win(),
+            solver.solve_game(&c).unwrap().wins(g.to_move()),
             "seed {seed}: threw the win away"
         );
         checked += 1;
@@ -337,8 +337,16 @@ fn values_name_their_point_of_view() {
     assert_eq!(w.seat, Seat::Second);
     assert!((w.score - 0.3).abs() < 1e-12);
     assert_eq!(w.for_seat(Seat::First), v);
-    let p = Value::proven(Seat::Second, Proven::Win(5));
-    assert_eq!(p.for_seat(Seat::First).proven, Some(Proven::Loss(5)));
+    let p = Value::proven(Proven::win_in(Seat::Second, 5));
+    assert_eq!(p.seat, Seat::Second);
+    assert_eq!(
+        p.for_seat(Seat::First).proven,
+        Some(Proven::loss_in(Seat::First, 5))
+    );
+    assert_eq!(
+        p.for_seat(Seat::First).to_string(),
+        "first seat loses in 5 plies"
+    );
     assert_eq!(p.to_string(), "second seat wins in 5 plies");
     assert_eq!(v.to_string(), "0.700 for the first seat");
 }

@@ -3,8 +3,8 @@
 //! - [`Game`]: one game's rules behind one trait (legal moves in a fixed order, checked and
 //!   unchecked play, outcome, notation, position text, Zobrist hash).
 //! - [`Options`]/[`OptionSpec`]: each game's options as a schema, parsed with clear errors.
-//! - [`Seat`], [`Colour`], [`Outcome`], [`Wdl`]: who plays and how it ended, always from a named
-//!   point of view.
+//! - [`Seat`], [`Colour`], [`Outcome`], [`Wdl`], [`Proven`]: who plays, how it ended and what
+//!   exact search proved, always from a named point of view.
 //! - [`Present`]: the position as a drawable board and each legal move as clicks, so any
 //!   interface draws and plays a game without knowing its rules.
 //! - [`GameRecord`]: a whole game in JSON or a PGN-like text form, replayed through the rules.
@@ -29,7 +29,7 @@ pub use game::{
     PositionError, SetupError,
 };
 pub use options::{OptionError, OptionSpec, OptionValues, Options};
-pub use player::{Colour, Outcome, Seat, Wdl};
+pub use player::{Colour, Outcome, Proven, Seat, Wdl};
 pub use present::Present;
 pub use record::{GameRecord, RecordError, SeatNames};
 

@@ -220,3 +220,167 @@ impl fmt::Display for Outcome {
         }
     }
 }
+
+/// A result proven by exact search, always stated for a named seat: that seat wins, loses or
+/// draws, with best play, in a known number of plies (single moves to the end of the game)
+/// when the search measured it.
+///
+/// The seat is part of the value, so a result never depends on who is to move: the same
+/// result is seen by the other seat with [`Proven::for_seat`], and a move's value follows from
+/// the value of the position it leads to with [`Proven::before`] (one ply more, same seat).
+///
+/// ```
+/// use boardlab_core::{Proven, Seat, Wdl};
+///
+/// let p = Proven::win_in(Seat::First, 7);
+/// assert_eq!(p.to_string(), "first seat wins in 7 plies");
+/// assert_eq!(p.for_seat(Seat::Second), Proven::loss_in(Seat::Second, 7));
+/// assert_eq!(p.before(), Proven::win_in(Seat::First, 8));
+/// assert_eq!(p.result_for(Seat::Second), Wdl::Loss);
+/// // The first seat prefers a shorter win, and a longer loss.
+/// assert!(p.rank_for(Seat::First) > Proven::win_in(Seat::First, 9).rank_for(Seat::First));
+/// assert!(
+///     Proven::loss_in(Seat::First, 8).rank_for(Seat::First)
+///         > Proven::loss_in(Seat::First, 2).rank_for(Seat::First)
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Proven {
+    /// Whose result it is.
+    pub seat: Seat,
+    /// The result for `seat`.
+    pub result: Wdl,
+    /// Plies to the end with best play (the winner as fast as possible, the loser holding out
+    /// as long as possible), when the search measured them; `None` for a result proven without
+    /// its distance.
+    pub plies: Option<u32>,
+}
+
+impl Proven {
+    /// `seat` wins in `plies` plies.
+    #[must_use]
+    pub fn win_in(seat: Seat, plies: u32) -> Proven {
+        Proven {
+            seat,
+            result: Wdl::Win,
+            plies: Some(plies),
+        }
+    }
+
+    /// `seat` loses in `plies` plies (0: the game is lost now).
+    #[must_use]
+    pub fn loss_in(seat: Seat, plies: u32) -> Proven {
+        Proven {
+            seat,
+            result: Wdl::Loss,
+            plies: Some(plies),
+        }
+    }
+
+    /// `seat` wins, the distance not measured.
+    #[must_use]
+    pub fn win(seat: Seat) -> Proven {
+        Proven {
+            seat,
+            result: Wdl::Win,
+            plies: None,
+        }
+    }
+
+    /// `seat` loses, the distance not measured.
+    #[must_use]
+    pub fn loss(seat: Seat) -> Proven {
+        Proven {
+            seat,
+            result: Wdl::Loss,
+            plies: None,
+        }
+    }
+
+    /// A draw with best play, stated for `seat`.
+    #[must_use]
+    pub fn draw(seat: Seat) -> Proven {
+        Proven {
+            seat,
+            result: Wdl::Draw,
+            plies: None,
+        }
+    }
+
+    /// The same result seen by `seat`.
+    #[must_use]
+    pub fn for_seat(self, seat: Seat) -> Proven {
+        if seat == self.seat {
+            self
+        } else {
+            self.flip()
+        }
+    }
+
+    /// The same result seen by the other seat.
+    #[must_use]
+    pub fn flip(self) -> Proven {
+        Proven {
+            seat: self.seat.other(),
+            result: self.result.flip(),
+            plies: self.plies,
+        }
+    }
+
+    /// The result one ply earlier: the value of a move that leads to a position of value
+    /// `self` (the same result for the same seat, one ply further from the end).
+    #[must_use]
+    pub fn before(self) -> Proven {
+        Proven {
+            plies: self.plies.map(|n| n + 1),
+            ..self
+        }
+    }
+
+    /// The result for `seat`.
+    #[must_use]
+    pub fn result_for(self, seat: Seat) -> Wdl {
+        self.for_seat(seat).result
+    }
+
+    /// Whether `seat` wins.
+    #[must_use]
+    pub fn wins(self, seat: Seat) -> bool {
+        self.result_for(seat) == Wdl::Win
+    }
+
+    /// The score of [`Proven::seat`]: 1 for a win, ½ for a draw, 0 for a loss.
+    #[must_use]
+    pub fn score(self) -> f64 {
+        self.result.score()
+    }
+
+    /// The result's place in `seat`'s order of preference, the higher the better: a shorter
+    /// win before a longer one, any win before a draw, a draw before any loss, a longer loss
+    /// before a shorter one. A win in `n` plies ranks `1000 - n`, a win without distance 500,
+    /// a draw 0, a loss without distance -500, a loss in `n` plies `n - 1000`.
+    #[must_use]
+    pub fn rank_for(self, seat: Seat) -> i32 {
+        let p = self.for_seat(seat);
+        match (p.result, p.plies) {
+            (Wdl::Win, Some(n)) => 1000 - n as i32,
+            (Wdl::Win, None) => 500,
+            (Wdl::Draw, _) => 0,
+            (Wdl::Loss, None) => -500,
+            (Wdl::Loss, Some(n)) => n as i32 - 1000,
+        }
+    }
+}
+
+impl fmt::Display for Proven {
+    /// "first seat wins in 7 plies", "second seat loses", "draw with best play".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.result, self.plies) {
+            (Wdl::Win, Some(n)) => write!(f, "{} seat wins in {n} plies", self.seat),
+            (Wdl::Win, None) => write!(f, "{} seat wins", self.seat),
+            (Wdl::Loss, Some(n)) => write!(f, "{} seat loses in {n} plies", self.seat),
+            (Wdl::Loss, None) => write!(f, "{} seat loses", self.seat),
+            (Wdl::Draw, _) => f.write_str("draw with best play"),
+        }
+    }
+}

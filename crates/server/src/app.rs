@@ -736,10 +736,10 @@ impl App {
         Ok(view::Hint {
             best: analysis.best,
             exact: value.proven.is_some(),
-            value: value.proven.map(|p| match p {
-                boardlab_ai::Proven::Win(_) => "win",
-                boardlab_ai::Proven::Loss(_) => "loss",
-                boardlab_ai::Proven::Draw => "draw",
+            value: value.proven.map(|p| match p.result_for(seat) {
+                boardlab_core::Wdl::Win => "win",
+                boardlab_core::Wdl::Loss => "loss",
+                boardlab_core::Wdl::Draw => "draw",
             }),
             score: value.score,
             pv: analysis.pv,

@@ -67,7 +67,7 @@ pub fn bench(
         if dt > slowest.0 {
             slowest = (dt, seed);
         }
-        first_wins += u64::from(value.is_win());
+        first_wins += u64::from(value.wins(game.to_move()));
     }
     Ok(BenchResult {
         setups,
@@ -90,7 +90,7 @@ mod tests {
         let wins = (0..3)
             .filter(|&s| {
                 let g = SightReduction::new(&options, s).unwrap();
-                solver.solve_game(&g).unwrap().is_win()
+                solver.solve_game(&g).unwrap().wins(g.to_move())
             })
             .count() as u64;
         assert_eq!((r.setups, r.first_wins), (3, wins));

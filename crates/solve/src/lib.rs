@@ -16,7 +16,11 @@
 //! - [`study`]: many random set-ups solved exactly, in parallel and resumable, with
 //!   first-player statistics, JSON, CSV and an SVG chart.
 //!
-//! Values are always stated from the view of the side to move ([`Value`]).
+//! Values are [`Proven`] results, stated for the seat to move in the position solved
+//! ([`Position::seat`]): a win or a loss (no draws exist in Sight Reduction), with the plies to
+//! the end when the distance is asked for — the winner winning as fast as possible, the loser
+//! holding out as long as possible. Inside, the searches work on the side to move's pieces and
+//! the other side's, with [`Score`]s relative to the side to move.
 //!
 //! The rules themselves (sight, the legal removals, making one) come from the engine's
 //! bit-level kernel, [`boardlab_sight_reduction::kernel`]; this crate adds the searches, the
@@ -24,17 +28,18 @@
 //! ([`groups`]).
 //!
 //! ```
-//! use boardlab_core::Game;
+//! use boardlab_core::{Game, Proven, Seat};
 //! use boardlab_sight_reduction::SightReduction;
-//! use boardlab_solve::{Solver, SolverConfig, Value};
+//! use boardlab_solve::{Solver, SolverConfig};
 //!
 //! let options = SightReduction::info().default_options();
 //! // White to move: c1 and d1 see each other, b8 stands alone; Black's a8 and a1 see each
 //! // other down the a-file.
 //! let game = SightReduction::from_position(&options, "BW2/4/4/4/4/4/4/B1WW w").unwrap();
 //! let mut solver = Solver::new(SolverConfig::default());
-//! assert_eq!(solver.solve_game(&game).unwrap(), Value::Loss);
-//! assert_eq!(solver.solve_game_distance(&game).unwrap(), Value::LossIn(2));
+//! assert_eq!(game.to_move(), Seat::First);
+//! assert_eq!(solver.solve_game(&game).unwrap(), Proven::loss(Seat::First));
+//! assert_eq!(solver.solve_game_distance(&game).unwrap(), Proven::loss_in(Seat::First, 2));
 //! ```
 
 pub mod bench;
@@ -46,7 +51,7 @@ pub mod solitaire;
 pub mod study;
 pub mod tt;
 
-use boardlab_core::Game;
+use boardlab_core::{Game, Proven, Seat};
 use boardlab_sight_reduction::kernel::{self, with_variant};
 pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
 pub use boardlab_sight_reduction::SightReduction;
@@ -54,12 +59,12 @@ use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
 pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
 pub use search::Stats;
 use search::{parent_score, Search};
-use std::fmt;
 use thiserror::Error;
 use tt::Table;
 
 /// A score from the side to move's view: `100 - n` for a win in `n` plies, `-(100 - n)` for
-/// a loss in `n` plies.
+/// a loss in `n` plies. The compact form of the searches and the table; results leave the
+/// solver as [`Proven`] (converted in one place, `Answer::for_seat`).
 pub type Score = i8;
 
 /// The lowest score of a win (a game lasts at most 30 more plies).
@@ -74,91 +79,28 @@ pub fn key(me: u32, opp: u32) -> u64 {
     u64::from(me) | u64::from(opp) << 32
 }
 
-/// The value of a position with perfect play, from the view of the side to move. No draws
-/// exist in Sight Reduction.
-///
-/// With distances, the winner wins as fast as possible and the loser holds out as long as
-/// possible; `n` counts plies (single removals or pairs) to the end, where the loser has no
-/// move. Values order by preference: a shorter win is better, a longer loss is better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    /// The side to move wins (distance not computed).
-    Win,
-    /// The side to move loses (distance not computed).
-    Loss,
-    /// The side to move wins in `n` plies (odd: the winner makes the last removal).
-    WinIn(u32),
-    /// The side to move loses in `n` plies (even; 0: it has no move now).
-    LossIn(u32),
+/// What a search found, from the view of the side to move: who wins, or a [`Score`] (the
+/// distance too). The solver's one conversion to the public [`Proven`], for the seat to move,
+/// is [`Answer::for_seat`].
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    /// Whether the side to move wins (distance not computed).
+    Wins(bool),
+    /// A score with distance (see [`Score`]).
+    Score(i32),
 }
 
-impl Value {
-    /// Whether the side to move wins.
-    #[must_use]
-    pub fn is_win(self) -> bool {
-        matches!(self, Value::Win | Value::WinIn(_))
-    }
-
-    /// The plies to the end, when known.
-    #[must_use]
-    pub fn plies(self) -> Option<u32> {
+impl Answer {
+    /// The answer as a result for `seat`, the seat to move: a win or a loss (no draws exist
+    /// in Sight Reduction), with the plies to the end (single removals or pairs; odd for a
+    /// win, as the winner makes the last removal, even for a loss, 0 when the side to move
+    /// has no move now) when the distance was computed.
+    fn for_seat(self, seat: Seat) -> Proven {
         match self {
-            Value::WinIn(n) | Value::LossIn(n) => Some(n),
-            Value::Win | Value::Loss => None,
-        }
-    }
-
-    /// The same result one ply earlier, seen by the other side (the value of a move that
-    /// leads to a position of value `self`).
-    #[must_use]
-    pub fn before(self) -> Value {
-        match self {
-            Value::Win => Value::Loss,
-            Value::Loss => Value::Win,
-            Value::WinIn(n) => Value::LossIn(n + 1),
-            Value::LossIn(n) => Value::WinIn(n + 1),
-        }
-    }
-
-    /// The better of two values for the side to move (see [`Value`] for the order).
-    #[must_use]
-    pub fn merge(self, other: Value) -> Value {
-        if other.rank() > self.rank() {
-            other
-        } else {
-            self
-        }
-    }
-
-    /// The value's place in the order of [`Value`]: the higher, the better for the side to
-    /// move (a win in `n` plies ranks `1000 - n`, a loss in `n` plies `n - 1000`; a win or a
-    /// loss without distance ranks 500 or -500).
-    #[must_use]
-    pub fn rank(self) -> i32 {
-        match self {
-            Value::WinIn(n) => 1000 - n as i32,
-            Value::Win => 500,
-            Value::Loss => -500,
-            Value::LossIn(n) => -1000 + n as i32,
-        }
-    }
-
-    fn from_score(s: i32) -> Value {
-        if s > 0 {
-            Value::WinIn((100 - s) as u32)
-        } else {
-            Value::LossIn((100 + s) as u32)
-        }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Win => f.write_str("win"),
-            Value::Loss => f.write_str("loss"),
-            Value::WinIn(n) => write!(f, "win in {n}"),
-            Value::LossIn(n) => write!(f, "loss in {n}"),
+            Answer::Wins(true) => Proven::win(seat),
+            Answer::Wins(false) => Proven::loss(seat),
+            Answer::Score(s) if s > 0 => Proven::win_in(seat, (100 - s) as u32),
+            Answer::Score(s) => Proven::loss_in(seat, (100 + s) as u32),
         }
     }
 }
@@ -193,7 +135,8 @@ impl Default for SolverConfig {
     }
 }
 
-/// A position of the removal phase: each colour's pieces and the colour to move.
+/// A position of the removal phase: each colour's pieces, the colour to move and the seat
+/// that plays it (whose view the solver's results are stated for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// White's pieces (bit `rank * 4 + file`).
@@ -202,6 +145,8 @@ pub struct Position {
     pub black: u32,
     /// The colour to move: [`WHITE`] or [`BLACK`].
     pub side: usize,
+    /// The seat to move (the one playing `side`).
+    pub seat: Seat,
 }
 
 impl Position {
@@ -217,6 +162,7 @@ impl Position {
             white: game.pieces(WHITE),
             black: game.pieces(BLACK),
             side: game.side_to_move(),
+            seat: game.to_move(),
         })
     }
 
@@ -239,7 +185,12 @@ impl Position {
         } else {
             (mine, next)
         };
-        Position { white, black, side }
+        Position {
+            white,
+            black,
+            side,
+            seat: self.seat.other(),
+        }
     }
 }
 
@@ -293,8 +244,9 @@ impl Solver {
         self.table.new_generation();
     }
 
-    /// Whether the side to move wins `pos` under `rules`: [`Value::Win`] or [`Value::Loss`].
-    pub fn solve(&mut self, rules: Rules, pos: Position) -> Value {
+    /// Whether the seat to move wins `pos` under `rules`: a win or a loss for
+    /// [`Position::seat`], without the distance.
+    pub fn solve(&mut self, rules: Rules, pos: Position) -> Proven {
         unlimited(self.solve_within(rules, pos, Budget::UNLIMITED))
     }
 
@@ -307,7 +259,7 @@ impl Solver {
         rules: Rules,
         pos: Position,
         budget: Budget<'_>,
-    ) -> Result<Value, OutOfBudget> {
+    ) -> Result<Proven, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
@@ -316,11 +268,12 @@ impl Solver {
             let w = s.wins(me, opp);
             (w, s.stats, s.meter.out)
         });
-        self.account(&stats, out, if win { Value::Win } else { Value::Loss })
+        self.account(&stats, out, Answer::Wins(win).for_seat(pos.seat))
     }
 
-    /// The value of `pos` with distance: [`Value::WinIn`] or [`Value::LossIn`].
-    pub fn solve_distance(&mut self, rules: Rules, pos: Position) -> Value {
+    /// The value of `pos` with distance: a win or a loss for [`Position::seat`] in a number
+    /// of plies.
+    pub fn solve_distance(&mut self, rules: Rules, pos: Position) -> Proven {
         unlimited(self.solve_distance_within(rules, pos, Budget::UNLIMITED))
     }
 
@@ -333,7 +286,7 @@ impl Solver {
         rules: Rules,
         pos: Position,
         budget: Budget<'_>,
-    ) -> Result<Value, OutOfBudget> {
+    ) -> Result<Proven, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let tt = &mut self.table;
@@ -359,7 +312,7 @@ impl Solver {
             let score = lo;
             (score, s.stats, s.meter.out)
         });
-        self.account(&stats, out, Value::from_score(score))
+        self.account(&stats, out, Answer::Score(score).for_seat(pos.seat))
     }
 
     /// Adds the counters of a search and gives its answer, unless its budget ran out.
@@ -367,20 +320,20 @@ impl Solver {
         &mut self,
         stats: &Stats,
         out: Option<OutOfBudget>,
-        answer: Value,
-    ) -> Result<Value, OutOfBudget> {
+        answer: Proven,
+    ) -> Result<Proven, OutOfBudget> {
         self.stats.add(stats);
         out.map_or(Ok(answer), Err)
     }
 
-    /// Every legal move of `pos` with its value for the side to move (the value of the
-    /// position after it, seen from before it), in the engine's move order.
+    /// Every legal move of `pos` with its value for the seat to move (the value of the
+    /// position after it, one ply earlier), in the engine's move order.
     pub fn move_values(
         &mut self,
         rules: Rules,
         pos: Position,
         distance: bool,
-    ) -> Vec<(Move, Value)> {
+    ) -> Vec<(Move, Proven)> {
         unlimited(self.move_values_within(rules, pos, distance, Budget::UNLIMITED))
     }
 
@@ -394,7 +347,7 @@ impl Solver {
         pos: Position,
         distance: bool,
         budget: Budget<'_>,
-    ) -> Result<Vec<(Move, Value)>, OutOfBudget> {
+    ) -> Result<Vec<(Move, Proven)>, OutOfBudget> {
         self.prepare(rules);
         let (me, opp) = pos.me_opp();
         let mut masks = Vec::new();
@@ -409,7 +362,7 @@ impl Solver {
             } else {
                 self.solve_within(rules, child, left)?
             };
-            out.push((to_move(m), v.before()));
+            out.push((to_move(m), v.before().for_seat(pos.seat)));
         }
         Ok(out)
     }
@@ -421,11 +374,11 @@ impl Solver {
         rules: Rules,
         pos: Position,
         distance: bool,
-    ) -> Option<(Move, Value)> {
+    ) -> Option<(Move, Proven)> {
         let moves = self.move_values(rules, pos, distance);
-        let mut best: Option<(Move, Value)> = None;
+        let mut best: Option<(Move, Proven)> = None;
         for (m, v) in moves {
-            if best.is_none_or(|(_, b)| b.merge(v) != b) {
+            if best.is_none_or(|(_, b)| v.rank_for(pos.seat) > b.rank_for(pos.seat)) {
                 best = Some((m, v));
             }
         }
@@ -436,7 +389,7 @@ impl Solver {
     ///
     /// # Errors
     /// A game in its set-up, or a solitaire game (see [`solitaire`]).
-    pub fn solve_game(&mut self, game: &SightReduction) -> Result<Value, SolveError> {
+    pub fn solve_game(&mut self, game: &SightReduction) -> Result<Proven, SolveError> {
         let (rules, pos) = match_position(game)?;
         Ok(self.solve(rules, pos))
     }
@@ -445,7 +398,7 @@ impl Solver {
     ///
     /// # Errors
     /// As [`Solver::solve_game`].
-    pub fn solve_game_distance(&mut self, game: &SightReduction) -> Result<Value, SolveError> {
+    pub fn solve_game_distance(&mut self, game: &SightReduction) -> Result<Proven, SolveError> {
         let (rules, pos) = match_position(game)?;
         Ok(self.solve_distance(rules, pos))
     }
@@ -458,7 +411,7 @@ impl Solver {
         &mut self,
         game: &SightReduction,
         distance: bool,
-    ) -> Result<Vec<(Move, Value)>, SolveError> {
+    ) -> Result<Vec<(Move, Proven)>, SolveError> {
         let (rules, pos) = match_position(game)?;
         Ok(self.move_values(rules, pos, distance))
     }
@@ -471,16 +424,6 @@ fn match_position(game: &SightReduction) -> Result<(Rules, Position), SolveError
         ));
     }
     Ok((Rules::of(game.config()), Position::of(game)?))
-}
-
-/// The score of a value with distance (see [`Score`]).
-#[must_use]
-pub fn score_of(v: Value) -> Option<i32> {
-    match v {
-        Value::WinIn(n) => Some(100 - n as i32),
-        Value::LossIn(n) => Some(n as i32 - 100),
-        _ => None,
-    }
 }
 
 #[doc(hidden)]

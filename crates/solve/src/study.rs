@@ -117,15 +117,15 @@ pub fn solve_setup(
     let first_moves = moves.iter().map(|(m, _)| game.format_move(*m)).collect();
     let winning_first_moves = moves
         .iter()
-        .filter(|(_, v)| v.is_win())
+        .filter(|(_, v)| v.wins(pos.seat))
         .map(|(m, _)| game.format_move(*m))
         .collect();
     Ok(SetupResult {
         index,
         seed,
         position: game.position_text(),
-        first_wins: value.is_win(),
-        plies: value.plies().unwrap_or(0),
+        first_wins: value.wins(pos.seat),
+        plies: value.plies.unwrap_or(0),
         first_moves,
         winning_first_moves,
         nodes: solver.stats().nodes - before,

@@ -4,9 +4,9 @@
 
 mod common;
 
-use boardlab_core::Game;
+use boardlab_core::{Game, Proven};
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Budget, OutOfBudget, Position, Rules, Solver, SolverConfig, Value};
+use boardlab_solve::{Budget, OutOfBudget, Position, Rules, Solver, SolverConfig};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -118,7 +118,11 @@ fn within_budget_the_values_are_the_same() {
             }
             let text = g.position_text();
             let (w, n) = common::value(&g, &mut memo);
-            let want = if w { Value::WinIn(n) } else { Value::LossIn(n) };
+            let want = if w {
+                Proven::win_in(pos.seat, n)
+            } else {
+                Proven::loss_in(pos.seat, n)
+            };
             assert_eq!(
                 budgeted.solve_distance_within(rules, pos, roomy),
                 Ok(want),

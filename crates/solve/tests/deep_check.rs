@@ -3,8 +3,8 @@
 
 mod common;
 
-use boardlab_core::Game;
-use boardlab_solve::{Solver, SolverConfig, Value};
+use boardlab_core::{Game, Proven};
+use boardlab_solve::{Solver, SolverConfig};
 use std::collections::HashMap;
 
 #[test]
@@ -17,14 +17,18 @@ fn distances_match_the_reference_on_bigger_positions() {
         let mut memo = HashMap::new();
         for g in common::random_positions(options, count, pieces, 900 + i as u64) {
             let (w, n) = common::value(&g, &mut memo);
-            let want = if w { Value::WinIn(n) } else { Value::LossIn(n) };
+            let want = if w {
+                Proven::win_in(g.to_move(), n)
+            } else {
+                Proven::loss_in(g.to_move(), n)
+            };
             assert_eq!(
                 solver.solve_game_distance(&g).unwrap(),
                 want,
                 "{options} {}",
                 g.position_text()
             );
-            assert_eq!(solver.solve_game(&g).unwrap().is_win(), w);
+            assert_eq!(solver.solve_game(&g).unwrap().wins(g.to_move()), w);
         }
     }
 }

@@ -2,8 +2,8 @@
 
 mod common;
 
-use boardlab_core::Game;
-use boardlab_solve::{Solver, SolverConfig, Value};
+use boardlab_core::{Game, Proven, Seat};
+use boardlab_solve::{Solver, SolverConfig};
 use std::collections::HashMap;
 
 fn small() -> SolverConfig {
@@ -13,11 +13,12 @@ fn small() -> SolverConfig {
     }
 }
 
-fn expected(v: (bool, u32)) -> Value {
+/// The reference's value (does the side to move win, in how many plies) for `seat`, to move.
+fn expected(seat: Seat, v: (bool, u32)) -> Proven {
     if v.0 {
-        Value::WinIn(v.1)
+        Proven::win_in(seat, v.1)
     } else {
-        Value::LossIn(v.1)
+        Proven::loss_in(seat, v.1)
     }
 }
 
@@ -29,9 +30,21 @@ fn values_and_distances_match_the_reference_for_every_rule_combination() {
         for g in common::random_positions(options, 25, 13, 100 + i as u64) {
             let want = common::value(&g, &mut memo);
             let got = solver.solve_game(&g).unwrap();
-            assert_eq!(got.is_win(), want.0, "{} {}", options, g.position_text());
+            assert_eq!(
+                got.wins(g.to_move()),
+                want.0,
+                "{} {}",
+                options,
+                g.position_text()
+            );
             let got = solver.solve_game_distance(&g).unwrap();
-            assert_eq!(got, expected(want), "{} {}", options, g.position_text());
+            assert_eq!(
+                got,
+                expected(g.to_move(), want),
+                "{} {}",
+                options,
+                g.position_text()
+            );
         }
     }
 }
@@ -53,7 +66,7 @@ fn every_move_value_matches_the_reference() {
                 let (w, n) = common::value(&h, &mut memo);
                 assert_eq!(
                     v,
-                    expected((!w, n + 1)),
+                    expected(g.to_move(), (!w, n + 1)),
                     "{} {} move {}",
                     options,
                     g.position_text(),

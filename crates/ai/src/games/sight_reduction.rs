@@ -7,13 +7,12 @@
 //! set-up are decided exactly with it too.
 
 use crate::policy::{Endgame, ExactBudget, GameAi};
-use crate::search::Proven;
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
-use boardlab_core::Game;
+use boardlab_core::{Game, Proven};
 use boardlab_sight_reduction::kernel::{self, move_mask, Rules};
 use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
-use boardlab_solve::{Budget, Position, Solver, SolverConfig, Value as SolveValue};
+use boardlab_solve::{Budget, Position, Solver, SolverConfig};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -79,16 +78,6 @@ const PLACEMENTS_KEPT: usize = 1 << 20;
 /// full board; the distance can take seconds).
 const UNBUDGETED_PIECES: u32 = 24;
 
-fn proven(v: SolveValue) -> Proven {
-    match v {
-        SolveValue::WinIn(n) => Proven::Win(n),
-        SolveValue::LossIn(n) => Proven::Loss(n),
-        // Not produced with distances; counted as one ply.
-        SolveValue::Win => Proven::Win(1),
-        SolveValue::Loss => Proven::Loss(0),
-    }
-}
-
 /// How likely an opponent guided by random playouts is to choose a reply after which we
 /// (`mine`, to move) face `theirs`: a weight growing with the opponent's playout score.
 fn playout_weight<R: Rng>(rules: Rules, mine: u32, theirs: u32, rng: &mut R) -> f64 {
@@ -127,12 +116,13 @@ fn swindle_choice(
         let Some(mask) = move_mask(m) else { continue };
         let mine = me & !mask;
         let child = Position::of(game).expect("the removal phase").after(mask);
+        let seat = game.to_move();
         let (mut lost, mut all) = (0.0f64, 0.0f64);
         for (r, rv) in solver.move_values(rules, child, false) {
             let Some(rmask) = move_mask(r) else { continue };
             let w = playout_weight(rules, mine, opp & !rmask, &mut rng);
             all += w;
-            if !rv.is_win() {
+            if rv.wins(seat) {
                 lost += w;
             }
         }
@@ -213,7 +203,7 @@ impl SolverEndgame {
         let wins = solver
             .solve_game(game)
             .expect("a match in its removal phase")
-            .is_win();
+            .wins(game.to_move());
         *nodes += solver.stats().nodes - before;
         wins
     }
@@ -446,7 +436,7 @@ impl Endgame<SightReduction> for SolverEndgame {
             budget,
         );
         *nodes += solver.stats().nodes - before;
-        v.ok().map(proven)
+        v.ok()
     }
 
     /// In the removal phase when few enough pieces remain; at the root also in the fair
@@ -502,7 +492,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         };
         let won = values
             .iter()
-            .filter(|(_, v)| v.is_win())
+            .filter(|(_, v)| v.wins(game.to_move()))
             .min_by_key(|&&(m, _)| replies(m))
             .map(|&(m, _)| m);
         let result = match won {
@@ -539,19 +529,20 @@ impl Endgame<SightReduction> for SolverEndgame {
         let before = solver.stats().nodes;
         let values = solver.move_values_within(rules, pos, true, budget);
         let result = values.ok().map(|values| {
-            let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| v.rank()) else {
-                return (Proven::Loss(0), None);
+            let seat = pos.seat;
+            let Some(&(best, value)) = values.iter().max_by_key(|(_, v)| v.rank_for(seat)) else {
+                return (Proven::loss_in(seat, 0), None);
             };
-            if value.is_win() {
-                return (proven(value), Some(best));
+            if value.wins(seat) {
+                return (value, Some(best));
             }
             // Lost: the swindle; among equal chances, the longest game.
             let ranked: Vec<(Move, i64)> = values
                 .iter()
-                .map(|&(m, v)| (m, i64::from(v.rank())))
+                .map(|&(m, v)| (m, i64::from(v.rank_for(seat))))
                 .collect();
             let choice = swindle_choice(solver, game, &ranked, None);
-            (proven(value), choice.or(Some(best)))
+            (value, choice.or(Some(best)))
         });
         *nodes += solver.stats().nodes - before;
         result
@@ -679,7 +670,7 @@ mod tests {
     /// phase solved by boardlab-solve).
     fn seat_wins_brute(g: &SightReduction, solver: &mut Solver) -> bool {
         if g.phase() == Phase::Remove {
-            return solver.solve_game(g).unwrap().is_win();
+            return solver.solve_game(g).unwrap().wins(g.to_move());
         }
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
@@ -820,13 +811,16 @@ mod tests {
                 let (wins, mv) = eg.decide(&g, budget, &mut nodes).unwrap();
                 assert_eq!(
                     wins,
-                    solver.solve_game(&g).unwrap().is_win(),
+                    solver.solve_game(&g).unwrap().wins(g.to_move()),
                     "{opts} {seed}"
                 );
                 let mut c = g.clone();
                 c.play(mv).unwrap();
                 if wins {
-                    assert!(!solver.solve_game(&c).unwrap().is_win(), "{opts} {seed}");
+                    assert!(
+                        !solver.solve_game(&c).unwrap().wins(c.to_move()),
+                        "{opts} {seed}"
+                    );
                     won += 1;
                 } else {
                     lost += 1;
@@ -872,13 +866,17 @@ mod tests {
                 }
                 let (p, mv) = solved.expect("within budget");
                 let want = solver.solve_game_distance(&g).unwrap();
-                assert_eq!(p, proven(want), "seed {seed}");
+                assert_eq!(p, want, "seed {seed}");
                 assert_eq!(value, Some(p), "seed {seed}");
                 let mut c = g.clone();
                 c.play(mv.unwrap()).unwrap();
-                if want.is_win() {
+                if want.wins(g.to_move()) {
                     assert_eq!(
-                        solver.solve_game_distance(&c).unwrap().before(),
+                        solver
+                            .solve_game_distance(&c)
+                            .unwrap()
+                            .before()
+                            .for_seat(g.to_move()),
                         want,
                         "seed {seed}"
                     );
@@ -922,7 +920,7 @@ mod tests {
                     .unwrap();
                 let mut memo = HashMap::new();
                 let wins = minimax(&g, &mut memo);
-                assert_eq!(matches!(p, Proven::Win(_)), wins, "{opts} seed {seed}");
+                assert_eq!(p.wins(g.to_move()), wins, "{opts} seed {seed}");
                 let mut c = g.clone();
                 c.play(mv.unwrap()).unwrap();
                 if wins {

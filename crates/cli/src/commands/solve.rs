@@ -6,7 +6,7 @@
 use super::select::status_line;
 use super::Selectors;
 use anyhow::{Context, Result};
-use boardlab_core::{Game, GameRecord};
+use boardlab_core::{Game, GameRecord, Proven, Seat, Wdl};
 use boardlab_solve::{solitaire, SightReduction, Solver, SolverConfig};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -50,7 +50,11 @@ pub fn run(args: Args) -> Result<()> {
     let start = Instant::now();
     if args.all_moves {
         for (mv, value) in solver.game_move_values(&game, args.distance)? {
-            println!("{} {value}", game.format_move(mv));
+            println!(
+                "{} {}",
+                game.format_move(mv),
+                side_to_move_words(value, game.to_move())
+            );
         }
     }
     let value = if args.distance {
@@ -64,8 +68,23 @@ pub fn run(args: Args) -> Result<()> {
         solver.stats().nodes,
         start.elapsed().as_secs_f64()
     );
-    println!("{value}");
+    println!("{}", side_to_move_words(value, game.to_move()));
     Ok(())
+}
+
+/// A result in this command's words, for `seat`, the side to move: `win`, `loss`, `win in N`,
+/// `loss in N` (no draws exist in Sight Reduction).
+fn side_to_move_words(value: Proven, seat: Seat) -> String {
+    let value = value.for_seat(seat);
+    let word = match value.result {
+        Wdl::Win => "win",
+        Wdl::Loss => "loss",
+        Wdl::Draw => "draw",
+    };
+    match value.plies {
+        Some(n) => format!("{word} in {n}"),
+        None => word.to_string(),
+    }
 }
 
 fn solve_solitaire(args: &Args, game: &SightReduction, config: SolverConfig) -> Result<()> {
