@@ -116,6 +116,8 @@ pub struct Config {
     pub size: u8,
     /// Tokens per colour at the start, or [`UNLIMITED`].
     pub tokens: u16,
+    /// Whether `tokens` is the size's own supply (`tokens=auto`) rather than a number given.
+    pub tokens_auto: bool,
     /// Whether the second seat may swap on its first turn.
     pub pie: bool,
 }
@@ -137,8 +139,26 @@ impl Config {
         Config {
             size,
             tokens,
+            tokens_auto: o.get_int("tokens").is_none(),
             pie: o.get_bool("pie"),
         }
+    }
+
+    /// The options this configuration is read from, canonically spelled.
+    #[must_use]
+    pub fn to_options(&self) -> Options {
+        let size = self.size.to_string();
+        let tokens = if self.tokens_auto {
+            "auto".to_string()
+        } else {
+            self.tokens.to_string()
+        };
+        INFO.options_from_pairs([
+            ("size", size.as_str()),
+            ("tokens", tokens.as_str()),
+            ("pie", if self.pie { "true" } else { "false" }),
+        ])
+        .expect("a configuration's options are valid")
     }
 }
 
@@ -217,7 +237,6 @@ impl std::fmt::Debug for Geo {
 /// An Obsidio game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obsidio {
-    options: Options,
     cfg: Config,
     geo: Geo,
     /// Influence tokens by colour.
@@ -367,9 +386,8 @@ impl Obsidio {
 
     /// The position before the first move (the options are not parsed again: `cfg` is
     /// theirs).
-    fn start(options: Options, cfg: Config) -> Obsidio {
+    fn start(cfg: Config) -> Obsidio {
         let mut g = Obsidio {
-            options,
             cfg,
             geo: Geo(Geometry::of_size(cfg.size)),
             tokens: [0; 2],
@@ -870,15 +888,12 @@ impl Game for Obsidio {
     }
 
     fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        Ok(Obsidio::start(
-            options.clone(),
-            Config::from_options(options),
-        ))
+        Ok(Obsidio::start(Config::from_options(options)))
     }
 
     /// Reads the position text described in `docs/rules/obsidio.md`.
     fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let start = Obsidio::start(options.clone(), Config::from_options(options));
+        let start = Obsidio::start(Config::from_options(options));
         position::parse(start, text).map_err(NewGameError::from)
     }
 
@@ -886,15 +901,8 @@ impl Game for Obsidio {
         position::format(self)
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        Obsidio {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        self.cfg.to_options()
     }
 
     fn to_move(&self) -> Seat {
@@ -1203,7 +1211,7 @@ impl Game for Obsidio {
 
     /// The start position again (the set-up is not random), without reading the options.
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
-        Obsidio::start(self.options.clone(), self.cfg)
+        Obsidio::start(self.cfg)
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {

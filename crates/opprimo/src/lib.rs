@@ -259,7 +259,6 @@ impl SoldierMoves {
 /// the repetition draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opprimo {
-    options: Options,
     castle: Castle,
     max_plies: u32,
     /// Soldiers by colour.
@@ -292,12 +291,11 @@ impl Opprimo {
             }
             .into());
         }
-        Ok(Opprimo::build(options, castle, max_plies, setup))
+        Ok(Opprimo::build(castle, max_plies, setup))
     }
 
-    fn build(options: &Options, castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
+    fn build(castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
         let mut g = Opprimo {
-            options: options.clone(),
             castle,
             max_plies,
             men: setup.men,
@@ -632,7 +630,7 @@ impl Game for Opprimo {
     /// The starting position (the seed is not used: the set-up is fixed).
     fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
         let (castle, max_plies) = read_options(options)?;
-        Ok(Opprimo::build(options, castle, max_plies, &Setup::start()))
+        Ok(Opprimo::build(castle, max_plies, &Setup::start()))
     }
 
     /// Reads the position text described in [`position`]. The position counts as the first
@@ -649,22 +647,21 @@ impl Game for Opprimo {
             }
             .into());
         }
-        Ok(Opprimo::build(options, castle, max_plies, &setup))
+        Ok(Opprimo::build(castle, max_plies, &setup))
     }
 
     fn position_text(&self) -> String {
         self.setup().to_string()
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        Opprimo {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        let castle = match self.castle {
+            Castle::Band => "band",
+            Castle::Hex => "hex",
+        };
+        let max_plies = self.max_plies.to_string();
+        INFO.options_from_pairs([("castle", castle), ("max-plies", max_plies.as_str())])
+            .expect("a game's options are valid")
     }
 
     fn to_move(&self) -> Seat {
@@ -916,7 +913,7 @@ impl Game for Opprimo {
 
     /// The starting position again, with the same options (the set-up is not random).
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
-        Opprimo::build(&self.options, self.castle, self.max_plies, &Setup::start())
+        Opprimo::build(self.castle, self.max_plies, &Setup::start())
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
