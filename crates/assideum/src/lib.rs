@@ -29,7 +29,7 @@ pub mod position;
 mod present;
 pub mod tables;
 
-pub use board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};
+pub use board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{
@@ -88,15 +88,11 @@ pub struct Assideum {
     ply: u32,
 }
 
-fn colour(side: usize) -> Colour {
-    if side == WHITE {
-        Colour::White
-    } else {
-        Colour::Black
-    }
+fn colour(side: Side) -> Colour {
+    side.colour()
 }
 
-fn seat(side: usize) -> Seat {
+fn seat(side: Side) -> Seat {
     if side == WHITE {
         Seat::First
     } else {
@@ -277,8 +273,8 @@ impl Game for Assideum {
             let me = self.board.side;
             return Some(if self.board.in_siege(me) {
                 Outcome::Win {
-                    seat: seat(me ^ 1),
-                    colour: colour(me ^ 1),
+                    seat: seat(me.other()),
+                    colour: colour(me.other()),
                     reason: "the Commander cannot escape siege",
                 }
             } else {
