@@ -863,9 +863,8 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
                         // spread over two depths and fill the table for each other.
                         let first = 1 + i32::from(i % 2 == 0);
                         s.spawn(move || {
-                            let game = game.unshared();
-                            let mut root = children(&game, moves);
-                            helper.iterate(cx, &game, &mut root, first, max_depth, None)
+                            let mut root = children(game, moves);
+                            helper.iterate(cx, game, &mut root, first, max_depth, None)
                         })
                     })
                     .collect();

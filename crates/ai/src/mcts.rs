@@ -260,8 +260,6 @@ impl<G: GameAi> Tree<G> {
         done: &AtomicBool,
     ) -> u64 {
         let start = Instant::now();
-        // Clones of this thread's own copy share no reference count with other threads.
-        let game = &game.unshared();
         let mut it = 0;
         while it < quota {
             if cfg.early && it % 256 == 255 && self.decided(it, start, deadline) {

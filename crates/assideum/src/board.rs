@@ -8,10 +8,56 @@ use crate::tables::{
     LINES, RAY, VED, ZONE,
 };
 
+/// A side: White (first seat, moves first) or Black. Tables by side are indexed with
+/// [`Side::index`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Side {
+    White = 0,
+    Black = 1,
+}
+
+impl Side {
+    /// Both sides, White first.
+    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
+
+    /// The opponent.
+    #[inline]
+    #[must_use]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black: the index into tables by side.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The colour of this side.
+    #[must_use]
+    pub const fn colour(self) -> boardlab_core::Colour {
+        match self {
+            Side::White => boardlab_core::Colour::White,
+            Side::Black => boardlab_core::Colour::Black,
+        }
+    }
+}
+
+impl From<Side> for boardlab_core::Colour {
+    fn from(side: Side) -> boardlab_core::Colour {
+        side.colour()
+    }
+}
+
 /// White (first seat, moves first).
-pub const WHITE: usize = 0;
+pub const WHITE: Side = Side::White;
 /// Black.
-pub const BLACK: usize = 1;
+pub const BLACK: Side = Side::Black;
 
 /// Most Fighters of one colour on one square (each army has two).
 pub const MAX_FIGHTERS_PER_SQUARE: u8 = 2;
@@ -117,7 +163,7 @@ impl Facing {
 
     /// The forward direction of each colour: White N, Black S.
     #[must_use]
-    pub fn forward(side: usize) -> Facing {
+    pub fn forward(side: Side) -> Facing {
         if side == WHITE {
             Facing::N
         } else {
@@ -277,7 +323,7 @@ pub struct Board {
     /// Squares holding two Fighters of each colour.
     pub f2: [u64; 2],
     /// The colour to move.
-    pub side: usize,
+    pub side: Side,
     /// Ranger fire range (`ranger-range`).
     pub range: u8,
     /// Zobrist hash.
@@ -331,7 +377,7 @@ impl Board {
 
     /// Places a ground piece (set-up; `face` is used for Portals and Rangers, `promoted` for
     /// Ved'rin). The square must hold no ground piece.
-    pub fn put(&mut self, c: usize, k: Kind, s: Square, face: Facing, promoted: bool) {
+    pub fn put(&mut self, c: Side, k: Kind, s: Square, face: Facing, promoted: bool) {
         self.toggle_piece(c, k, s);
         if k.directional() {
             self.toggle_face(s, face);
@@ -342,7 +388,7 @@ impl Board {
     }
 
     /// Adds `n` Fighters of colour `c` on `s` (at most two on one square are kept).
-    pub fn add_fighters(&mut self, c: usize, s: Square, n: u8) {
+    pub fn add_fighters(&mut self, c: Side, s: Square, n: u8) {
         let now = self.fighters(c, s);
         self.set_fighters(c, s, now.saturating_add(n));
     }
@@ -357,22 +403,22 @@ impl Board {
     /// Portals of colour `c`.
     #[inline(always)]
     #[must_use]
-    pub fn portals(&self, c: usize) -> u64 {
-        self.kind[Kind::Portal as usize] & self.colour[c]
+    pub fn portals(&self, c: Side) -> u64 {
+        self.kind[Kind::Portal as usize] & self.colour[c.index()]
     }
 
     /// Squares with flying Fighters of colour `c` (Fighters not on a friendly Portal).
     #[inline(always)]
     #[must_use]
-    pub fn flying(&self, c: usize) -> u64 {
-        self.f1[c] & !self.portals(c)
+    pub fn flying(&self, c: Side) -> u64 {
+        self.f1[c.index()] & !self.portals(c)
     }
 
     /// The number of Fighters of colour `c` on `s` (0, 1 or 2).
     #[inline(always)]
     #[must_use]
-    pub fn fighters(&self, c: usize, s: Square) -> u8 {
-        ((self.f1[c] >> s) & 1) as u8 + ((self.f2[c] >> s) & 1) as u8
+    pub fn fighters(&self, c: Side, s: Square) -> u8 {
+        ((self.f1[c.index()] >> s) & 1) as u8 + ((self.f2[c.index()] >> s) & 1) as u8
     }
 
     /// The facing of the piece on `s` (meaningful for Portals and Rangers).
@@ -398,10 +444,10 @@ impl Board {
     /// The colour of the ground piece on `s`.
     #[inline]
     #[must_use]
-    pub fn colour_at(&self, s: Square) -> Option<usize> {
-        if self.colour[WHITE] & bit(s) != 0 {
+    pub fn colour_at(&self, s: Square) -> Option<Side> {
+        if self.colour[WHITE.index()] & bit(s) != 0 {
             Some(WHITE)
-        } else if self.colour[BLACK] & bit(s) != 0 {
+        } else if self.colour[BLACK.index()] & bit(s) != 0 {
             Some(BLACK)
         } else {
             None
@@ -411,7 +457,7 @@ impl Board {
     /// The union of the flight zones of colour `c`'s Portals.
     #[inline]
     #[must_use]
-    pub fn zones(&self, c: usize) -> u64 {
+    pub fn zones(&self, c: Side) -> u64 {
         let mut z = 0;
         for p in Bits(self.portals(c)) {
             z |= ZONE[p as usize][self.facing(p) as usize];
@@ -422,16 +468,16 @@ impl Board {
     /// The square of colour `c`'s Commander.
     #[inline]
     #[must_use]
-    pub fn commander(&self, c: usize) -> Option<Square> {
-        let k = self.kind[Kind::Commander as usize] & self.colour[c];
+    pub fn commander(&self, c: Side) -> Option<Square> {
+        let k = self.kind[Kind::Commander as usize] & self.colour[c.index()];
         (k != 0).then(|| k.trailing_zeros() as Square)
     }
 
     #[inline(always)]
-    fn toggle_piece(&mut self, c: usize, k: Kind, s: Square) {
-        self.colour[c] ^= bit(s);
+    fn toggle_piece(&mut self, c: Side, k: Kind, s: Square) {
+        self.colour[c.index()] ^= bit(s);
         self.kind[k as usize] ^= bit(s);
-        self.hash ^= keys::ALL[keys::GROUND + (c * 6 + k as usize) * 64 + s as usize];
+        self.hash ^= keys::ALL[keys::GROUND + (c.index() * 6 + k as usize) * 64 + s as usize];
     }
 
     #[inline(always)]
@@ -454,16 +500,16 @@ impl Board {
 
     /// Sets the Fighter count of colour `c` on `s` (capped at two).
     #[inline(always)]
-    fn set_fighters(&mut self, c: usize, s: Square, n: u8) {
+    fn set_fighters(&mut self, c: Side, s: Square, n: u8) {
         let n = n.min(MAX_FIGHTERS_PER_SQUARE);
         let old = self.fighters(c, s);
         if (old >= 1) != (n >= 1) {
-            self.f1[c] ^= bit(s);
-            self.hash ^= keys::ALL[keys::F1 + c * 64 + s as usize];
+            self.f1[c.index()] ^= bit(s);
+            self.hash ^= keys::ALL[keys::F1 + c.index() * 64 + s as usize];
         }
         if (old >= 2) != (n >= 2) {
-            self.f2[c] ^= bit(s);
-            self.hash ^= keys::ALL[keys::F2 + c * 64 + s as usize];
+            self.f2[c.index()] ^= bit(s);
+            self.hash ^= keys::ALL[keys::F2 + c.index() * 64 + s as usize];
         }
     }
 
@@ -491,18 +537,18 @@ impl Board {
         let mut h = 0;
         for c in [WHITE, BLACK] {
             for k in Kind::ALL {
-                for s in Bits(self.colour[c] & self.kind[k as usize]) {
-                    h ^= keys::ALL[keys::GROUND + (c * 6 + k as usize) * 64 + s as usize];
+                for s in Bits(self.colour[c.index()] & self.kind[k as usize]) {
+                    h ^= keys::ALL[keys::GROUND + (c.index() * 6 + k as usize) * 64 + s as usize];
                     if k.directional() {
                         h ^= keys::ALL[keys::FACE + self.facing(s) as usize * 64 + s as usize];
                     }
                 }
             }
-            for s in Bits(self.f1[c]) {
-                h ^= keys::ALL[keys::F1 + c * 64 + s as usize];
+            for s in Bits(self.f1[c.index()]) {
+                h ^= keys::ALL[keys::F1 + c.index() * 64 + s as usize];
             }
-            for s in Bits(self.f2[c]) {
-                h ^= keys::ALL[keys::F2 + c * 64 + s as usize];
+            for s in Bits(self.f2[c.index()]) {
+                h ^= keys::ALL[keys::F2 + c.index() * 64 + s as usize];
             }
         }
         for s in Bits(self.promoted) {
@@ -518,7 +564,7 @@ impl Board {
     /// and never panics). Returns whether a piece was removed.
     pub fn apply(&mut self, mv: Move) -> bool {
         let me = self.side;
-        let opp = me ^ 1;
+        let opp = me.other();
         let mut removal = false;
         match mv {
             Move::Ground {
@@ -528,7 +574,7 @@ impl Board {
                 carry,
                 ..
             } => {
-                if self.colour[me] & bit(from) != 0 {
+                if self.colour[me.index()] & bit(from) != 0 {
                     if let Some(k) = self.kind_at(from) {
                         removal = self.apply_ground(k, from, to, face, carry);
                     }
@@ -542,7 +588,7 @@ impl Board {
                     }
                 }
                 FireAt::Ground => {
-                    if self.colour[opp] & bit(target) != 0 {
+                    if self.colour[opp.index()] & bit(target) != 0 {
                         self.remove_ground(target);
                         removal = true;
                     }
@@ -560,7 +606,7 @@ impl Board {
                 }
             }
             Move::Strike { square } => {
-                if self.f1[me] & bit(square) != 0 {
+                if self.f1[me.index()] & bit(square) != 0 {
                     removal = self.attack_square(square);
                 }
             }
@@ -572,11 +618,11 @@ impl Board {
 
     /// A Fighter's attack on `s`: the enemy flying Fighters there, else the enemy ground piece.
     fn attack_square(&mut self, s: Square) -> bool {
-        let opp = self.side ^ 1;
+        let opp = self.side.other();
         if self.flying(opp) & bit(s) != 0 {
             self.set_fighters(opp, s, 0);
             true
-        } else if self.colour[opp] & bit(s) != 0 {
+        } else if self.colour[opp.index()] & bit(s) != 0 {
             self.remove_ground(s);
             true
         } else {
@@ -593,7 +639,7 @@ impl Board {
         carry: Carry,
     ) -> bool {
         let me = self.side;
-        let opp = me ^ 1;
+        let opp = me.other();
         let old_face = self.facing(from);
         // Fighters that travel with a Portal: (source, destination, count).
         let mut plan = [(0u8, 0u8, 0u8); 4];
@@ -630,7 +676,7 @@ impl Board {
         }
         let mut removal = false;
         if to != from {
-            if self.colour[opp] & bit(to) != 0 {
+            if self.colour[opp.index()] & bit(to) != 0 {
                 self.remove_ground(to);
                 removal = true;
             }
@@ -648,7 +694,10 @@ impl Board {
                 self.toggle_promo(from);
                 self.toggle_promo(to);
             }
-            if k == Kind::Vedrin && FAR_RANK[me] & bit(to) != 0 && self.promoted & bit(to) == 0 {
+            if k == Kind::Vedrin
+                && FAR_RANK[me.index()] & bit(to) != 0
+                && self.promoted & bit(to) == 0
+            {
                 self.toggle_promo(to);
             }
         }
@@ -672,12 +721,12 @@ impl Board {
     /// Whether colour `c`'s Commander is in siege: the opponent, were it their turn, could
     /// remove it by a pseudo-legal move (all movement rules, ignoring their own siege).
     #[must_use]
-    pub fn in_siege(&self, c: usize) -> bool {
+    pub fn in_siege(&self, c: Side) -> bool {
         let Some(k) = self.commander(c) else {
             return false;
         };
-        let o = c ^ 1;
-        let them = self.colour[o];
+        let o = c.other();
+        let them = self.colour[o.index()];
         let kb = bit(k);
         let adj = KING[k as usize] & them;
         let kinds = &self.kind;
@@ -690,7 +739,7 @@ impl Board {
         {
             return true;
         }
-        if VED[c][k as usize] & them & kinds[Kind::Vedrin as usize] & !self.promoted != 0 {
+        if VED[c.index()][k as usize] & them & kinds[Kind::Vedrin as usize] & !self.promoted != 0 {
             return true;
         }
         let occ = self.occupied();
@@ -716,7 +765,7 @@ impl Board {
             }
         }
         // Fighters.
-        let theirs = self.f1[o];
+        let theirs = self.f1[o.index()];
         if theirs != 0 {
             if theirs & kb != 0 {
                 return true; // strike in place
@@ -749,7 +798,7 @@ impl Board {
     /// some facing and carry choice that puts no carried Fighter on an enemy flying Fighter.
     fn portal_can_take(&self, p: Square, k: Square) -> bool {
         let o = self.colour_at(p).unwrap_or(WHITE);
-        let c = o ^ 1;
+        let c = o.other();
         let fp = self.facing(p) as u8;
         let zp = ZONE[p as usize][fp as usize];
         let mut zo = 0;
@@ -769,7 +818,7 @@ impl Board {
     /// considered) in the documented order.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let me = self.side;
-        for s in Bits(self.colour[me]) {
+        for s in Bits(self.colour[me.index()]) {
             let Some(k) = self.kind_at(s) else { continue };
             self.ground_moves(k, s, out);
         }
@@ -778,8 +827,8 @@ impl Board {
 
     fn ground_moves(&self, k: Kind, s: Square, out: &mut Vec<Move>) {
         let me = self.side;
-        let own = self.colour[me];
-        let them = self.colour[me ^ 1];
+        let own = self.colour[me.index()];
+        let them = self.colour[me.other().index()];
         let occ = own | them;
         let targets = match k {
             Kind::Commander | Kind::Portal | Kind::Ranger => KING[s as usize],
@@ -787,7 +836,7 @@ impl Board {
                 if self.promoted & bit(s) != 0 {
                     KING[s as usize]
                 } else {
-                    VED[me][s as usize]
+                    VED[me.index()][s as usize]
                 }
             }
             Kind::Striker => rook(s, occ),
@@ -823,7 +872,7 @@ impl Board {
 
     fn portal_moves(&self, s: Square, targets: u64, out: &mut Vec<Move>) {
         let me = self.side;
-        let them = self.colour[me ^ 1];
+        let them = self.colour[me.other().index()];
         let f = self.facing(s);
         let zp = ZONE[s as usize][f as usize];
         let mut zo = 0;
@@ -845,7 +894,7 @@ impl Board {
             mandatory: flying & !zo,
             optional,
             n_optional,
-            enemy_flying: self.flying(me ^ 1),
+            enemy_flying: self.flying(me.other()),
         };
         for g in Facing::ALL {
             if g != f {
@@ -868,7 +917,7 @@ impl Board {
             return;
         }
         let me = self.side;
-        let enemy_flying = self.flying(me ^ 1);
+        let enemy_flying = self.flying(me.other());
         let (dx, dy) = DIRS[2 * f as usize];
         let occ = self.occupied();
         let (mut x, mut y) = (file(r), rank(r));
@@ -887,7 +936,7 @@ impl Board {
                 });
             }
             if occ & bit(t) != 0 {
-                if self.colour[me ^ 1] & bit(t) != 0 {
+                if self.colour[me.other().index()] & bit(t) != 0 {
                     out.push(Move::Fire {
                         ranger: r,
                         target: t,
@@ -901,12 +950,12 @@ impl Board {
 
     fn fighter_moves(&self, out: &mut Vec<Move>) {
         let me = self.side;
-        let mine = self.f1[me];
+        let mine = self.f1[me.index()];
         if mine == 0 {
             return;
         }
-        let them = self.colour[me ^ 1];
-        let enemy_flying = self.flying(me ^ 1);
+        let them = self.colour[me.other().index()];
+        let enemy_flying = self.flying(me.other());
         let zone = self.zones(me);
         let my_portals = self.portals(me);
         for s in Bits(mine) {

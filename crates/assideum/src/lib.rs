@@ -29,7 +29,7 @@ pub mod position;
 mod present;
 pub mod tables;
 
-pub use board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};
+pub use board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{
@@ -80,7 +80,6 @@ static INFO: GameInfo = GameInfo {
 /// removal (for the third-repetition draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assideum {
-    options: Options,
     board: Board,
     quiet_limit: u32,
     quiet: u32,
@@ -89,15 +88,11 @@ pub struct Assideum {
     ply: u32,
 }
 
-fn colour(side: usize) -> Colour {
-    if side == WHITE {
-        Colour::White
-    } else {
-        Colour::Black
-    }
+fn colour(side: Side) -> Colour {
+    side.colour()
 }
 
-fn seat(side: usize) -> Seat {
+fn seat(side: Side) -> Seat {
     if side == WHITE {
         Seat::First
     } else {
@@ -117,9 +112,8 @@ impl Assideum {
         Ok((range, quiet))
     }
 
-    fn with_board(options: &Options, board: Board, quiet_limit: u32, quiet: u32) -> Assideum {
+    fn with_board(board: Board, quiet_limit: u32, quiet: u32) -> Assideum {
         Assideum {
-            options: options.clone(),
             board,
             quiet_limit,
             quiet,
@@ -221,7 +215,7 @@ impl Game for Assideum {
         let (range, quiet_limit) = Self::blank(options)?;
         let mut board = Board::start(range);
         board.hash = board.hash_from_scratch();
-        Ok(Self::with_board(options, board, quiet_limit, 0))
+        Ok(Self::with_board(board, quiet_limit, 0))
     }
 
     /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
@@ -232,22 +226,21 @@ impl Game for Assideum {
                 text: text.to_string(),
                 problems,
             })?;
-        Ok(Self::with_board(options, board, quiet_limit, quiet))
+        Ok(Self::with_board(board, quiet_limit, quiet))
     }
 
     fn position_text(&self) -> String {
         position::text(&self.board, self.quiet)
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        Assideum {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        let range = self.board.range.to_string();
+        let quiet = self.quiet_limit.to_string();
+        INFO.options_from_pairs([
+            ("ranger-range", range.as_str()),
+            ("quiet-plies", quiet.as_str()),
+        ])
+        .expect("a game's options are valid")
     }
 
     fn to_move(&self) -> Seat {
@@ -280,8 +273,8 @@ impl Game for Assideum {
             let me = self.board.side;
             return Some(if self.board.in_siege(me) {
                 Outcome::Win {
-                    seat: seat(me ^ 1),
-                    colour: colour(me ^ 1),
+                    seat: seat(me.other()),
+                    colour: colour(me.other()),
                     reason: "the Commander cannot escape siege",
                 }
             } else {
@@ -339,7 +332,7 @@ impl Game for Assideum {
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
         let mut board = Board::start(self.board.range);
         board.hash = board.hash_from_scratch();
-        Self::with_board(&self.options, board, self.quiet_limit, 0)
+        Self::with_board(board, self.quiet_limit, 0)
     }
 
     fn why_illegal(&self, mv: Move) -> String {

@@ -14,7 +14,7 @@
 //! - SIDE: `w` or `b`, the colour to move.
 //! - QUIET: plies played in a row without any piece removed (optional on input, default 0).
 
-use crate::board::{Board, Facing, Kind, BLACK, WHITE};
+use crate::board::{Board, Facing, Kind, Side, BLACK, WHITE};
 use crate::tables::{Bits, Square};
 use std::fmt::Write as _;
 
@@ -31,7 +31,7 @@ const ARMY: [(Kind, u32); 6] = [
 /// Each army has two Fighters.
 pub const FIGHTERS_PER_ARMY: u32 = 2;
 
-fn colour_name(c: usize) -> &'static str {
+fn colour_name(c: Side) -> &'static str {
     if c == WHITE {
         "White"
     } else {
@@ -249,7 +249,7 @@ fn read_board(b: &mut Board, text: &str, problems: &mut Vec<String>) {
 fn check_state(b: &Board, quiet: u32, quiet_limit: u32, problems: &mut Vec<String>) {
     for c in [WHITE, BLACK] {
         for (k, most) in ARMY {
-            let n = (b.colour[c] & b.kind[k as usize]).count_ones();
+            let n = (b.colour[c.index()] & b.kind[k as usize]).count_ones();
             if k == Kind::Commander && n != 1 {
                 problems.push(format!(
                     "{} needs exactly one Commander, found {n}",
@@ -263,14 +263,14 @@ fn check_state(b: &Board, quiet: u32, quiet_limit: u32, problems: &mut Vec<Strin
                 ));
             }
         }
-        let fighters = b.f1[c].count_ones() + b.f2[c].count_ones();
+        let fighters = b.f1[c.index()].count_ones() + b.f2[c.index()].count_ones();
         if fighters > FIGHTERS_PER_ARMY {
             problems.push(format!(
                 "{} has {fighters} Fighters; the army has {FIGHTERS_PER_ARMY}",
                 colour_name(c)
             ));
         }
-        let plain_ved = b.colour[c] & b.kind[Kind::Vedrin as usize] & !b.promoted;
+        let plain_ved = b.colour[c.index()] & b.kind[Kind::Vedrin as usize] & !b.promoted;
         let (own_back, far) = if c == WHITE {
             (0xFFu64, 0xFFu64 << 56)
         } else {
@@ -298,10 +298,10 @@ fn check_state(b: &Board, quiet: u32, quiet_limit: u32, problems: &mut Vec<Strin
             crate::notation::square_name(s)
         ));
     }
-    if problems.is_empty() && b.in_siege(b.side ^ 1) {
+    if problems.is_empty() && b.in_siege(b.side.other()) {
         problems.push(format!(
             "{} is not to move but its Commander is in siege",
-            colour_name(b.side ^ 1)
+            colour_name(b.side.other())
         ));
     }
     if quiet > quiet_limit {

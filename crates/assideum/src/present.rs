@@ -7,7 +7,7 @@
 //! share the same clicks (facings, optional Fighters carried, fire or attack) are offered in a
 //! chooser, in rows that say what happens to every optional Fighter.
 
-use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};
+use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
 use crate::tables::{Bits, Square, ZONE};
 use crate::Assideum;
 use boardlab_core::present::{
@@ -26,7 +26,7 @@ fn name(s: Square) -> Text {
     square(usize::from(s & 7), usize::from(s >> 3))
 }
 
-fn colour_name(c: usize) -> &'static str {
+fn colour_name(c: Side) -> &'static str {
     if c == WHITE {
         "white"
     } else {
@@ -388,7 +388,9 @@ impl Present for Assideum {
 
         // A click on a square holding a piece of the side to move that starts no move.
         let mut refusals = Vec::new();
-        let own: Vec<Text> = Bits(b.colour[me] | b.f1[me]).map(name).collect();
+        let own: Vec<Text> = Bits(b.colour[me.index()] | b.f1[me.index()])
+            .map(name)
+            .collect();
         if !own.is_empty() {
             refusals.push(Refusal {
                 cells: own,

@@ -65,7 +65,7 @@ proptest! {
     ) {
         let text = format!("{} {side} {quiet}", ranks.join("/"));
         if let Ok(g) = Assideum::from_position(&Assideum::info().default_options(), &text) {
-            let again = Assideum::from_position(g.options(), &g.position_text()).unwrap();
+            let again = Assideum::from_position(&g.options(), &g.position_text()).unwrap();
             prop_assert_eq!(again.position_text(), g.position_text());
             let mut moves = Vec::new();
             g.legal_moves(&mut moves);

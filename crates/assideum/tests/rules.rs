@@ -199,8 +199,8 @@ fn text_portals_and_rangers_face_forward_at_the_start() {
 #[test]
 fn text_fighters_start_landed_on_the_portals() {
     let g = start();
-    assert_eq!(b(&g).f1[WHITE], 1 << sq("b1") | 1 << sq("g1"));
-    assert_eq!(b(&g).f1[BLACK], 1 << sq("b8") | 1 << sq("g8"));
+    assert_eq!(b(&g).f1[WHITE.index()], 1 << sq("b1") | 1 << sq("g1"));
+    assert_eq!(b(&g).f1[BLACK.index()], 1 << sq("b8") | 1 << sq("g8"));
     assert_eq!(b(&g).flying(WHITE) | b(&g).flying(BLACK), 0);
 }
 
@@ -360,7 +360,7 @@ fn ruling_an_enemy_ground_piece_blocks_or_is_attacked_by_displacement() {
     let h = after(&g, "a1xa4");
     assert_eq!(b(&h).kind_at(sq("a4")), Some(Kind::Striker));
     assert_eq!(b(&h).colour_at(sq("a4")), Some(WHITE));
-    assert_eq!(b(&h).colour[BLACK].count_ones(), 1);
+    assert_eq!(b(&h).colour[BLACK.index()].count_ones(), 1);
 }
 
 #[test]
@@ -368,7 +368,7 @@ fn text_a_portal_with_a_landed_fighter_is_one_ground_piece_attacking_removes_bot
     let g = game("Kh1 kh8 Sa1 pa4s fa4", 'w');
     let h = after(&g, "a1xa4");
     assert_eq!(b(&h).fighters(BLACK, sq("a4")), 0);
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 // ---- Spin (TEXT) ----------------------------------------------------------------------------
@@ -531,7 +531,7 @@ fn text_a_landed_fighter_with_an_enemy_flying_fighter_may_not_fly_but_may_attack
 fn ruling_a_moving_onto_enemy_flying_fighters_removes_them_and_stops() {
     let g = game("Kh1 kh8 Pd2n Fd2 fd5", 'w');
     let h = after(&g, "fd2xd5");
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
     assert_eq!(b(&h).fighters(WHITE, sq("d5")), 1);
 }
 
@@ -566,7 +566,7 @@ fn ruling_a_portal_destroyed_with_its_landed_fighter_grounds_the_others() {
     let g = game("Ke1 kh8 Pd4n Fd4 fd4", 'b');
     let h = after(&g, "fd4x");
     assert_eq!(b(&h).kind_at(sq("d4")), None);
-    assert_eq!(b(&h).f1[WHITE], 0);
+    assert_eq!(b(&h).f1[WHITE.index()], 0);
     // With its only Portal gone, White's flying Fighter is grounded.
     let g = game("Ke1 kh8 Pd2n Fd5 sa2", 'b');
     let h = after(&g, "a2xd2");
@@ -613,7 +613,7 @@ fn ruling_fire_at_the_enemy_flying_fighters_of_one_lane_square_removes_all_of_th
     assert_eq!(b(&h).fighters(BLACK, sq("d2")), 1);
     let g = game("Kh1 kh8 Rd1n fd3 fd3", 'w');
     let h = after(&g, "rd1*d3f");
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 #[test]
@@ -640,7 +640,7 @@ fn ruling_fire_at_fighters_over_the_first_ground_piece_and_at_that_piece() {
 fn ruling_fire_at_a_portal_removes_its_landed_fighters() {
     let g = game("Kh1 kh8 Rd1n pd3s fd3", 'w');
     let h = after(&g, "rd1*d3g");
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
     assert_eq!(b(&h).colour_at(sq("d3")), None);
 }
 
@@ -668,10 +668,10 @@ fn text_fig13_a_carried_fighter_keeps_its_position_relative_to_the_portal() {
     // Three ahead and one to the left of the Portal.
     let g = game("Ke1 kh8 Pd2n Fc5", 'w');
     let h = after(&g, "d2-e3");
-    assert_eq!(b(&h).f1[WHITE], 1 << sq("d6"));
+    assert_eq!(b(&h).f1[WHITE.index()], 1 << sq("d6"));
     // Turned with the spin: three ahead, one to the left of a Portal facing E.
     let h = after(&g, "d2-e3>e");
-    assert_eq!(b(&h).f1[WHITE], 1 << sq("h4"));
+    assert_eq!(b(&h).f1[WHITE.index()], 1 << sq("h4"));
 }
 
 const FIG14: &str = "7k/2[psf]3[rs]1/4[F]3/1[Pe]1[f]4/4[PnF]3/8/8/K7 w 0";
@@ -717,14 +717,14 @@ fn text_fig15_off_board_relocation_goes_to_the_nearest_square_and_becomes_the_ne
     // e8 is one right, two ahead of d6; after d6-d7 it would be on e9: nearest is e8.
     let mut g = game("Ke1 ka8 Pd6n Fe8", 'w');
     play(&mut g, "d6-d7");
-    assert_eq!(b(&g).f1[WHITE], 1 << sq("e8"));
+    assert_eq!(b(&g).f1[WHITE.index()], 1 << sq("e8"));
     play(&mut g, "a8-a7");
     // The new offset is one right, one ahead: stepping back puts it on e7, not e8.
     play(&mut g, "d7-d6");
-    assert_eq!(b(&g).f1[WHITE], 1 << sq("e7"));
+    assert_eq!(b(&g).f1[WHITE.index()], 1 << sq("e7"));
     // Both coordinates clamp: a1 is one behind and one left of b2.
     let h = after(&game("Ke1 kh8 Pc3n Fb2", 'w'), "c3-b2>s");
-    assert_eq!(b(&h).f1[WHITE], 1 << sq("c3"));
+    assert_eq!(b(&h).f1[WHITE.index()], 1 << sq("c3"));
 }
 
 #[test]
@@ -751,9 +751,9 @@ fn text_carried_fighters_never_attack() {
 #[test]
 fn ruling_the_new_square_is_the_portals_new_square_plus_the_offset_turned_by_the_spin() {
     let g = game("Ke1 kh8 Pd4n Fd7", 'w');
-    assert_eq!(b(&after(&g, "d4>e")).f1[WHITE], 1 << sq("g4"));
-    assert_eq!(b(&after(&g, "d4>s")).f1[WHITE], 1 << sq("d1"));
-    assert_eq!(b(&after(&g, "d4>w")).f1[WHITE], 1 << sq("a4"));
+    assert_eq!(b(&after(&g, "d4>e")).f1[WHITE.index()], 1 << sq("g4"));
+    assert_eq!(b(&after(&g, "d4>s")).f1[WHITE.index()], 1 << sq("d1"));
+    assert_eq!(b(&after(&g, "d4>w")).f1[WHITE.index()], 1 << sq("a4"));
 }
 
 #[test]
@@ -787,14 +787,14 @@ fn ruling_the_no_enemy_fighter_test_is_made_after_the_move() {
     assert!(has(&g, "b2xa1"));
     let h = after(&g, "b2xa1");
     assert_eq!(b(&h).fighters(WHITE, sq("a1")), 1);
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 #[test]
 fn ruling_a_portal_stepping_onto_its_own_flying_fighter_carries_it_on() {
     let g = game("Ke1 kh8 Pd4n Fd5", 'w');
     let h = after(&g, "d4-d5");
-    assert_eq!(b(&h).f1[WHITE], 1 << sq("d6"));
+    assert_eq!(b(&h).f1[WHITE.index()], 1 << sq("d6"));
 }
 
 #[test]
@@ -907,7 +907,7 @@ fn ruling_fighters_on_one_square_are_interchangeable_moves_are_per_square() {
 fn ruling_an_attack_on_enemy_flying_fighters_removes_all_of_them_there() {
     let g = game("Ke1 kh8 Pd2n Fd2 fd5 fd5", 'w');
     let h = after(&g, "fd2xd5");
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 #[test]
@@ -916,7 +916,7 @@ fn ruling_entering_enemy_fighters_and_ground_removes_only_the_fighters() {
     assert!(!has(&g, "fd2-d5"));
     let h = after(&g, "fd2xd5");
     assert_eq!(b(&h).colour_at(sq("d5")), Some(BLACK));
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 #[test]
@@ -931,7 +931,7 @@ fn ruling_an_in_place_strike_is_one_move_per_square_fighters_first() {
     assert_eq!(moves(&g).iter().filter(|m| *m == "fd4x").count(), 1);
     // Landed under an enemy flying Fighter: the strike hits the Fighter, not a ground piece.
     let h = after(&game("Ke1 kh8 Pd4n Fd4 fd4", 'w'), "fd4x");
-    assert_eq!(b(&h).f1[BLACK], 0);
+    assert_eq!(b(&h).f1[BLACK.index()], 0);
 }
 
 #[test]

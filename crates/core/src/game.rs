@@ -166,18 +166,10 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
     /// The position text of the current position; `from_position` reads it back.
     fn position_text(&self) -> String;
 
-    /// The options the game was created with.
-    fn options(&self) -> &Options;
-
-    /// An equal copy that shares no reference-counted data with `self` (games keep their
-    /// [`Options`], whose clones share one count). A search thread starts from such a copy:
-    /// when threads clone positions that share a count, every clone writes the same cache
-    /// line, and the threads slow each other down. Games override this to unshare their
-    /// options; the default is a plain clone.
-    #[must_use]
-    fn unshared(&self) -> Self {
-        self.clone()
-    }
+    /// The options the game was created with, canonically spelled. Games keep their
+    /// configuration as plain typed values (cloning a game touches no shared data, so search
+    /// threads that clone positions do not contend) and rebuild the options from it.
+    fn options(&self) -> Options;
 
     /// The seat whose turn it is. In a finished game, the seat that would move next.
     fn to_move(&self) -> Seat;
@@ -308,7 +300,7 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
     /// may override it to skip option parsing.
     #[must_use]
     fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
-        Self::new(self.options(), rng.random()).unwrap_or_else(|_| self.clone())
+        Self::new(&self.options(), rng.random()).unwrap_or_else(|_| self.clone())
     }
 
     /// Plays uniformly random moves to the end; returns the number of moves played.

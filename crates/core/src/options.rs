@@ -128,17 +128,6 @@ impl fmt::Debug for Options {
 }
 
 impl Options {
-    /// An equal copy with storage of its own. Clones share one reference-counted map; a
-    /// search thread takes its own copy so that the clones it makes never update a count
-    /// that other threads update too (see [`crate::Game::unshared`]).
-    #[must_use]
-    pub fn unshared(&self) -> Options {
-        Options {
-            values: Arc::new((*self.values).clone()),
-            ..self.clone()
-        }
-    }
-
     /// The defaults of every option.
     #[must_use]
     pub fn defaults(game: &'static str, schema: &'static [OptionSpec]) -> Options {
@@ -418,17 +407,6 @@ mod tests {
             split_items("a=1,keep=b2,c7 c=2"),
             ["a=1", "keep=b2,c7", "c=2"]
         );
-    }
-
-    #[test]
-    fn unshared_copies_are_equal_and_stand_alone() {
-        let o = Options::parse("g", SCHEMA, "sight=any").unwrap();
-        let clone = o.clone();
-        let own = o.unshared();
-        assert_eq!(own, o);
-        assert_eq!(own.to_string(), "sight=any");
-        assert!(Arc::ptr_eq(&clone.values, &o.values));
-        assert!(!Arc::ptr_eq(&own.values, &o.values));
     }
 
     #[test]

@@ -227,7 +227,7 @@ pub fn check_position<G: Game>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
 
     if G::info().has_position_text {
         let text = game.position_text();
-        let back = G::from_position(game.options(), &text)
+        let back = G::from_position(&game.options(), &text)
             .unwrap_or_else(|e| panic!("{ctx}: position text does not read back: {e}"));
         assert_eq!(
             back.position_text(),

@@ -45,7 +45,6 @@ pub struct Toy {
     /// Stones of the first seat (Black) and the second (White), one bit per square.
     stones: [u16; 2],
     ply: u32,
-    options: Options,
     hash: u64,
 }
 
@@ -86,11 +85,10 @@ impl Game for Toy {
         &INFO
     }
 
-    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+    fn new(_options: &Options, _seed: u64) -> Result<Self, NewGameError> {
         Ok(Toy {
             stones: [0, 0],
             ply: 0,
-            options: options.clone(),
             hash: 0,
         })
     }
@@ -148,8 +146,8 @@ impl Game for Toy {
         format!("{} {side}", ranks.join("/"))
     }
 
-    fn options(&self) -> &Options {
-        &self.options
+    fn options(&self) -> Options {
+        INFO.default_options()
     }
 
     fn to_move(&self) -> Seat {

@@ -153,7 +153,7 @@ macro_rules! registry {
             }
 
             #[must_use]
-            pub fn options(&self) -> &$crate::__core::Options {
+            pub fn options(&self) -> $crate::__core::Options {
                 dispatch!(self, g => g.options())
             }
 

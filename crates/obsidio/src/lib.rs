@@ -38,12 +38,53 @@ use boardlab_core::{
 use geometry::{nth_bit, Bits, Geometry, Kind, Square, NO_SQUARE};
 use std::fmt::Write as _;
 
-/// A colour as an index: 0 Black, 1 White.
-pub type Side = usize;
+/// A colour: Black or White. Tables by colour are indexed with [`Side::index`] (0 Black,
+/// 1 White).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Side {
+    Black = 0,
+    White = 1,
+}
+
+impl Side {
+    /// The other colour.
+    #[inline]
+    #[must_use]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+
+    /// 0 for Black, 1 for White: the index into tables by colour.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The colour as the core's [`Colour`].
+    #[must_use]
+    pub const fn colour(self) -> Colour {
+        match self {
+            Side::Black => Colour::Black,
+            Side::White => Colour::White,
+        }
+    }
+}
+
+impl From<Side> for Colour {
+    fn from(side: Side) -> Colour {
+        side.colour()
+    }
+}
+
 /// Black: the first seat's colour at the start; moves first.
-pub const BLACK: Side = 0;
+pub const BLACK: Side = Side::Black;
 /// White: the second seat's colour at the start.
-pub const WHITE: Side = 1;
+pub const WHITE: Side = Side::White;
 
 /// The supply of a colour with no token limit.
 pub const UNLIMITED: u16 = u16::MAX;
@@ -116,6 +157,8 @@ pub struct Config {
     pub size: u8,
     /// Tokens per colour at the start, or [`UNLIMITED`].
     pub tokens: u16,
+    /// Whether `tokens` is the size's own supply (`tokens=auto`) rather than a number given.
+    pub tokens_auto: bool,
     /// Whether the second seat may swap on its first turn.
     pub pie: bool,
 }
@@ -137,8 +180,26 @@ impl Config {
         Config {
             size,
             tokens,
+            tokens_auto: o.get_int("tokens").is_none(),
             pie: o.get_bool("pie"),
         }
+    }
+
+    /// The options this configuration is read from, canonically spelled.
+    #[must_use]
+    pub fn to_options(&self) -> Options {
+        let size = self.size.to_string();
+        let tokens = if self.tokens_auto {
+            "auto".to_string()
+        } else {
+            self.tokens.to_string()
+        };
+        INFO.options_from_pairs([
+            ("size", size.as_str()),
+            ("tokens", tokens.as_str()),
+            ("pie", if self.pie { "true" } else { "false" }),
+        ])
+        .expect("a configuration's options are valid")
     }
 }
 
@@ -185,7 +246,7 @@ static INFO: GameInfo = GameInfo {
 mod keys {
     use boardlab_core::zobrist::keys;
     const ALL: [u64; 384] = keys::<384>(0x4F42_5349_4449_4F31);
-    /// `TOKEN[side * 121 + square]`: a token of `side` on the square (control tokens too).
+    /// `TOKEN[side.index() * 121 + square]`: a token of `side` on the square (control tokens too).
     pub const TOKEN: &[u64] = ALL.split_at(242).0;
     /// `ANCHOR[square]`.
     pub const ANCHOR: &[u64] = ALL.split_at(242).1.split_at(121).0;
@@ -217,7 +278,6 @@ impl std::fmt::Debug for Geo {
 /// An Obsidio game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Obsidio {
-    options: Options,
     cfg: Config,
     geo: Geo,
     /// Influence tokens by colour.
@@ -226,7 +286,7 @@ pub struct Obsidio {
     claimed: [u32; 2],
     /// Targets with four or more influence tokens of the colour around them (derived).
     ready: [u32; 2],
-    /// `around[side][t]`: influence tokens of `side` next to target `t` (derived).
+    /// `around[side.index()][t]`: influence tokens of `side` next to target `t` (derived).
     around: [[u8; 32]; 2],
     /// Occupancy word of each line: tokens, targets and sentinels (derived; see
     /// [`Geometry::line_start`]).
@@ -298,19 +358,19 @@ impl Obsidio {
     /// Influence tokens of `side` as a square set.
     #[must_use]
     pub fn tokens(&self, side: Side) -> u128 {
-        self.tokens[side]
+        self.tokens[side.index()]
     }
 
     /// Targets claimed by `side` (bit i = the i-th target in square order).
     #[must_use]
     pub fn claimed(&self, side: Side) -> u32 {
-        self.claimed[side]
+        self.claimed[side.index()]
     }
 
     /// Tokens left to `side`, or [`UNLIMITED`].
     #[must_use]
     pub fn supply(&self, side: Side) -> u16 {
-        self.supply[side]
+        self.supply[side.index()]
     }
 
     /// The anchor square, if any token has been placed.
@@ -346,13 +406,13 @@ impl Obsidio {
     /// The last placement or claim of `side` (for display).
     #[must_use]
     pub fn last_move(&self, side: Side) -> Option<Move> {
-        self.last[side]
+        self.last[side.index()]
     }
 
     /// Targets `side` could claim now (unclaimed, four or more of its tokens around).
     #[must_use]
     pub fn claimable(&self, side: Side) -> u32 {
-        self.ready[side] & !(self.claimed[0] | self.claimed[1])
+        self.ready[side.index()] & !(self.claimed[0] | self.claimed[1])
     }
 
     /// The seat playing `side`.
@@ -367,9 +427,8 @@ impl Obsidio {
 
     /// The position before the first move (the options are not parsed again: `cfg` is
     /// theirs).
-    fn start(options: Options, cfg: Config) -> Obsidio {
+    fn start(cfg: Config) -> Obsidio {
         let mut g = Obsidio {
-            options,
             cfg,
             geo: Geo(Geometry::of_size(cfg.size)),
             tokens: [0; 2],
@@ -402,10 +461,10 @@ impl Obsidio {
         for side in [BLACK, WHITE] {
             for t in 0..g.targets {
                 let around = g.neighbours[g.target_square[t as usize] as usize];
-                let n = (self.tokens[side] & around).count_ones();
-                self.around[side][t as usize] = n as u8;
+                let n = (self.tokens[side.index()] & around).count_ones();
+                self.around[side.index()][t as usize] = n as u8;
                 if n >= 4 {
-                    self.ready[side] |= 1 << t;
+                    self.ready[side.index()] |= 1 << t;
                 }
             }
         }
@@ -474,7 +533,7 @@ impl Obsidio {
     #[inline]
     fn choices(&self) -> Choices {
         let g = self.geo.0;
-        let supply = u32::from(self.supply[self.side & 1]);
+        let supply = u32::from(self.supply[self.side.index()]);
         let mut ch = Choices {
             dark: 0,
             dark_count: 0,
@@ -484,7 +543,7 @@ impl Obsidio {
             empty_light: 0,
             two: supply >= 2,
             light: 0,
-            claimable: self.claimable(self.side & 1),
+            claimable: self.claimable(self.side),
             supply,
             claims: 0,
             claim_group: 0,
@@ -570,19 +629,19 @@ impl Obsidio {
     #[inline]
     fn put(&mut self, side: Side, sq: Square) {
         let g = self.geo.0;
-        let (side, s) = (side & 1, sq as usize & 127);
-        self.tokens[side] |= g.bit[s];
-        if self.supply[side] != UNLIMITED {
-            self.supply[side] -= 1;
+        let s = sq as usize & 127;
+        self.tokens[side.index()] |= g.bit[s];
+        if self.supply[side.index()] != UNLIMITED {
+            self.supply[side.index()] -= 1;
         }
         self.mark_lines(sq);
         let near = &g.adjacent_targets[s];
         for &t in near.iter().take(g.adjacent_count[s] as usize) {
             let t = t as usize & 31;
-            let n = &mut self.around[side][t];
+            let n = &mut self.around[side.index()][t];
             *n += 1;
             if *n == 4 {
-                self.ready[side] |= 1 << t;
+                self.ready[side.index()] |= 1 << t;
             }
         }
     }
@@ -599,7 +658,7 @@ impl Obsidio {
                 self.put(me, sq);
                 self.anchor = sq;
                 if HASH {
-                    h ^= keys::TOKEN[me * 121 + sq as usize];
+                    h ^= keys::TOKEN[me.index() * 121 + sq as usize];
                 }
             }
             Move::PlaceTwo(a, b) => {
@@ -607,20 +666,21 @@ impl Obsidio {
                 self.put(me, b);
                 self.anchor = b;
                 if HASH {
-                    h ^= keys::TOKEN[me * 121 + a as usize] ^ keys::TOKEN[me * 121 + b as usize];
+                    h ^= keys::TOKEN[me.index() * 121 + a as usize]
+                        ^ keys::TOKEN[me.index() * 121 + b as usize];
                 }
             }
             Move::Claim { targets, last } => {
-                self.claimed[me] |= targets;
-                if self.supply[me] != UNLIMITED {
-                    self.supply[me] -= targets.count_ones() as u16;
+                self.claimed[me.index()] |= targets;
+                if self.supply[me.index()] != UNLIMITED {
+                    self.supply[me.index()] -= targets.count_ones() as u16;
                 }
                 self.anchor = g.target_square[last as usize];
                 if HASH {
                     let mut t = targets;
                     while t != 0 {
                         let sq = g.target_square[t.trailing_zeros() as usize];
-                        h ^= keys::TOKEN[me * 121 + sq as usize];
+                        h ^= keys::TOKEN[me.index() * 121 + sq as usize];
                         t &= t - 1;
                     }
                     h ^= keys::CLAIMER[claimer_index(self.claimer)]
@@ -641,11 +701,11 @@ impl Obsidio {
             }
             _ => {
                 self.passes = 0;
-                self.last[me] = Some(mv);
+                self.last[me.index()] = Some(mv);
             }
         }
         if mv != Move::Swap {
-            self.side ^= 1;
+            self.side = self.side.other();
             match self.swap {
                 SwapState::Start => self.swap = SwapState::Offer,
                 SwapState::Offer => self.swap = SwapState::Closed,
@@ -688,7 +748,7 @@ impl Obsidio {
         let g = self.geo.0;
         let me = self.side;
         let who = colour(me);
-        let supply = self.supply[me];
+        let supply = self.supply[me.index()];
         let blockers = self.tokens[0] | self.tokens[1] | g.target_mask;
         let (first, second) = match mv {
             Move::Place(a) => (a, None),
@@ -756,7 +816,7 @@ impl Obsidio {
             if (self.claimed[0] | self.claimed[1]) & (1 << t) != 0 {
                 return Some(format!("{} is already claimed", g.name(sq)));
             }
-            let n = (self.tokens[me] & g.neighbours[sq as usize]).count_ones();
+            let n = (self.tokens[me.index()] & g.neighbours[sq as usize]).count_ones();
             if n < 4 {
                 return Some(format!(
                     "{} has {n} {} influence token{} around it; a claim needs 4",
@@ -766,7 +826,7 @@ impl Obsidio {
                 ));
             }
         }
-        let supply = self.supply[me];
+        let supply = self.supply[me.index()];
         if supply != UNLIMITED && u32::from(supply) < targets.count_ones() {
             return Some(format!(
                 "{} has only {supply} token{} left for {} claims",
@@ -812,18 +872,18 @@ impl Obsidio {
         match g.kind(sq) {
             Kind::Target => {
                 let t = g.target_index[sq as usize];
-                if self.claimed[BLACK] >> t & 1 == 1 {
+                if self.claimed[BLACK.index()] >> t & 1 == 1 {
                     'B'
-                } else if self.claimed[WHITE] >> t & 1 == 1 {
+                } else if self.claimed[WHITE.index()] >> t & 1 == 1 {
                     'W'
                 } else {
                     '+'
                 }
             }
             kind => {
-                if self.tokens[BLACK] & bit != 0 {
+                if self.tokens[BLACK.index()] & bit != 0 {
                     'b'
-                } else if self.tokens[WHITE] & bit != 0 {
+                } else if self.tokens[WHITE.index()] & bit != 0 {
                     'w'
                 } else if kind == Kind::Dark {
                     '.'
@@ -859,7 +919,7 @@ fn draw<R: Rng + ?Sized>(rng: &mut R, total: u64) -> u64 {
 }
 
 fn claimer_index(c: Option<Side>) -> usize {
-    c.map_or(0, |s| s + 1)
+    c.map_or(0, |s| s.index() + 1)
 }
 
 impl Game for Obsidio {
@@ -870,15 +930,12 @@ impl Game for Obsidio {
     }
 
     fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        Ok(Obsidio::start(
-            options.clone(),
-            Config::from_options(options),
-        ))
+        Ok(Obsidio::start(Config::from_options(options)))
     }
 
     /// Reads the position text described in `docs/rules/obsidio.md`.
     fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let start = Obsidio::start(options.clone(), Config::from_options(options));
+        let start = Obsidio::start(Config::from_options(options));
         position::parse(start, text).map_err(NewGameError::from)
     }
 
@@ -886,15 +943,8 @@ impl Game for Obsidio {
         position::format(self)
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        Obsidio {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        self.cfg.to_options()
     }
 
     fn to_move(&self) -> Seat {
@@ -910,7 +960,7 @@ impl Game for Obsidio {
         Some(colour(if seat == Seat::First {
             first
         } else {
-            first ^ 1
+            first.other()
         }))
     }
 
@@ -1120,11 +1170,11 @@ impl Game for Obsidio {
         let g = self.geo.0;
         let mut h = 0;
         for side in [BLACK, WHITE] {
-            for sq in Bits::of(self.tokens[side]) {
-                h ^= keys::TOKEN[side * 121 + sq as usize];
+            for sq in Bits::of(self.tokens[side.index()]) {
+                h ^= keys::TOKEN[side.index() * 121 + sq as usize];
             }
-            for t in Bits::of(u128::from(self.claimed[side])) {
-                h ^= keys::TOKEN[side * 121 + g.target_square[t as usize] as usize];
+            for t in Bits::of(u128::from(self.claimed[side.index()])) {
+                h ^= keys::TOKEN[side.index() * 121 + g.target_square[t as usize] as usize];
             }
         }
         if self.anchor != NO_SQUARE {
@@ -1167,20 +1217,20 @@ impl Game for Obsidio {
         }
         let _ = writeln!(s, "    {files}");
         let supply = |side: Side| {
-            if self.supply[side] == UNLIMITED {
+            if self.supply[side.index()] == UNLIMITED {
                 "unlimited".to_string()
             } else {
-                self.supply[side].to_string()
+                self.supply[side.index()].to_string()
             }
         };
         let _ = writeln!(
             s,
             "Black ({} seat): {} targets, supply {}   White ({} seat): {} targets, supply {}",
             self.seat_of(BLACK),
-            self.claimed[BLACK].count_ones(),
+            self.claimed[BLACK.index()].count_ones(),
             supply(BLACK),
             self.seat_of(WHITE),
-            self.claimed[WHITE].count_ones(),
+            self.claimed[WHITE.index()].count_ones(),
             supply(WHITE),
         );
         if self.outcome().is_none() {
@@ -1203,7 +1253,7 @@ impl Game for Obsidio {
 
     /// The start position again (the set-up is not random), without reading the options.
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
-        Obsidio::start(self.options.clone(), self.cfg)
+        Obsidio::start(self.cfg)
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {

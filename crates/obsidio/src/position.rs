@@ -39,16 +39,16 @@ pub(crate) fn format(game: &Obsidio) -> String {
             let c = match g.kind(sq) {
                 Kind::Target => {
                     let t = g.target_index[sq as usize];
-                    if game.claimed[BLACK] >> t & 1 == 1 {
+                    if game.claimed[BLACK.index()] >> t & 1 == 1 {
                         'B'
-                    } else if game.claimed[WHITE] >> t & 1 == 1 {
+                    } else if game.claimed[WHITE.index()] >> t & 1 == 1 {
                         'W'
                     } else {
                         '+'
                     }
                 }
-                _ if game.tokens[BLACK] & bit != 0 => 'b',
-                _ if game.tokens[WHITE] & bit != 0 => 'w',
+                _ if game.tokens[BLACK.index()] & bit != 0 => 'b',
+                _ if game.tokens[WHITE.index()] & bit != 0 => 'w',
                 _ => '.',
             };
             s.push(c);
@@ -58,14 +58,20 @@ pub(crate) fn format(game: &Obsidio) -> String {
     if game.cfg.tokens == UNLIMITED {
         s.push_str(" supply=-");
     } else {
-        let _ = write!(s, " supply={}/{}", game.supply[BLACK], game.supply[WHITE]);
+        let _ = write!(
+            s,
+            " supply={}/{}",
+            game.supply[BLACK.index()],
+            game.supply[WHITE.index()]
+        );
     }
     let anchor = if game.anchor == NO_SQUARE {
         "-".to_string()
     } else {
         g.name(game.anchor)
     };
-    let last = |side: Side| game.last[side].map_or("-".to_string(), |m| game.format_move(m));
+    let last =
+        |side: Side| game.last[side.index()].map_or("-".to_string(), |m| game.format_move(m));
     let _ = write!(
         s,
         " anchor={anchor} swap={} passes={} claimer={} last={}/{}",
@@ -144,9 +150,9 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
                 };
                 if let Some(side) = side {
                     if target {
-                        game.claimed[side] |= 1 << g.target_index[sq as usize];
+                        game.claimed[side.index()] |= 1 << g.target_index[sq as usize];
                     } else {
-                        game.tokens[side] |= 1 << sq;
+                        game.tokens[side.index()] |= 1 << sq;
                     }
                 }
             }
@@ -202,7 +208,9 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
         *slot = Some(value.to_ascii_lowercase());
     }
 
-    let on_board = |side: Side| game.tokens[side].count_ones() + game.claimed[side].count_ones();
+    let on_board = |side: Side| {
+        game.tokens[side.index()].count_ones() + game.claimed[side.index()].count_ones()
+    };
     let placed = [on_board(BLACK), on_board(WHITE)];
 
     // Supply: always follows from the option and the board; the text must agree.
@@ -217,15 +225,15 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
     } else {
         let mut consistent = true;
         for side in [BLACK, WHITE] {
-            if placed[side] > u32::from(limit) {
+            if placed[side.index()] > u32::from(limit) {
                 consistent = false;
                 problems.push(format!(
                     "{} has {} tokens on the board but only {limit} in all (tokens option)",
                     crate::colour(side),
-                    placed[side]
+                    placed[side.index()]
                 ));
             } else {
-                game.supply[side] = limit - placed[side] as u16;
+                game.supply[side.index()] = limit - placed[side.index()] as u16;
             }
         }
         if let Some(text) = &supply_text {
@@ -236,7 +244,8 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
                 problems.push(format!(
                     "supply={text}: with tokens={limit} and the tokens on the board the supply \
                      is supply={}/{}",
-                    game.supply[BLACK], game.supply[WHITE]
+                    game.supply[BLACK.index()],
+                    game.supply[WHITE.index()]
                 ));
             }
         }
@@ -247,12 +256,13 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
         if text != "-" {
             match g.parse_square(text) {
                 Some(sq) => {
-                    let occupied = (game.tokens[BLACK] | game.tokens[WHITE]) & (1 << sq) != 0
-                        || g.target_index[sq as usize] != NO_SQUARE
-                            && (game.claimed[BLACK] | game.claimed[WHITE])
-                                >> g.target_index[sq as usize]
-                                & 1
-                                == 1;
+                    let occupied =
+                        (game.tokens[BLACK.index()] | game.tokens[WHITE.index()]) & (1 << sq) != 0
+                            || g.target_index[sq as usize] != NO_SQUARE
+                                && (game.claimed[BLACK.index()] | game.claimed[WHITE.index()])
+                                    >> g.target_index[sq as usize]
+                                    & 1
+                                    == 1;
                     if occupied {
                         game.anchor = sq;
                     } else {
@@ -288,7 +298,9 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
             "swap=start is the position before the first move: an empty board, Black to move"
                 .into(),
         ),
-        SwapState::Offer if game.side != WHITE || placed[WHITE] != 0 || placed[BLACK] == 0 => {
+        SwapState::Offer
+            if game.side != WHITE || placed[WHITE.index()] != 0 || placed[BLACK.index()] == 0 =>
+        {
             problems.push(
                 "swap=offer is White's first turn: Black's first tokens on the board, no White \
                  token, White to move"
@@ -314,7 +326,7 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
     }
 
     // Last claimer.
-    let any_claim = game.claimed[BLACK] | game.claimed[WHITE] != 0;
+    let any_claim = game.claimed[BLACK.index()] | game.claimed[WHITE.index()] != 0;
     match claimer_text.as_deref() {
         None | Some("-") => {
             if any_claim {
@@ -324,7 +336,7 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
             }
         }
         Some(word) => match parse_side(word) {
-            Some(side) if game.claimed[side] != 0 => game.claimer = Some(side),
+            Some(side) if game.claimed[side.index()] != 0 => game.claimer = Some(side),
             Some(side) => problems.push(format!(
                 "claimer={word}: {} has claimed no target",
                 crate::colour(side)
@@ -344,7 +356,7 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
                     match game.parse_move(mv_text) {
                         Ok(mv @ (Move::Place(_) | Move::PlaceTwo(..) | Move::Claim { .. })) => {
                             if owns_move(&game, side, mv) {
-                                game.last[side] = Some(mv);
+                                game.last[side.index()] = Some(mv);
                             } else {
                                 problems.push(format!(
                                     "last={text}: {} tokens are not on every square of '{mv_text}'",
@@ -380,9 +392,9 @@ pub(crate) fn parse(mut game: Obsidio, text: &str) -> Result<Obsidio, PositionEr
 /// Whether `side` has a token on every square of `mv`.
 fn owns_move(game: &Obsidio, side: Side, mv: Move) -> bool {
     match mv {
-        Move::Place(a) => game.tokens[side] & (1 << a) != 0,
-        Move::PlaceTwo(a, b) => game.tokens[side] & (1 << a | 1 << b) == (1 << a | 1 << b),
-        Move::Claim { targets, .. } => game.claimed[side] & targets == targets,
+        Move::Place(a) => game.tokens[side.index()] & (1 << a) != 0,
+        Move::PlaceTwo(a, b) => game.tokens[side.index()] & (1 << a | 1 << b) == (1 << a | 1 << b),
+        Move::Claim { targets, .. } => game.claimed[side.index()] & targets == targets,
         Move::Swap | Move::Pass => false,
     }
 }

@@ -20,7 +20,7 @@ boardlab_core::engine_suite! {
         .collect(),
     perft: include_str!("perft/reference.txt"),
     perft_counts: 19,
-    reference: |game: &Obsidio| common::Ref::new(game.options()),
+    reference: |game: &Obsidio| common::Ref::new(&game.options()),
     reference_playouts: all_option_sets()
         .into_iter()
         .map(|o| {

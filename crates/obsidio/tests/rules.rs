@@ -1007,7 +1007,7 @@ fn text_last_move_markers_show_the_anchor_and_each_players_last_move() {
     assert!(g.position_text().ends_with("last=b3,f3/c3"));
     // Markers are not part of the rules: the hash ignores them.
     let text = g.position_text().replace("last=b3,f3/c3", "last=-/-");
-    let same = Obsidio::from_position(g.options(), &text).unwrap();
+    let same = Obsidio::from_position(&g.options(), &text).unwrap();
     assert_eq!(same.hash(), g.hash());
 }
 
@@ -1065,7 +1065,7 @@ fn position_text_round_trips_and_reads_defaults() {
         "........./.+.+.+.+./........./.+.+b+.+./........./.+b+.+.+./.bw..b.../.+.+.+.+./......... \
          w supply=47/50 anchor=e6 swap=swapped passes=0 claimer=- last=c4,e6/c3"
     );
-    let back = Obsidio::from_position(g.options(), &text).unwrap();
+    let back = Obsidio::from_position(&g.options(), &text).unwrap();
     assert_eq!(back.position_text(), text);
     assert_eq!(back.hash(), g.hash());
     assert_eq!(back.colour_of(Seat::First), Some(Colour::White));

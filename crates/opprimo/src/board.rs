@@ -95,10 +95,53 @@ pub const STEP_FROM: [u64; 6] = reach(1);
 /// Points with a point two steps away in each direction (a jump is possible from them).
 pub const JUMP_FROM: [u64; 6] = reach(2);
 
-/// Colour index of Yellow (first seat).
-pub const YELLOW: usize = 0;
-/// Colour index of Red (second seat).
-pub const RED: usize = 1;
+/// A side: Yellow (first seat) or Red (second seat). Tables by side are indexed with
+/// [`Side::index`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Side {
+    Yellow = 0,
+    Red = 1,
+}
+
+impl Side {
+    /// The opponent.
+    #[inline]
+    #[must_use]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::Yellow => Side::Red,
+            Side::Red => Side::Yellow,
+        }
+    }
+
+    /// 0 for Yellow, 1 for Red: the index into tables by side.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The colour of this side.
+    #[must_use]
+    pub const fn colour(self) -> boardlab_core::Colour {
+        match self {
+            Side::Yellow => boardlab_core::Colour::Yellow,
+            Side::Red => boardlab_core::Colour::Red,
+        }
+    }
+}
+
+impl From<Side> for boardlab_core::Colour {
+    fn from(side: Side) -> boardlab_core::Colour {
+        side.colour()
+    }
+}
+
+/// Yellow (first seat).
+pub const YELLOW: Side = Side::Yellow;
+/// Red (second seat).
+pub const RED: Side = Side::Red;
 
 const fn mask_of(points: &[(i32, i32)]) -> u64 {
     let mut m = 0u64;
@@ -219,13 +262,17 @@ const fn in_castle(castle: usize, side: usize, t: usize) -> bool {
     let [a, b, c] = TRI_POINTS[t];
     if castle == 0 {
         let (ra, rb, rc) = (coords(a).1, coords(b).1, coords(c).1);
-        if side == YELLOW {
+        if side == YELLOW.index() {
             ra <= 3 && rb <= 3 && rc <= 3
         } else {
             ra >= 9 && rb >= 9 && rc >= 9
         }
     } else {
-        let centre = if side == YELLOW { (3, 2) } else { (3, 10) };
+        let centre = if side == YELLOW.index() {
+            (3, 2)
+        } else {
+            (3, 10)
+        };
         match point_at(centre.0, centre.1) {
             Some(p) => TRI_MASK[t] >> p & 1 == 1,
             None => false,
@@ -320,8 +367,8 @@ pub const CASTLE_ADJ_MASK: [[[[u64; 3]; TRIANGLES]; 2]; 2] = build_castle_adjace
 
 /// The castle of `side` as a triangle set.
 #[must_use]
-pub fn castle_set(castle: Castle, side: usize) -> u128 {
-    CASTLES[castle as usize][side]
+pub fn castle_set(castle: Castle, side: Side) -> u128 {
+    CASTLES[castle as usize][side.index()]
 }
 
 /// The name of a point: `b3`.

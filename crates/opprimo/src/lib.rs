@@ -36,7 +36,7 @@ pub mod position;
 mod present;
 
 pub use board::{
-    parse_point, parse_triangle, point_name, triangle_name, Castle, Point, Tri, RED, YELLOW,
+    parse_point, parse_triangle, point_name, triangle_name, Castle, Point, Side, Tri, RED, YELLOW,
 };
 pub use position::Setup;
 
@@ -120,16 +120,16 @@ mod keys {
 }
 
 #[inline]
-fn piece_key(side: usize, officer: bool, p: Point) -> u64 {
-    keys::PIECE[side * 2 + usize::from(officer)][usize::from(p) & 63]
+fn piece_key(side: Side, officer: bool, p: Point) -> u64 {
+    keys::PIECE[side.index() * 2 + usize::from(officer)][usize::from(p) & 63]
 }
 
 #[inline]
-fn king_key(side: usize, t: Tri) -> u64 {
-    keys::KING[side * TRIANGLES + usize::from(t)]
+fn king_key(side: Side, t: Tri) -> u64 {
+    keys::KING[side.index() * TRIANGLES + usize::from(t)]
 }
 
-fn colour(side: usize) -> Colour {
+fn colour(side: Side) -> Colour {
     if side == YELLOW {
         Colour::Yellow
     } else {
@@ -137,7 +137,7 @@ fn colour(side: usize) -> Colour {
     }
 }
 
-fn seat(side: usize) -> Seat {
+fn seat(side: Side) -> Seat {
     if side == YELLOW {
         Seat::First
     } else {
@@ -180,9 +180,9 @@ struct SoldierMoves {
 
 impl SoldierMoves {
     #[inline]
-    fn new(men: [u64; 2], officers: u64, side: usize) -> SoldierMoves {
-        let own = men[side];
-        let enemy = men[side ^ 1];
+    fn new(men: [u64; 2], officers: u64, side: Side) -> SoldierMoves {
+        let own = men[side.index()];
+        let enemy = men[side.other().index()];
         let empty = ALL_POINTS & !(own | enemy);
         // Plain soldiers move forward only: N, NW, NE for Yellow, S, SW, SE for Red.
         let (up, down) = if side == YELLOW {
@@ -259,7 +259,6 @@ impl SoldierMoves {
 /// the repetition draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opprimo {
-    options: Options,
     castle: Castle,
     max_plies: u32,
     /// Soldiers by colour.
@@ -268,7 +267,7 @@ pub struct Opprimo {
     officers: u64,
     /// King triangles by colour, [`NO_TRI`] while not on the board.
     kings: [Tri; 2],
-    side: usize,
+    side: Side,
     ply: u32,
     hash: u64,
     /// The current position has occurred for the third time.
@@ -292,12 +291,11 @@ impl Opprimo {
             }
             .into());
         }
-        Ok(Opprimo::build(options, castle, max_plies, setup))
+        Ok(Opprimo::build(castle, max_plies, setup))
     }
 
-    fn build(options: &Options, castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
+    fn build(castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
         let mut g = Opprimo {
-            options: options.clone(),
             castle,
             max_plies,
             men: setup.men,
@@ -334,8 +332,8 @@ impl Opprimo {
 
     /// The soldiers of `side` ([`YELLOW`] or [`RED`]) as a point set.
     #[must_use]
-    pub fn soldiers(&self, side: usize) -> u64 {
-        self.men[side]
+    pub fn soldiers(&self, side: Side) -> u64 {
+        self.men[side.index()]
     }
 
     /// The Officers of both colours as a point set.
@@ -346,14 +344,14 @@ impl Opprimo {
 
     /// The triangle of `side`'s King, or `None` before it is placed.
     #[must_use]
-    pub fn king(&self, side: usize) -> Option<Tri> {
-        let k = self.kings[side];
+    pub fn king(&self, side: Side) -> Option<Tri> {
+        let k = self.kings[side.index()];
         (k != NO_TRI).then_some(k)
     }
 
     /// The colour to move: [`YELLOW`] or [`RED`].
     #[must_use]
-    pub fn side_to_move(&self) -> usize {
+    pub fn side_to_move(&self) -> Side {
         self.side
     }
 
@@ -380,12 +378,12 @@ impl Opprimo {
     /// move never puts enemy soldiers around the mover's own King, and position texts with
     /// the other King trapped are refused.
     #[inline]
-    fn trapped_side(&self) -> Option<usize> {
+    fn trapped_side(&self) -> Option<Side> {
         let side = self.side;
-        let k = self.kings[side];
+        let k = self.kings[side.index()];
         let trapped = k != NO_TRI && {
             let m = TRI_MASK[usize::from(k)];
-            self.men[side ^ 1] & m == m
+            self.men[side.other().index()] & m == m
         };
         trapped.then_some(side)
     }
@@ -396,15 +394,15 @@ impl Opprimo {
     }
 
     #[inline]
-    fn castle_adj(&self, side: usize, t: Tri) -> &'static [Tri; 3] {
-        &CASTLE_ADJ[self.castle as usize][side][usize::from(t)]
+    fn castle_adj(&self, side: Side, t: Tri) -> &'static [Tri; 3] {
+        &CASTLE_ADJ[self.castle as usize][side.index()][usize::from(t)]
     }
 
     /// Triangles `side`'s King may enter: not all three points held by enemy soldiers.
     #[inline]
-    fn enterable(&self, side: usize, t: Tri) -> bool {
+    fn enterable(&self, side: Side, t: Tri) -> bool {
         let m = TRI_MASK[usize::from(t)];
-        self.men[side ^ 1] & m != m
+        self.men[side.other().index()] & m != m
     }
 
     /// The King moves of the side to move (its King is on the board): bit i set when the i-th
@@ -413,8 +411,9 @@ impl Opprimo {
     fn king_moves(&self) -> (usize, u32) {
         const COUNT: [u32; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
         let side = self.side;
-        let masks = &CASTLE_ADJ_MASK[self.castle as usize][side][usize::from(self.kings[side])];
-        let enemy = self.men[side ^ 1];
+        let masks = &CASTLE_ADJ_MASK[self.castle as usize][side.index()]
+            [usize::from(self.kings[side.index()])];
+        let enemy = self.men[side.other().index()];
         if enemy & (masks[0] | masks[1] | masks[2]) == 0 {
             // No enemy soldier near: every castle neighbour is open (padding masks are 0).
             let bits = usize::from(masks[0] != 0)
@@ -431,7 +430,7 @@ impl Opprimo {
     #[inline]
     fn king_move(&self, bits: usize, j: u32) -> Move {
         let side = self.side;
-        let from = self.kings[side];
+        let from = self.kings[side.index()];
         let adj = self.castle_adj(side, from);
         let mut seen = 0;
         for (i, &t) in adj.iter().enumerate() {
@@ -469,7 +468,7 @@ impl Opprimo {
             return None;
         }
         let side = self.side;
-        if self.kings[side] == NO_TRI {
+        if self.kings[side.index()] == NO_TRI {
             let set = self.placements();
             let n = set.count_ones();
             let k = pick(n.max(1));
@@ -498,11 +497,11 @@ impl Opprimo {
 
     /// Moves a soldier of `side` from `from` to `to`, promoting it on its star.
     #[inline]
-    fn move_man(&mut self, side: usize, from: Point, to: Point) {
+    fn move_man(&mut self, side: Side, from: Point, to: Point) {
         let (bf, bt) = (1u64 << from, 1u64 << to);
         let was_officer = self.officers & bf != 0;
-        let officer = was_officer || STARS[side] & bt != 0;
-        self.men[side] = (self.men[side] & !bf) | bt;
+        let officer = was_officer || STARS[side.index()] & bt != 0;
+        self.men[side.index()] = (self.men[side.index()] & !bf) | bt;
         self.officers &= !bf;
         if officer {
             self.officers |= bt;
@@ -512,13 +511,13 @@ impl Opprimo {
 
     /// The enemy soldier on `p` becomes a plain soldier of `side`.
     #[inline]
-    fn convert(&mut self, side: usize, p: Point) {
+    fn convert(&mut self, side: Side, p: Point) {
         let b = 1u64 << p;
         let was_officer = self.officers & b != 0;
-        self.men[side ^ 1] &= !b;
-        self.men[side] |= b;
+        self.men[side.other().index()] &= !b;
+        self.men[side.index()] |= b;
         self.officers &= !b;
-        self.hash ^= piece_key(side ^ 1, was_officer, p) ^ piece_key(side, false, p);
+        self.hash ^= piece_key(side.other(), was_officer, p) ^ piece_key(side, false, p);
     }
 
     /// Changes the board for `mv` and passes the turn; the history is left to the caller.
@@ -527,11 +526,11 @@ impl Opprimo {
         let side = self.side;
         match mv {
             Move::Place(t) => {
-                self.kings[side] = t;
+                self.kings[side.index()] = t;
                 self.hash ^= king_key(side, t);
             }
             Move::King(from, to) => {
-                self.kings[side] = to;
+                self.kings[side.index()] = to;
                 self.hash ^= king_key(side, from) ^ king_key(side, to);
             }
             Move::Step(from, to) => self.move_man(side, from, to),
@@ -541,7 +540,7 @@ impl Opprimo {
             }
             Move::Pass => {}
         }
-        self.side ^= 1;
+        self.side = self.side.other();
         self.hash ^= keys::RED_TO_MOVE;
         self.ply += 1;
     }
@@ -553,14 +552,17 @@ impl Opprimo {
             return Some("no such point".into());
         }
         let side = self.side;
-        let (me, foe) = (COLOUR_NAMES[side], COLOUR_NAMES[side ^ 1]);
+        let (me, foe) = (
+            COLOUR_NAMES[side.index()],
+            COLOUR_NAMES[side.other().index()],
+        );
         let (f, t) = (point_name(from), point_name(to));
         let Some((d, _)) =
             direction_between(from, to).filter(|&(_, k)| k == 1 + i32::from(convert))
         else {
             return Some(format!("{f} to {t} is not a step or a jump along a line"));
         };
-        if self.men[side] >> from & 1 == 0 {
+        if self.men[side.index()] >> from & 1 == 0 {
             return Some(format!("{f} holds no {me} soldier"));
         }
         let forward = if side == YELLOW { d < 3 } else { d >= 3 };
@@ -574,7 +576,7 @@ impl Opprimo {
         }
         if convert {
             let mid = (from + to) / 2;
-            if self.men[side ^ 1] >> mid & 1 == 0 {
+            if self.men[side.other().index()] >> mid & 1 == 0 {
                 return Some(format!(
                     "{} holds no {foe} soldier to jump over and convert",
                     point_name(mid)
@@ -632,7 +634,7 @@ impl Game for Opprimo {
     /// The starting position (the seed is not used: the set-up is fixed).
     fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
         let (castle, max_plies) = read_options(options)?;
-        Ok(Opprimo::build(options, castle, max_plies, &Setup::start()))
+        Ok(Opprimo::build(castle, max_plies, &Setup::start()))
     }
 
     /// Reads the position text described in [`position`]. The position counts as the first
@@ -649,22 +651,21 @@ impl Game for Opprimo {
             }
             .into());
         }
-        Ok(Opprimo::build(options, castle, max_plies, &setup))
+        Ok(Opprimo::build(castle, max_plies, &setup))
     }
 
     fn position_text(&self) -> String {
         self.setup().to_string()
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        Opprimo {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        let castle = match self.castle {
+            Castle::Band => "band",
+            Castle::Hex => "hex",
+        };
+        let max_plies = self.max_plies.to_string();
+        INFO.options_from_pairs([("castle", castle), ("max-plies", max_plies.as_str())])
+            .expect("a game's options are valid")
     }
 
     fn to_move(&self) -> Seat {
@@ -684,7 +685,7 @@ impl Game for Opprimo {
             return;
         }
         let side = self.side;
-        if self.kings[side] == NO_TRI {
+        if self.kings[side.index()] == NO_TRI {
             let mut x = self.placements();
             while x != 0 {
                 moves.push(Move::Place(x.trailing_zeros() as Tri));
@@ -707,14 +708,14 @@ impl Game for Opprimo {
             return false;
         }
         let side = self.side;
-        let placed = self.kings[side] != NO_TRI;
+        let placed = self.kings[side.index()] != NO_TRI;
         let castle = castle_set(self.castle, side);
         let in_castle = |t: Tri| usize::from(t) < TRIANGLES && castle >> t & 1 == 1;
         match mv {
             Move::Place(t) => !placed && in_castle(t) && self.enterable(side, t),
             Move::King(from, to) => {
                 placed
-                    && from == self.kings[side]
+                    && from == self.kings[side.index()]
                     && in_castle(to)
                     && adjacent(from, to)
                     && self.enterable(side, to)
@@ -731,8 +732,8 @@ impl Game for Opprimo {
             return format!("the game is over ({outcome})");
         }
         let side = self.side;
-        let me = COLOUR_NAMES[side];
-        let placed = self.kings[side] != NO_TRI;
+        let me = COLOUR_NAMES[side.index()];
+        let placed = self.kings[side.index()] != NO_TRI;
         let castle = castle_set(self.castle, side);
         let castle_text = || {
             format!(
@@ -754,7 +755,7 @@ impl Game for Opprimo {
                 Some(format!(
                     "all three points of {} hold {} soldiers: a King may not enter a trap",
                     triangle_name(t),
-                    COLOUR_NAMES[side ^ 1]
+                    COLOUR_NAMES[side.other().index()]
                 ))
             } else {
                 None
@@ -764,16 +765,16 @@ impl Game for Opprimo {
             Move::Pass => Some("pass is allowed only when no other move is legal".to_string()),
             Move::Place(_) if placed => Some(format!(
                 "{me}'s King is already on {}",
-                triangle_name(self.kings[side])
+                triangle_name(self.kings[side.index()])
             )),
             Move::Place(t) => enter(t),
             _ if !placed => Some(format!(
                 "{me} must first place its King on a triangle of its castle (k@…); {}",
                 castle_text()
             )),
-            Move::King(from, _) if from != self.kings[side] => Some(format!(
+            Move::King(from, _) if from != self.kings[side.index()] => Some(format!(
                 "{me}'s King is on {}, not on {}",
-                triangle_name(self.kings[side]),
+                triangle_name(self.kings[side.index()]),
                 triangle_name(from)
             )),
             Move::King(_, to) if usize::from(to) >= TRIANGLES => Some("no such triangle".into()),
@@ -798,7 +799,7 @@ impl Game for Opprimo {
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(loser) = self.trapped_side() {
-            let winner = loser ^ 1;
+            let winner = loser.other();
             return Some(Outcome::Win {
                 seat: seat(winner),
                 colour: colour(winner),
@@ -889,15 +890,15 @@ impl Game for Opprimo {
 
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
-        for side in 0..2 {
-            let mut x = self.men[side];
+        for side in [YELLOW, RED] {
+            let mut x = self.men[side.index()];
             while x != 0 {
                 let p = x.trailing_zeros() as Point;
                 x &= x - 1;
                 h ^= piece_key(side, self.officers >> p & 1 == 1, p);
             }
-            if self.kings[side] != NO_TRI {
-                h ^= king_key(side, self.kings[side]);
+            if self.kings[side.index()] != NO_TRI {
+                h ^= king_key(side, self.kings[side.index()]);
             }
         }
         if self.side == RED {
@@ -916,7 +917,7 @@ impl Game for Opprimo {
 
     /// The starting position again, with the same options (the set-up is not random).
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
-        Opprimo::build(&self.options, self.castle, self.max_plies, &Setup::start())
+        Opprimo::build(self.castle, self.max_plies, &Setup::start())
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
@@ -973,9 +974,9 @@ fn diagram(g: &Opprimo) -> String {
             line[x] = match point_at(c, r) {
                 Some(p) => {
                     let b = 1u64 << p;
-                    let ch = if g.men[YELLOW] & b != 0 {
+                    let ch = if g.men[YELLOW.index()] & b != 0 {
                         b'y'
-                    } else if g.men[RED] & b != 0 {
+                    } else if g.men[RED.index()] & b != 0 {
                         b'r'
                     } else {
                         b'.'
@@ -990,8 +991,8 @@ fn diagram(g: &Opprimo) -> String {
                 None => b' ',
             };
         }
-        for side in 0..2 {
-            let k = g.kings[side];
+        for side in [YELLOW, RED] {
+            let k = g.kings[side.index()];
             if k == NO_TRI {
                 continue;
             }
@@ -1027,7 +1028,7 @@ fn diagram(g: &Opprimo) -> String {
         }
     }
     let _ = writeln!(s, "      {}", files.trim_end());
-    let king = |side: usize| match g.king(side) {
+    let king = |side: Side| match g.king(side) {
         Some(t) => triangle_name(t),
         None => "not placed".to_string(),
     };
@@ -1041,7 +1042,7 @@ fn diagram(g: &Opprimo) -> String {
     let _ = writeln!(
         s,
         "y/r soldier, Y/R Officer, KY/KR King; {} to move, ply {} of {}",
-        COLOUR_NAMES[g.side].to_ascii_lowercase(),
+        COLOUR_NAMES[g.side.index()].to_ascii_lowercase(),
         g.ply,
         g.max_plies
     );

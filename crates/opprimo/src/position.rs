@@ -19,7 +19,7 @@
 
 use crate::board::{
     castle_set, parse_triangle, point_at, point_name, triangle_list, triangle_name, Castle, Point,
-    Tri, ALL_POINTS, START, TRIANGLES, TRI_MASK, YELLOW,
+    Side, Tri, ALL_POINTS, RED, START, TRIANGLES, TRI_MASK, YELLOW,
 };
 use boardlab_core::PositionError;
 use std::fmt;
@@ -35,7 +35,7 @@ pub struct Setup {
     /// Each colour's King triangle; `None` while the King is not on the board.
     pub kings: [Option<Tri>; 2],
     /// The colour to move.
-    pub to_move: usize,
+    pub to_move: Side,
     /// Plies played so far, counted toward `max-plies`.
     pub ply: u32,
 }
@@ -68,9 +68,9 @@ impl Setup {
     }
 
     /// Puts a soldier of `side` (an Officer when `officer`) on `p`, replacing what was there.
-    pub fn put(&mut self, p: Point, side: usize, officer: bool) {
+    pub fn put(&mut self, p: Point, side: Side, officer: bool) {
         self.clear(p);
-        self.men[side] |= 1 << p;
+        self.men[side.index()] |= 1 << p;
         if officer {
             self.officers |= 1 << p;
         }
@@ -228,19 +228,15 @@ impl Setup {
         if lone != 0 {
             problems.push(format!("Officer marks on {} with no soldier", names(lone)));
         }
-        if self.to_move > 1 {
-            problems.push(format!(
-                "colour to move {} is not 0 (Yellow) or 1 (Red)",
-                self.to_move
-            ));
-        }
         let mut trapped = [false; 2];
-        for side in 0..2 {
-            let Some(t) = self.kings[side] else { continue };
+        for side in [YELLOW, RED] {
+            let Some(t) = self.kings[side.index()] else {
+                continue;
+            };
             if usize::from(t) >= TRIANGLES {
                 problems.push(format!(
                     "{}'s King: no triangle number {t}",
-                    COLOUR_NAMES[side]
+                    COLOUR_NAMES[side.index()]
                 ));
                 continue;
             }
@@ -248,24 +244,25 @@ impl Setup {
             if own >> t & 1 == 0 {
                 problems.push(format!(
                     "{}'s King on {} is outside its castle (castle={}: {})",
-                    COLOUR_NAMES[side],
+                    COLOUR_NAMES[side.index()],
                     triangle_name(t),
                     castle.name(),
                     triangle_list(own)
                 ));
             }
             let m = TRI_MASK[usize::from(t)];
-            trapped[side] = self.men[side ^ 1] & m == m;
+            trapped[side.index()] = self.men[side.other().index()] & m == m;
         }
         if trapped[0] && trapped[1] {
             problems.push("both Kings are trapped; a game ends at the first trap".into());
         } else {
-            for side in 0..2 {
-                if trapped[side] && self.to_move != side {
+            for side in [YELLOW, RED] {
+                if trapped[side.index()] && self.to_move != side {
                     problems.push(format!(
                         "{}'s King is trapped but {} is not to move: the trap ends the game on \
                          the trapper's move, so the trapped side is the one to move",
-                        COLOUR_NAMES[side], COLOUR_NAMES[side]
+                        COLOUR_NAMES[side.index()],
+                        COLOUR_NAMES[side.index()]
                     ));
                 }
             }

@@ -79,7 +79,7 @@ impl Present for Opprimo {
             let bit = 1u64 << p;
             let mut marks = Vec::new();
             for (side, mark) in [(YELLOW, "star-yellow"), (RED, "star-red")] {
-                if STARS[side] & bit != 0 {
+                if STARS[side.index()] & bit != 0 {
                     marks.push(Cow::Borrowed(mark));
                 }
             }
@@ -87,9 +87,9 @@ impl Present for Opprimo {
             for side in [YELLOW, RED] {
                 if self.soldiers(side) & bit != 0 {
                     pieces.push(if self.officers() & bit != 0 {
-                        Piece::new(COLOURS[side], "officer").label("O")
+                        Piece::new(COLOURS[side.index()], "officer").label("O")
                     } else {
-                        Piece::new(COLOURS[side], "soldier")
+                        Piece::new(COLOURS[side.index()], "soldier")
                     });
                 }
             }
@@ -126,14 +126,14 @@ impl Present for Opprimo {
             let y = polygon.iter().map(|p| p[1]).sum::<f64>() / 3.0;
             let mut marks = Vec::new();
             for (side, mark) in [(YELLOW, "castle-yellow"), (RED, "castle-red")] {
-                if castles[side] >> t & 1 == 1 {
+                if castles[side.index()] >> t & 1 == 1 {
                     marks.push(Cow::Borrowed(mark));
                 }
             }
             let pieces = [YELLOW, RED]
                 .into_iter()
-                .filter(|&side| kings[side] == Some(t))
-                .map(|side| Piece::new(COLOURS[side], "king").label("K"))
+                .filter(|&side| kings[side.index()] == Some(t))
+                .map(|side| Piece::new(COLOURS[side.index()], "king").label("K"))
                 .collect();
             cells.push(Cell {
                 name: triangle_text(t),

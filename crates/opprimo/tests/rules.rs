@@ -7,7 +7,7 @@ use boardlab_opprimo::board::{
     START, TRIANGLES, TRI_POINTS,
 };
 use boardlab_opprimo::{
-    parse_point, parse_triangle, point_name, triangle_name, Move, Opprimo, Setup, RED, YELLOW,
+    parse_point, parse_triangle, point_name, triangle_name, Move, Opprimo, Setup, Side, RED, YELLOW,
 };
 
 fn opts(text: &str) -> boardlab_core::Options {
@@ -16,7 +16,7 @@ fn opts(text: &str) -> boardlab_core::Options {
 
 /// A game from a list of soldiers (`y:b3` Yellow soldier, `Y:b3` Yellow Officer, `r:`, `R:`
 /// for Red), the two King triangles (`-` for not placed) and the colour to move.
-fn game(options: &str, pieces: &str, kings: [&str; 2], to_move: usize) -> Opprimo {
+fn game(options: &str, pieces: &str, kings: [&str; 2], to_move: Side) -> Opprimo {
     let mut s = Setup::empty();
     for item in pieces.split_whitespace() {
         let (kind, p) = item.split_once(':').unwrap();
@@ -60,10 +60,11 @@ fn strs(list: &str) -> Vec<String> {
 }
 
 /// The piece on a point: (colour, Officer).
-fn at(g: &Opprimo, name: &str) -> Option<(usize, bool)> {
+fn at(g: &Opprimo, name: &str) -> Option<(Side, bool)> {
     let p = parse_point(name).unwrap();
     let officer = g.officers() >> p & 1 == 1;
-    (0..2)
+    [YELLOW, RED]
+        .into_iter()
         .find(|&side| g.soldiers(side) >> p & 1 == 1)
         .map(|side| (side, officer))
 }
@@ -185,14 +186,20 @@ fn text_soldiers_use_the_vertical_lines_on_both_sides_of_the_board() {
 
 #[test]
 fn derived_the_three_farthest_points_are_the_stars() {
-    assert_eq!(names(STARS[YELLOW]), "b13 d13 f13");
-    assert_eq!(names(STARS[RED]), "b1 d1 f1");
+    assert_eq!(names(STARS[YELLOW.index()]), "b13 d13 f13");
+    assert_eq!(names(STARS[RED.index()]), "b1 d1 f1");
 }
 
 #[test]
 fn text_each_side_has_ten_soldiers_on_its_home_ranks() {
-    assert_eq!(names(START[YELLOW]), "b1 d1 f1 a2 c2 e2 g2 b3 d3 f3");
-    assert_eq!(names(START[RED]), "b11 d11 f11 a12 c12 e12 g12 b13 d13 f13");
+    assert_eq!(
+        names(START[YELLOW.index()]),
+        "b1 d1 f1 a2 c2 e2 g2 b3 d3 f3"
+    );
+    assert_eq!(
+        names(START[RED.index()]),
+        "b11 d11 f11 a12 c12 e12 g12 b13 d13 f13"
+    );
     let g = Opprimo::new(&opts("default"), 0).unwrap();
     assert_eq!(
         g.position_text(),

@@ -156,6 +156,41 @@ impl Config {
             keep,
         })
     }
+
+    /// The options this configuration is read from, each canonically spelled (`keep` as
+    /// `WHITE,BLACK`, e.g. `b2,c7`).
+    #[must_use]
+    pub fn to_options(&self) -> Options {
+        let keep = match self.keep {
+            Some((w, b)) => format!("{},{}", square_name(w), square_name(b)),
+            None => String::new(),
+        };
+        let setup = match self.setup {
+            SetupKind::Random => "random",
+            SetupKind::Fair => "fair",
+            SetupKind::Deterministic => "deterministic",
+        };
+        INFO.options_from_pairs([
+            ("setup", setup),
+            ("removal", if self.pair { "pair" } else { "single" }),
+            ("sight", if self.sight_any { "any" } else { "orthogonal" }),
+            (
+                "enemy-sight",
+                if self.enemy_sight { "true" } else { "false" },
+            ),
+            (
+                "first",
+                if self.first == BLACK {
+                    "black"
+                } else {
+                    "white"
+                },
+            ),
+            ("mode", if self.solitaire { "solitaire" } else { "match" }),
+            ("keep", keep.as_str()),
+        ])
+        .expect("a configuration's options are valid")
+    }
 }
 
 const OPTIONS: &[OptionSpec] = &[
@@ -321,7 +356,6 @@ fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// A Sight Reduction game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SightReduction {
-    options: Options,
     cfg: Config,
     /// Pieces by colour.
     board: [u32; 2],
@@ -447,9 +481,11 @@ impl SightReduction {
     }
 
     fn blank(options: &Options) -> Result<SightReduction, NewGameError> {
-        let cfg = Config::from_options(options)?;
-        Ok(SightReduction {
-            options: options.clone(),
+        Ok(Self::blank_config(Config::from_options(options)?))
+    }
+
+    fn blank_config(cfg: Config) -> SightReduction {
+        SightReduction {
             cfg,
             board: [0, 0],
             phase: Phase::Remove,
@@ -457,7 +493,29 @@ impl SightReduction {
             first_seat: Some(cfg.first),
             ply: 0,
             hash: 0,
-        })
+        }
+    }
+
+    /// A new game from a typed configuration and a seed, as [`Game::new`] with the options
+    /// that `cfg` was read from.
+    #[must_use]
+    pub fn from_config(cfg: Config, seed: u64) -> SightReduction {
+        let mut g = Self::blank_config(cfg);
+        match g.cfg.setup {
+            SetupKind::Deterministic => {
+                g.phase = Phase::Place;
+            }
+            SetupKind::Random => {
+                g.board = Self::random_board(&mut boardlab_core::rng(seed));
+            }
+            SetupKind::Fair => {
+                g.board = Self::random_board(&mut boardlab_core::rng(seed));
+                g.phase = Phase::Arrange { swaps: 0 };
+                g.first_seat = None;
+            }
+        }
+        g.hash = g.hash_from_scratch();
+        g
     }
 
     fn toggle_side(&mut self) {
@@ -583,22 +641,7 @@ impl Game for SightReduction {
     }
 
     fn new(options: &Options, seed: u64) -> Result<Self, NewGameError> {
-        let mut g = Self::blank(options)?;
-        match g.cfg.setup {
-            SetupKind::Deterministic => {
-                g.phase = Phase::Place;
-            }
-            SetupKind::Random => {
-                g.board = Self::random_board(&mut boardlab_core::rng(seed));
-            }
-            SetupKind::Fair => {
-                g.board = Self::random_board(&mut boardlab_core::rng(seed));
-                g.phase = Phase::Arrange { swaps: 0 };
-                g.first_seat = None;
-            }
-        }
-        g.hash = g.hash_from_scratch();
-        Ok(g)
+        Ok(Self::from_config(Config::from_options(options)?, seed))
     }
 
     /// Reads `BOARD SIDE [PHASE…]`. The board and side are RULINGS.md's removal-phase
@@ -772,15 +815,8 @@ impl Game for SightReduction {
         }
     }
 
-    fn options(&self) -> &Options {
-        &self.options
-    }
-
-    fn unshared(&self) -> Self {
-        SightReduction {
-            options: self.options.unshared(),
-            ..self.clone()
-        }
+    fn options(&self) -> Options {
+        self.cfg.to_options()
     }
 
     fn to_move(&self) -> Seat {
@@ -1066,7 +1102,7 @@ impl Game for SightReduction {
         let mut g = self.clone();
         match self.cfg.setup {
             SetupKind::Random => g.reset_random(rng),
-            _ => g = Self::new(&self.options, rng.random()).unwrap_or_else(|_| self.clone()),
+            _ => g = Self::from_config(self.cfg, rng.random()),
         }
         g
     }

@@ -8,7 +8,7 @@
 use crate::policy::{GameAi, NoEndgame};
 use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_assideum::tables::rank;
-use boardlab_assideum::{Assideum, Board, FireAt, Kind, Move, WHITE};
+use boardlab_assideum::{Assideum, Board, FireAt, Kind, Move, Side, WHITE};
 use boardlab_core::rand::Rng;
 use boardlab_core::Game;
 use std::time::Duration;
@@ -21,19 +21,19 @@ const GROUNDED_FIGHTER: i32 = 120;
 const VEDRIN_STEP: i32 = 6;
 const IN_SIEGE: i32 = 40;
 
-fn fighter_count(b: &Board, c: usize, squares: u64) -> i32 {
-    ((b.f1[c] & squares).count_ones() + (b.f2[c] & squares).count_ones()) as i32
+fn fighter_count(b: &Board, c: Side, squares: u64) -> i32 {
+    ((b.f1[c.index()] & squares).count_ones() + (b.f2[c.index()] & squares).count_ones()) as i32
 }
 
-fn material(b: &Board, c: usize) -> i32 {
+fn material(b: &Board, c: Side) -> i32 {
     let mut s = 0;
     for k in Kind::ALL {
-        s += VALUE[k as usize] * (b.kind[k as usize] & b.colour[c]).count_ones() as i32;
+        s += VALUE[k as usize] * (b.kind[k as usize] & b.colour[c.index()]).count_ones() as i32;
     }
-    s += PROMOTED * (b.promoted & b.colour[c]).count_ones() as i32;
+    s += PROMOTED * (b.promoted & b.colour[c.index()]).count_ones() as i32;
     let zones = b.zones(c) | b.portals(c);
     s += FIGHTER * fighter_count(b, c, zones) + GROUNDED_FIGHTER * fighter_count(b, c, !zones);
-    let mut ved = b.kind[Kind::Vedrin as usize] & b.colour[c] & !b.promoted;
+    let mut ved = b.kind[Kind::Vedrin as usize] & b.colour[c.index()] & !b.promoted;
     while ved != 0 {
         let sq = ved.trailing_zeros() as u8;
         ved &= ved - 1;
@@ -45,7 +45,7 @@ fn material(b: &Board, c: usize) -> i32 {
 
 /// The value of what `mv` removes, 0 for a quiet move.
 fn victim(b: &Board, mv: Move) -> i32 {
-    let them = b.side ^ 1;
+    let them = b.side.other();
     let ground = |sq: u8| {
         b.kind_at(sq)
             .filter(|_| b.colour_at(sq) == Some(them))
@@ -114,7 +114,7 @@ impl GameAi for Assideum {
     fn evaluate(&self) -> i32 {
         let b = self.board();
         let me = b.side;
-        let mut s = material(b, me) - material(b, me ^ 1);
+        let mut s = material(b, me) - material(b, me.other());
         if self.in_siege() {
             s -= IN_SIEGE;
         }

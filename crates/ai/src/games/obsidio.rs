@@ -9,7 +9,7 @@ use crate::policy::{GameAi, NoEndgame};
 use crate::spec::{BotSpec, MctsSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Game;
-use boardlab_obsidio::{Move, Obsidio, UNLIMITED};
+use boardlab_obsidio::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
 use std::time::Duration;
 
 /// Value of a claimed target.
@@ -19,7 +19,7 @@ const NEAR: [i32; 5] = [0, 8, 25, 70, 220];
 
 /// The targets `side` may claim in one move now: every claimable target, at most as many as
 /// its supply allows.
-fn claim_set(g: &Obsidio, side: usize) -> u32 {
+fn claim_set(g: &Obsidio, side: Side) -> u32 {
     let mut c = g.claimable(side);
     let supply = g.supply(side);
     if supply != UNLIMITED {
@@ -46,8 +46,8 @@ impl Gain for Obsidio {
         };
         let geo = self.geometry();
         let me = self.side_to_move();
-        let taken = self.claimed(0) | self.claimed(1);
-        let occupied = self.tokens(0) | self.tokens(1);
+        let taken = self.claimed(BLACK) | self.claimed(WHITE);
+        let occupied = self.tokens(BLACK) | self.tokens(WHITE);
         let mut gain = 0;
         for sq in std::iter::once(a).chain(b) {
             let s = sq as usize;
@@ -58,7 +58,7 @@ impl Gain for Obsidio {
                 let nb = geo.neighbours[geo.target_square[t as usize] as usize];
                 let empty = (nb & !occupied).count_ones();
                 let mine = (self.tokens(me) & nb).count_ones();
-                let theirs = (self.tokens(me ^ 1) & nb).count_ones();
+                let theirs = (self.tokens(me.other()) & nb).count_ones();
                 if mine < 4 && mine + empty >= 4 {
                     gain += 2;
                 }
@@ -77,13 +77,13 @@ impl GameAi for Obsidio {
     fn evaluate(&self) -> i32 {
         let geo = self.geometry();
         let me = self.side_to_move();
-        let them = me ^ 1;
-        let taken = self.claimed(0) | self.claimed(1);
-        let occupied = self.tokens(0) | self.tokens(1);
+        let them = me.other();
+        let taken = self.claimed(BLACK) | self.claimed(WHITE);
+        let occupied = self.tokens(BLACK) | self.tokens(WHITE);
         let needed = i32::from(geo.targets) / 2 + 1;
         let mut s = CLAIMED
             * (self.claimed(me).count_ones() as i32 - self.claimed(them).count_ones() as i32);
-        let supply = |side: usize| {
+        let supply = |side: Side| {
             let n = self.supply(side);
             if n == UNLIMITED {
                 i32::MAX
@@ -140,14 +140,14 @@ impl GameAi for Obsidio {
         if c != 0 && self.outcome().is_none() {
             let geo = self.geometry();
             let needed = u32::from(geo.targets) / 2 + 1;
-            let occupied = self.tokens(0) | self.tokens(1);
+            let occupied = self.tokens(BLACK) | self.tokens(WHITE);
             let mut urgent = 0u32;
             let mut x = c;
             while x != 0 {
                 let t = x.trailing_zeros() as usize;
                 x &= x - 1;
                 let nb = geo.neighbours[geo.target_square[t] as usize];
-                let theirs = (self.tokens(me ^ 1) & nb).count_ones();
+                let theirs = (self.tokens(me.other()) & nb).count_ones();
                 let empty = (nb & !occupied).count_ones();
                 if theirs + empty >= 4 {
                     urgent |= 1 << t;

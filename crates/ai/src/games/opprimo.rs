@@ -11,7 +11,7 @@ use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Game;
 use boardlab_opprimo::board::{coords, point_at, CASTLE_ADJ, NO_TRI, STARS, TRI_MASK};
-use boardlab_opprimo::{Move, Opprimo, Point};
+use boardlab_opprimo::{Move, Opprimo, Point, Side};
 use std::time::Duration;
 
 /// How far each point is from each colour's home side, in half-rows (0..=12).
@@ -45,7 +45,7 @@ fn jumped(from: Point, to: Point) -> Option<Point> {
     )
 }
 
-fn side_score(g: &Opprimo, side: usize) -> i32 {
+fn side_score(g: &Opprimo, side: Side) -> i32 {
     let men = g.soldiers(side);
     let mut s =
         SOLDIER * men.count_ones() as i32 + OFFICER * (men & g.officers()).count_ones() as i32;
@@ -53,12 +53,12 @@ fn side_score(g: &Opprimo, side: usize) -> i32 {
     while x != 0 {
         let p = x.trailing_zeros() as usize;
         x &= x - 1;
-        s += STEP * PROGRESS[side][p];
+        s += STEP * PROGRESS[side.index()][p];
     }
-    if let Some(k) = g.king(side ^ 1) {
+    if let Some(k) = g.king(side.other()) {
         let on = (TRI_MASK[k as usize] & men).count_ones() as usize;
         s += ON_KING[on.min(2)];
-        for &u in &CASTLE_ADJ[g.castle() as usize][side ^ 1][k as usize] {
+        for &u in &CASTLE_ADJ[g.castle() as usize][side.other().index()][k as usize] {
             if u != NO_TRI && (TRI_MASK[u as usize] & men).count_ones() >= 2 {
                 s += FLIGHT_COVERED;
             }
@@ -72,7 +72,7 @@ impl GameAi for Opprimo {
 
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
-        side_score(self, me) - side_score(self, me ^ 1)
+        side_score(self, me) - side_score(self, me.other())
     }
 
     const EVAL_SCALE: f64 = 250.0;
@@ -81,7 +81,7 @@ impl GameAi for Opprimo {
     /// onto the enemy King's triangle half of the time, else a uniformly random move.
     fn policy_move<R: Rng>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
         let me = self.side_to_move();
-        let Some(k) = self.king(me ^ 1) else {
+        let Some(k) = self.king(me.other()) else {
             return self.random_move(rng, buf);
         };
         self.legal_moves(buf);
@@ -108,7 +108,7 @@ impl GameAi for Opprimo {
                     return Some(m);
                 }
             }
-            if over.is_some() || tri >> to & 1 == 1 || STARS[me] >> to & 1 == 1 {
+            if over.is_some() || tri >> to & 1 == 1 || STARS[me.index()] >> to & 1 == 1 {
                 buf.swap(good, i);
                 good += 1;
             }
@@ -122,7 +122,7 @@ impl GameAi for Opprimo {
     fn move_priority(&self, mv: Move) -> i32 {
         let me = self.side_to_move();
         let on_king = |p: Point| {
-            self.king(me ^ 1)
+            self.king(me.other())
                 .is_some_and(|k| TRI_MASK[k as usize] >> p & 1 == 1)
         };
         match mv {
@@ -137,7 +137,7 @@ impl GameAi for Opprimo {
                 s
             }
             Move::Step(_, to) if on_king(to) => 15,
-            Move::Step(_, to) if STARS[me] >> to & 1 == 1 => 10,
+            Move::Step(_, to) if STARS[me.index()] >> to & 1 == 1 => 10,
             Move::King(..) => 1,
             _ => 0,
         }

@@ -43,8 +43,8 @@ impl GameVisitor for Replay {
         let (game, moves) = r.replay::<G>()?;
         if self.verbose {
             let mut g: G = match &r.position {
-                Some(p) => G::from_position(game.options(), p)?,
-                None => G::new(game.options(), r.seed)?,
+                Some(p) => G::from_position(&game.options(), p)?,
+                None => G::new(&game.options(), r.seed)?,
             };
             for (i, mv) in moves.iter().enumerate() {
                 println!("{}. {}", i + 1, g.format_move(*mv));

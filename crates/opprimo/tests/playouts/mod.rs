@@ -38,18 +38,22 @@ fn sparse_position(opts: &Options, seed: u64) -> Option<Opprimo> {
             let choices: Vec<u8> = (0..TRIANGLES as u8)
                 .filter(|&t| castle >> t & 1 == 1)
                 .collect();
-            setup.kings[side] = Some(choices[rng.random_range(0..choices.len())]);
+            setup.kings[side.index()] = Some(choices[rng.random_range(0..choices.len())]);
         }
     }
     if castle == Castle::Band && seed % 4 == 0 {
         // Yellow's King in a corner of the band, its only exit trapped: Yellow may have to pass.
-        setup.kings[YELLOW] = parse_triangle("a2b");
+        setup.kings[YELLOW.index()] = parse_triangle("a2b");
         for p in ["b1", "b3", "a2"] {
             setup.put(parse_point(p).unwrap(), RED, true);
         }
         setup.clear(parse_point("a4").unwrap());
     }
-    setup.to_move = rng.random_range(0..2);
+    setup.to_move = if rng.random_range(0..2usize) == 0 {
+        YELLOW
+    } else {
+        RED
+    };
     Opprimo::from_setup(opts, &setup).ok()
 }
 
