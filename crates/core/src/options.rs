@@ -113,7 +113,8 @@ pub enum OptionError {
 
 /// A complete, checked set of option values for one game: every option of the schema has a
 /// value (the default where none was given), canonically spelled. Cloning is cheap (the
-/// values are shared), so games may keep their options.
+/// values are shared). Games read their options into a plain configuration of their own and
+/// keep that in their state, so that copies of a position share nothing between threads.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Options {
     game: &'static str,
