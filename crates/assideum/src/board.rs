@@ -8,50 +8,9 @@ use crate::tables::{
     LINES, RAY, VED, ZONE,
 };
 
-/// A side: White (first seat, moves first) or Black. Tables by side are indexed with
-/// [`Side::index`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Side {
-    White = 0,
-    Black = 1,
-}
-
-impl Side {
-    /// Both sides, White first.
-    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
-
-    /// The opponent.
-    #[inline]
-    #[must_use]
-    pub const fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black: the index into tables by side.
-    #[inline]
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The colour of this side.
-    #[must_use]
-    pub const fn colour(self) -> boardlab_core::Colour {
-        match self {
-            Side::White => boardlab_core::Colour::White,
-            Side::Black => boardlab_core::Colour::Black,
-        }
-    }
-}
-
-impl From<Side> for boardlab_core::Colour {
-    fn from(side: Side) -> boardlab_core::Colour {
-        side.colour()
-    }
+boardlab_core::sides! {
+    /// A side: White (first seat, moves first) or Black.
+    White, Black
 }
 
 /// White (first seat, moves first).

@@ -384,3 +384,57 @@ impl fmt::Display for Proven {
         }
     }
 }
+
+/// Defines a game's `Side` type: its two colours as a `#[repr(u8)]` enum, the first seat's
+/// colour at the start first (index 0). Tables by side are indexed with `Side::index`; `other`,
+/// `BOTH` and the conversion to [`Colour`] come with it. The two names must be [`Colour`]
+/// variants. For example `boardlab_core::sides!(Black, White);`, after a doc comment.
+#[macro_export]
+macro_rules! sides {
+    ($(#[$attr:meta])* $first:ident, $second:ident) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Side {
+            $first = 0,
+            $second = 1,
+        }
+
+        impl Side {
+            /// Both sides, index 0 first.
+            pub const BOTH: [Side; 2] = [Side::$first, Side::$second];
+
+            /// The opponent.
+            #[inline]
+            #[must_use]
+            pub const fn other(self) -> Side {
+                match self {
+                    Side::$first => Side::$second,
+                    Side::$second => Side::$first,
+                }
+            }
+
+            /// 0 or 1: the index into tables by side.
+            #[inline]
+            #[must_use]
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+
+            /// The side as the core's colour.
+            #[must_use]
+            pub const fn colour(self) -> $crate::Colour {
+                match self {
+                    Side::$first => $crate::Colour::$first,
+                    Side::$second => $crate::Colour::$second,
+                }
+            }
+        }
+
+        impl From<Side> for $crate::Colour {
+            fn from(side: Side) -> $crate::Colour {
+                side.colour()
+            }
+        }
+    };
+}

@@ -38,47 +38,10 @@ use boardlab_core::{
 use geometry::{nth_bit, Bits, Geometry, Kind, Square, NO_SQUARE};
 use std::fmt::Write as _;
 
-/// A colour: Black or White. Tables by colour are indexed with [`Side::index`] (0 Black,
-/// 1 White).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Side {
-    Black = 0,
-    White = 1,
-}
-
-impl Side {
-    /// The other colour.
-    #[inline]
-    #[must_use]
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
-
-    /// 0 for Black, 1 for White: the index into tables by colour.
-    #[inline]
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The colour as the core's [`Colour`].
-    #[must_use]
-    pub const fn colour(self) -> Colour {
-        match self {
-            Side::Black => Colour::Black,
-            Side::White => Colour::White,
-        }
-    }
-}
-
-impl From<Side> for Colour {
-    fn from(side: Side) -> Colour {
-        side.colour()
-    }
+boardlab_core::sides! {
+    /// A colour: Black or White. Tables by colour are indexed with [`Side::index`] (0 Black,
+    /// 1 White).
+    Black, White
 }
 
 /// Black: the first seat's colour at the start; moves first.

@@ -95,47 +95,9 @@ pub const STEP_FROM: [u64; 6] = reach(1);
 /// Points with a point two steps away in each direction (a jump is possible from them).
 pub const JUMP_FROM: [u64; 6] = reach(2);
 
-/// A side: Yellow (first seat) or Red (second seat). Tables by side are indexed with
-/// [`Side::index`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Side {
-    Yellow = 0,
-    Red = 1,
-}
-
-impl Side {
-    /// The opponent.
-    #[inline]
-    #[must_use]
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Yellow => Side::Red,
-            Side::Red => Side::Yellow,
-        }
-    }
-
-    /// 0 for Yellow, 1 for Red: the index into tables by side.
-    #[inline]
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The colour of this side.
-    #[must_use]
-    pub const fn colour(self) -> boardlab_core::Colour {
-        match self {
-            Side::Yellow => boardlab_core::Colour::Yellow,
-            Side::Red => boardlab_core::Colour::Red,
-        }
-    }
-}
-
-impl From<Side> for boardlab_core::Colour {
-    fn from(side: Side) -> boardlab_core::Colour {
-        side.colour()
-    }
+boardlab_core::sides! {
+    /// A side: Yellow (first seat) or Red (second seat).
+    Yellow, Red
 }
 
 /// Yellow (first seat).
