@@ -18,7 +18,7 @@ fn main() {
         let (mut worst_a, mut sum_a, mut worst_b, mut sum_b, mut n) = (0f64, 0f64, 0f64, 0f64, 0);
         for seed in 0..12 {
             let mut g = SightReduction::new(&o, 1000 + seed).unwrap();
-            while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
+            while g.outcome().is_none() && g.occupied().count_ones() > pieces {
                 let m = g.random_move(&mut rng, &mut buf).unwrap();
                 g.play_unchecked(m);
             }

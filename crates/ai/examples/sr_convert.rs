@@ -37,7 +37,7 @@ fn main() {
             if seat == winner {
                 let vals = solver.game_move_values(&g, false).unwrap();
                 let wins = vals.iter().filter(|(_, v)| v.wins(seat)).count();
-                let pieces = (g.pieces(0) | g.pieces(1)).count_ones() as usize;
+                let pieces = g.occupied().count_ones() as usize;
                 let r = wb.search(&g, &stop);
                 let ok = vals.iter().any(|(m, v)| *m == r.best && v.wins(seat));
                 let s = &mut stats[pieces];

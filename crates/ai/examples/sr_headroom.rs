@@ -33,7 +33,7 @@ fn main() {
         let mut wb = new_bot::<SightReduction>(&plain, seed).unwrap();
         let mut lb = new_bot::<SightReduction>(&best, seed).unwrap();
         while g.outcome().is_none() {
-            let pieces = (g.pieces(0) | g.pieces(1)).count_ones();
+            let pieces = g.occupied().count_ones();
             if g.to_move() == winner {
                 let r = wb.search(&g, &stop);
                 g.play(r.best).unwrap();

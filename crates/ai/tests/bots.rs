@@ -155,7 +155,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
     let stop = AtomicBool::new(false);
     let mut checked = 0;
     for g in positions::<SightReduction>(30, 1) {
-        if (g.pieces(0) | g.pieces(1)).count_ones() != 12 {
+        if g.occupied().count_ones() != 12 {
             continue;
         }
         let mut eg = <SightReduction as GameAi>::Endgame::default();
@@ -225,7 +225,7 @@ fn exact_search_answers_at_the_root() {
     let stop = AtomicBool::new(false);
     let g = positions::<SightReduction>(5, 1)
         .into_iter()
-        .find(|g| (g.pieces(0) | g.pieces(1)).count_ones() == 16)
+        .find(|g| g.occupied().count_ones() == 16)
         .unwrap();
     for text in ["mcts:iterations=1000", "alphabeta:depth=3", "level:10"] {
         let r = new_bot::<SightReduction>(&spec(text), 0)

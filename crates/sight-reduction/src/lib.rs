@@ -28,17 +28,19 @@ use std::fmt::Write as _;
 /// Squares a1…d8 as indices 0…31.
 pub type Square = u8;
 
-/// A piece colour: 0 White, 1 Black.
-pub type Side = usize;
-pub const WHITE: Side = 0;
-pub const BLACK: Side = 1;
+boardlab_core::sides! {
+    /// A piece colour: White or Black. Tables by colour are indexed with [`Side::index`]
+    /// (0 White, 1 Black).
+    White, Black
+}
+
+/// White: moves first unless the `first` option says otherwise.
+pub const WHITE: Side = Side::White;
+/// Black.
+pub const BLACK: Side = Side::Black;
 
 fn colour(side: Side) -> Colour {
-    if side == WHITE {
-        Colour::White
-    } else {
-        Colour::Black
-    }
+    side.colour()
 }
 
 fn side_of(c: Colour) -> Side {
@@ -390,7 +392,13 @@ impl SightReduction {
     /// Pieces of `side` as a bit set.
     #[must_use]
     pub fn pieces(&self, side: Side) -> u32 {
-        self.board[side]
+        self.board[side.index()]
+    }
+
+    /// All pieces on the board, both colours.
+    #[must_use]
+    pub fn occupied(&self) -> u32 {
+        self.board[0] | self.board[1]
     }
 
     /// The phase.
@@ -413,7 +421,7 @@ impl SightReduction {
     #[inline]
     #[must_use]
     pub fn removable(&self, side: Side) -> u32 {
-        Rules::of(&self.cfg).removable(self.board[side], self.board[side ^ 1])
+        Rules::of(&self.cfg).removable(self.board[side.index()], self.board[side.other().index()])
     }
 
     /// Pairs of own pieces that see each other (each also seeing an enemy with
@@ -437,10 +445,10 @@ impl SightReduction {
     /// Empty squares where the side to move may place (deterministic set-up).
     fn placement_targets(&self) -> u32 {
         let empty = self.empty();
-        if self.board[self.side] == 0 {
+        if self.board[self.side.index()] == 0 {
             return empty;
         }
-        let near = kernel::neighbours(self.board[self.side ^ 1]) & empty;
+        let near = kernel::neighbours(self.board[self.side.other().index()]) & empty;
         if near != 0 {
             near
         } else {
@@ -519,14 +527,14 @@ impl SightReduction {
     }
 
     fn toggle_side(&mut self) {
-        self.side ^= 1;
+        self.side = self.side.other();
         self.hash ^= keys::BLACK_TO_MOVE;
     }
 
     fn remove(&mut self, sq: Square) {
         let side = self.side;
-        self.board[side] &= !(1 << sq);
-        self.hash ^= keys::PIECE[side * 32 + sq as usize];
+        self.board[side.index()] &= !(1 << sq);
+        self.hash ^= keys::PIECE[side.index() * 32 + sq as usize];
     }
 
     fn puzzle_outcome(&self) -> Outcome {
@@ -557,9 +565,9 @@ impl SightReduction {
             let mut run = 0;
             for file in 0..4 {
                 let sq = rank * 4 + file;
-                let c = if self.board[WHITE] >> sq & 1 == 1 {
+                let c = if self.board[WHITE.index()] >> sq & 1 == 1 {
                     'W'
-                } else if self.board[BLACK] >> sq & 1 == 1 {
+                } else if self.board[BLACK.index()] >> sq & 1 == 1 {
                     'B'
                 } else {
                     run += 1;
@@ -600,7 +608,7 @@ fn parse_board(text: &str, problems: &mut Vec<String>) -> [u32; 2] {
                     } else {
                         BLACK
                     };
-                    board[side] |= 1 << (rank * 4 + file);
+                    board[side.index()] |= 1 << (rank * 4 + file);
                     file += 1;
                 }
                 'W' | 'B' => file = file.saturating_add(1),
@@ -710,7 +718,7 @@ impl Game for SightReduction {
             ["first", c] => match parse_colour_word(c) {
                 Some(c) => {
                     g.phase = Phase::ChooseFirst;
-                    g.first_seat = Some(side_of(c) ^ 1);
+                    g.first_seat = Some(side_of(c).other());
                 }
                 None => problems.push(format!("'first {c}': give the second seat's colour, w or b")),
             },
@@ -740,7 +748,7 @@ impl Game for SightReduction {
             Phase::Place | Phase::Remove => match side {
                 Some(s) => {
                     g.side = s;
-                    g.first_seat = Some(if second { s ^ 1 } else { s });
+                    g.first_seat = Some(if second { s.other() } else { s });
                     if g.phase == Phase::Place {
                         if g.cfg.setup != SetupKind::Deterministic {
                             problems.push("the placement phase needs setup=deterministic".into());
@@ -754,7 +762,7 @@ impl Game for SightReduction {
                         let expected = if placed % 2 == 0 {
                             g.cfg.first
                         } else {
-                            g.cfg.first ^ 1
+                            g.cfg.first.other()
                         };
                         if full {
                             problems.push(
@@ -792,7 +800,7 @@ impl Game for SightReduction {
             Phase::Arrange { swaps } => format!("{board} - arrange {swaps}"),
             Phase::ChooseColour => format!("{board} - color"),
             Phase::ChooseFirst => {
-                let second = self.first_seat.map_or(WHITE, |f| f ^ 1);
+                let second = self.first_seat.map_or(WHITE, |f| f.other());
                 format!(
                     "{board} - first {}",
                     if second == WHITE { "w" } else { "b" }
@@ -841,7 +849,7 @@ impl Game for SightReduction {
         Some(colour(if seat == Seat::First {
             first
         } else {
-            first ^ 1
+            first.other()
         }))
     }
 
@@ -874,8 +882,8 @@ impl Game for SightReduction {
                 if swaps < 2 {
                     for a in 0..32u8 {
                         for b in a + 1..32u8 {
-                            let wa = self.board[WHITE] >> a & 1;
-                            let wb = self.board[WHITE] >> b & 1;
+                            let wa = self.board[WHITE.index()] >> a & 1;
+                            let wb = self.board[WHITE.index()] >> b & 1;
                             if wa != wb {
                                 moves.push(Move::Swap(a, b));
                             }
@@ -916,8 +924,8 @@ impl Game for SightReduction {
             }
             Move::Swap(a, b) => {
                 let mask = (1u32 << a) | (1u32 << b);
-                self.board[WHITE] ^= mask;
-                self.board[BLACK] ^= mask;
+                self.board[WHITE.index()] ^= mask;
+                self.board[BLACK.index()] ^= mask;
                 if let Phase::Arrange { swaps } = self.phase {
                     self.phase = Phase::Arrange { swaps: swaps + 1 };
                 }
@@ -928,7 +936,7 @@ impl Game for SightReduction {
                 self.hash = self.hash_from_scratch();
             }
             Move::ChooseColour(c) => {
-                self.first_seat = Some(side_of(c) ^ 1);
+                self.first_seat = Some(side_of(c).other());
                 self.phase = Phase::ChooseFirst;
                 self.hash = self.hash_from_scratch();
             }
@@ -938,8 +946,8 @@ impl Game for SightReduction {
                 self.hash = self.hash_from_scratch();
             }
             Move::Place(sq) => {
-                self.board[self.side] |= 1 << sq;
-                self.hash ^= keys::PIECE[self.side * 32 + sq as usize];
+                self.board[self.side.index()] |= 1 << sq;
+                self.hash ^= keys::PIECE[self.side.index() * 32 + sq as usize];
                 self.toggle_side();
                 if self.board[0] | self.board[1] == u32::MAX {
                     self.phase = Phase::Remove;
@@ -956,7 +964,7 @@ impl Game for SightReduction {
         if self.cfg.solitaire {
             return Some(self.puzzle_outcome());
         }
-        let winner = self.side ^ 1;
+        let winner = self.side.other();
         Some(Outcome::Win {
             seat: self.seat_of_side(winner),
             colour: colour(winner),
@@ -1052,13 +1060,13 @@ impl Game for SightReduction {
             let _ = write!(s, " {} ", rank + 1);
             for file in 0..4u8 {
                 let sq = rank * 4 + file;
-                let c = if self.board[WHITE] >> sq & 1 == 1 {
+                let c = if self.board[WHITE.index()] >> sq & 1 == 1 {
                     if marks >> sq & 1 == 1 {
                         'W'
                     } else {
                         'w'
                     }
-                } else if self.board[BLACK] >> sq & 1 == 1 {
+                } else if self.board[BLACK.index()] >> sq & 1 == 1 {
                     if marks >> sq & 1 == 1 {
                         'B'
                     } else {
@@ -1110,7 +1118,10 @@ impl Game for SightReduction {
     fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         let mut n = 0;
         if self.phase == Phase::Remove && !self.cfg.pair {
-            let (mover, other) = (self.board[self.side], self.board[self.side ^ 1]);
+            let (mover, other) = (
+                self.board[self.side.index()],
+                self.board[self.side.other().index()],
+            );
             let (mover, other, plies) = match (self.cfg.sight_any, self.cfg.enemy_sight) {
                 (false, false) => single_playout::<false, false, R>(mover, other, rng),
                 (true, false) => single_playout::<true, false, R>(mover, other, rng),
@@ -1119,10 +1130,10 @@ impl Game for SightReduction {
             };
             // After an even number of plies the original mover is to move again.
             if plies % 2 == 1 {
-                self.side ^= 1;
+                self.side = self.side.other();
             }
-            self.board[self.side] = mover;
-            self.board[self.side ^ 1] = other;
+            self.board[self.side.index()] = mover;
+            self.board[self.side.other().index()] = other;
             self.ply += plies;
             self.hash = self.hash_from_scratch();
             return plies;

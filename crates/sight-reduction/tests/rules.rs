@@ -2,7 +2,7 @@
 //! the line it checks.
 
 use boardlab_core::{Colour, Game, Outcome, Seat};
-use boardlab_sight_reduction::{Move, Phase, SightReduction};
+use boardlab_sight_reduction::{Move, Phase, Side, SightReduction};
 
 fn opts(text: &str) -> boardlab_core::Options {
     SightReduction::info().parse_options(text).unwrap()
@@ -21,13 +21,9 @@ fn moves(g: &SightReduction) -> Vec<String> {
 #[test]
 fn text_board_is_four_files_by_eight_ranks() {
     let g = SightReduction::new(&opts("default"), 1).unwrap();
-    assert_eq!(g.pieces(0).count_ones(), 16);
-    assert_eq!(g.pieces(1).count_ones(), 16);
-    assert_eq!(
-        g.pieces(0) | g.pieces(1),
-        u32::MAX,
-        "32 squares, all filled"
-    );
+    assert_eq!(g.pieces(Side::White).count_ones(), 16);
+    assert_eq!(g.pieces(Side::Black).count_ones(), 16);
+    assert_eq!(g.occupied(), u32::MAX, "32 squares, all filled");
     assert!(g.parse_move("d8").is_ok());
     assert!(g.parse_move("e1").is_err());
     assert!(g.parse_move("a9").is_err());
@@ -344,8 +340,8 @@ fn ruling_position_input_accepts_split_runs_and_either_case_output_is_canonical(
 #[test]
 fn text_position_notation_example_has_a1_black_and_d8_black() {
     let g = pos("default", "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW w");
-    assert_eq!(g.pieces(1) & 1, 1, "a1 is Black");
-    assert_eq!(g.pieces(1) >> 31 & 1, 1, "d8 is Black");
+    assert_eq!(g.pieces(Side::Black) & 1, 1, "a1 is Black");
+    assert_eq!(g.pieces(Side::Black) >> 31 & 1, 1, "d8 is Black");
 }
 
 #[test]

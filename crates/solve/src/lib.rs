@@ -55,7 +55,7 @@ use boardlab_core::{Game, Proven, Seat};
 use boardlab_sight_reduction::kernel::{self, with_variant};
 pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
 pub use boardlab_sight_reduction::SightReduction;
-use boardlab_sight_reduction::{Move, Phase, BLACK, WHITE};
+use boardlab_sight_reduction::{Move, Phase, Side, BLACK, WHITE};
 pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
 pub use search::Stats;
 use search::{parent_score, Search};
@@ -144,7 +144,7 @@ pub struct Position {
     /// Black's pieces.
     pub black: u32,
     /// The colour to move: [`WHITE`] or [`BLACK`].
-    pub side: usize,
+    pub side: Side,
     /// The seat to move (the one playing `side`).
     pub seat: Seat,
 }
@@ -179,7 +179,7 @@ impl Position {
     pub fn after(self, removed: u32) -> Position {
         let (me, opp) = self.me_opp();
         let (next, mine) = kernel::play(me, opp, removed);
-        let side = self.side ^ 1;
+        let side = self.side.other();
         let (white, black) = if side == WHITE {
             (next, mine)
         } else {

@@ -107,7 +107,7 @@ pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
         } else {
             (w, b & !m)
         };
-        let r = solve_position(goal, w2, b2, side ^ 1, config);
+        let r = solve_position(goal, w2, b2, side.other(), config);
         if !r.exhaustive {
             return None;
         }

@@ -15,7 +15,7 @@ use crate::groups::{line_groups, line_span, segment_groups};
 use crate::{to_move, Rules, SolveError, SolverConfig};
 use boardlab_core::Game;
 use boardlab_sight_reduction::kernel::{moves, removable, sees_along, with_variant, Variant};
-use boardlab_sight_reduction::{Move, Phase, SightReduction, Square, BLACK, WHITE};
+use boardlab_sight_reduction::{Move, Phase, Side, SightReduction, Square, BLACK, WHITE};
 
 /// The goal of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,15 +110,15 @@ impl Memo {
     }
 
     #[inline]
-    fn get(&self, key: u64, side: usize) -> Option<u32> {
+    fn get(&self, key: u64, side: Side) -> Option<u32> {
         let (k, v) = self.slots[self.index(key)];
-        (k == key && (v >> 8) as usize == side).then_some(v & 0xFF)
+        (k == key && (v >> 8) as usize == side.index()).then_some(v & 0xFF)
     }
 
     #[inline]
-    fn put(&mut self, key: u64, side: usize, bound: u32) {
+    fn put(&mut self, key: u64, side: Side, bound: u32) {
         let i = self.index(key);
-        self.slots[i] = (key, (side as u32) << 8 | bound.min(255));
+        self.slots[i] = (key, (side.index() as u32) << 8 | bound.min(255));
     }
 }
 
@@ -165,7 +165,7 @@ impl Search<'_> {
     /// sight), the puzzle is solved by removing, turn by turn, a piece whose removal keeps
     /// its colour joined (a leaf of a spanning tree, never a kept piece): the other colour's
     /// removals only open lines. Returns those removals, or `None` when this does not apply.
-    fn finish<V: Variant>(&self, b: [u32; 2], side: usize) -> Option<Vec<u32>> {
+    fn finish<V: Variant>(&self, b: [u32; 2], side: Side) -> Option<Vec<u32>> {
         if V::ENEMY {
             return None;
         }
@@ -179,7 +179,10 @@ impl Search<'_> {
         if b[0] & self.keep[0] != self.keep[0] || b[1] & self.keep[1] != self.keep[1] {
             return None;
         }
-        let (nm, no) = (b[side].count_ones(), b[side ^ 1].count_ones());
+        let (nm, no) = (
+            b[side.index()].count_ones(),
+            b[side.other().index()].count_ones(),
+        );
         if V::PAIR {
             // Down to two each, then the two pairs back to back.
             if nm != no && nm != no + 1 {
@@ -190,14 +193,14 @@ impl Search<'_> {
         let mut sd = side;
         let mut out = Vec::new();
         loop {
-            let own = c[sd];
+            let own = c[sd.index()];
             let n = own.count_ones();
             if V::PAIR && n == 2 {
                 out.push(own);
-                c[sd] = 0;
+                c[sd.index()] = 0;
             } else if n >= 2 && !(V::PAIR && n == 0) {
                 let e = !(c[0] | c[1]);
-                let r = removable::<V>(own, c[sd ^ 1]) & !self.keep[sd];
+                let r = removable::<V>(own, c[sd.other().index()]) & !self.keep[sd.index()];
                 let mut x = r;
                 let mut chosen = 0;
                 while x != 0 {
@@ -213,24 +216,24 @@ impl Search<'_> {
                     return None;
                 }
                 out.push(chosen);
-                c[sd] &= !chosen;
+                c[sd.index()] &= !chosen;
             } else {
                 break;
             }
-            sd ^= 1;
+            sd = sd.other();
         }
         self.goal.solved_by(c[0], c[1]).then_some(out)
     }
 
     /// Explores from `b` with `side` to move; returns a lower bound on the score reachable
     /// (exact when below the best found so far, which it then is).
-    fn explore<V: Variant>(&mut self, b: [u32; 2], side: usize) -> u32 {
+    fn explore<V: Variant>(&mut self, b: [u32; 2], side: Side) -> u32 {
         self.nodes += 1;
         if self.nodes > self.limit {
             self.aborted = true;
             return 0;
         }
-        let r = removable::<V>(b[side], b[side ^ 1]);
+        let r = removable::<V>(b[side.index()], b[side.other().index()]);
         if r == 0 {
             let score = (b[0] | b[1]).count_ones();
             let good = if self.goal_only {
@@ -281,18 +284,18 @@ impl Search<'_> {
             return lb;
         }
         let mut list = Vec::new();
-        moves::<V>(b[side], b[side ^ 1], &mut list);
+        moves::<V>(b[side.index()], b[side.other().index()], &mut list);
         // Try first the removals that keep the most hope: the lowest bound after them,
         // then the most moves for the colour that moves next.
         let mut keyed: Vec<(u32, u32, u32, u32)> = list
             .iter()
             .map(|&m| {
                 let mut c = b;
-                c[side] &= !m;
-                let next = removable::<V>(c[side ^ 1], c[side]);
+                c[side.index()] &= !m;
+                let next = removable::<V>(c[side.other().index()], c[side.index()]);
                 let e = !(c[0] | c[1]);
-                let split = sight_group_count(c[side], e, V::ANY)
-                    + sight_group_count(c[side ^ 1], e, V::ANY);
+                let split = sight_group_count(c[side.index()], e, V::ANY)
+                    + sight_group_count(c[side.other().index()], e, V::ANY);
                 (
                     self.lower_bound::<V>(c),
                     split,
@@ -306,9 +309,9 @@ impl Search<'_> {
         let mut complete = true;
         for (_, _, _, m) in keyed {
             let mut c = b;
-            c[side] &= !m;
+            c[side.index()] &= !m;
             self.path.push(m);
-            let v = self.explore::<V>(c, side ^ 1);
+            let v = self.explore::<V>(c, side.other());
             self.path.pop();
             result = result.min(v);
             if self.aborted {
@@ -337,7 +340,7 @@ pub fn solve_position(
     goal: Goal,
     white: u32,
     black: u32,
-    side: usize,
+    side: Side,
     config: SolverConfig,
 ) -> SolitaireResult {
     let mut memo = Memo::new(config.table_bytes);
@@ -382,8 +385,8 @@ pub fn solve_position(
     let mut c = b;
     let mut sd = side;
     for &m in &s.best_line {
-        c[sd] &= !m;
-        sd ^= 1;
+        c[sd.index()] &= !m;
+        sd = sd.other();
     }
     let solved = s.best != u32::MAX && goal.solved_by(c[0], c[1]);
     SolitaireResult {

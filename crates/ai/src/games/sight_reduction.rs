@@ -11,7 +11,7 @@ use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::{Game, Proven};
 use boardlab_sight_reduction::kernel::{self, move_mask, Rules};
-use boardlab_sight_reduction::{Config, Move, Phase, SightReduction};
+use boardlab_sight_reduction::{Config, Move, Phase, Side, SightReduction};
 use boardlab_solve::{Budget, Position, Solver, SolverConfig};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -104,7 +104,7 @@ fn swindle_choice(
 ) -> Option<Move> {
     let rules = Rules::of(game.config());
     let side = game.side_to_move();
-    let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+    let (me, opp) = (game.pieces(side), game.pieces(side.other()));
     let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
     let mut choice: Option<((i64, i64), Move)> = None;
     let mut order: Vec<(Move, i64)> = moves.to_vec();
@@ -189,11 +189,11 @@ impl SolverEndgame {
     }
 
     fn pieces(game: &SightReduction) -> u32 {
-        (game.pieces(0) | game.pieces(1)).count_ones()
+        game.occupied().count_ones()
     }
 
     fn empty(game: &SightReduction) -> u32 {
-        (game.pieces(0) | game.pieces(1)).count_zeros()
+        game.occupied().count_zeros()
     }
 
     /// Whether the seat to move wins the removal phase that `game` is in (who wins only).
@@ -298,7 +298,7 @@ impl SolverEndgame {
         if game.phase() == Phase::Remove {
             return Some(self.seat_wins(game, nodes));
         }
-        let key = (game.pieces(0), game.pieces(1));
+        let key = (game.pieces(Side::White), game.pieces(Side::Black));
         if let Some(&wins) = memo.get(&key) {
             return Some(wins);
         }
@@ -480,7 +480,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         }
         let rules = Rules::of(game.config());
         let side = game.side_to_move();
-        let (me, opp) = (game.pieces(side), game.pieces(side ^ 1));
+        let (me, opp) = (game.pieces(side), game.pieces(side.other()));
         let solver = self.solver();
         let before = solver.stats().nodes;
         let values =
@@ -559,7 +559,7 @@ impl GameAi for SightReduction {
         }
         let side = self.side_to_move();
         let rules = Rules::of(self.config());
-        let (me, opp) = (self.pieces(side), self.pieces(side ^ 1));
+        let (me, opp) = (self.pieces(side), self.pieces(side.other()));
         let mine = rules.removable(me, opp).count_ones() as i32;
         let theirs = rules.removable(opp, me).count_ones() as i32;
         40 * (mine - theirs) + 10 * (me.count_ones() as i32 - opp.count_ones() as i32)
@@ -573,7 +573,7 @@ impl GameAi for SightReduction {
         }
         let rules = Rules::of(self.config());
         let side = self.side_to_move();
-        let (me, opp) = (self.pieces(side), self.pieces(side ^ 1));
+        let (me, opp) = (self.pieces(side), self.pieces(side.other()));
         let r = rules.removable(me, opp);
         if r == 0 {
             return None;
@@ -624,7 +624,7 @@ mod tests {
     /// first.
     fn play_down_to(g: &mut SightReduction, pieces: u32, rng: &mut impl Rng) -> bool {
         let mut buf = Vec::new();
-        while g.outcome().is_none() && (g.pieces(0) | g.pieces(1)).count_ones() > pieces {
+        while g.outcome().is_none() && g.occupied().count_ones() > pieces {
             let m = g.random_move(rng, &mut buf).unwrap();
             g.play_unchecked(m);
         }
@@ -652,7 +652,7 @@ mod tests {
                     removals(
                         Rules::of(g.config()),
                         g.pieces(side),
-                        g.pieces(side ^ 1),
+                        g.pieces(side.other()),
                         &mut raw,
                     );
                     let mut a: Vec<Move> = raw.iter().map(|&m| to_move(m)).collect();
@@ -769,11 +769,11 @@ mod tests {
             let mut g = game("setup=deterministic", seed);
             let mut nodes = 0;
             let budget = ExactBudget::nodes(u64::MAX);
-            while (g.pieces(0) | g.pieces(1)).count_zeros() > 4 {
+            while g.occupied().count_zeros() > 4 {
                 assert!(
                     !eg.applies(&g, true)
                         || g.phase() == Phase::Place && {
-                            (g.pieces(0) | g.pieces(1)).count_zeros() <= PLACE_EMPTY
+                            g.occupied().count_zeros() <= PLACE_EMPTY
                         }
                 );
                 g.legal_moves(&mut moves);
@@ -890,8 +890,12 @@ mod tests {
     /// The exact search agrees with a plain minimax over the engine's own moves.
     #[test]
     fn exact_search_matches_plain_minimax() {
-        fn minimax(g: &SightReduction, memo: &mut HashMap<(u32, u32, usize), bool>) -> bool {
-            let key = (g.pieces(0), g.pieces(1), g.side_to_move());
+        fn minimax(g: &SightReduction, memo: &mut HashMap<(u32, u32, Side), bool>) -> bool {
+            let key = (
+                g.pieces(Side::White),
+                g.pieces(Side::Black),
+                g.side_to_move(),
+            );
             if let Some(&v) = memo.get(&key) {
                 return v;
             }

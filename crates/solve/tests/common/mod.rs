@@ -4,14 +4,14 @@
 #![allow(dead_code)]
 
 use boardlab_core::{Game, Options};
-use boardlab_sight_reduction::{SightReduction, BLACK, WHITE};
+use boardlab_sight_reduction::{Side, SightReduction, BLACK, WHITE};
 use std::collections::HashMap;
 
 /// The value from the side to move's view: (wins, plies to the end with the winner
 /// hurrying and the loser holding out).
 pub fn value(
     game: &SightReduction,
-    memo: &mut HashMap<(u32, u32, usize), (bool, u32)>,
+    memo: &mut HashMap<(u32, u32, Side), (bool, u32)>,
 ) -> (bool, u32) {
     let k = (game.pieces(WHITE), game.pieces(BLACK), game.side_to_move());
     if let Some(&v) = memo.get(&k) {
@@ -93,13 +93,13 @@ pub fn random_positions(
     while out.len() < count && tries < count * 50 {
         tries += 1;
         let mut g = SightReduction::new(options, rng.random()).unwrap();
-        while (g.pieces(WHITE) | g.pieces(BLACK)).count_ones() > pieces {
+        while g.occupied().count_ones() > pieces {
             match g.random_move(&mut rng, &mut buf) {
                 Some(m) => g.play_unchecked(m),
                 None => break,
             }
         }
-        if (g.pieces(WHITE) | g.pieces(BLACK)).count_ones() <= pieces {
+        if g.occupied().count_ones() <= pieces {
             // Re-read through the position text, as a user would give it.
             let g = SightReduction::from_position(options, &g.position_text()).unwrap();
             out.push(g);
