@@ -48,6 +48,7 @@ export const api = {
   resign: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, body),
   draw: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, body),
   undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
+  join: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, body),
   hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
   rules: async (game) => {
     const res = await fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: 'text/markdown' } });

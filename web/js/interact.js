@@ -35,7 +35,7 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values
 
 export class MoveBuilder {
   /**
-   * @param {object} hooks {play(move), changed(), choose(options, cell, title) -> Promise<option|null>, refuse(cell, message)}
+   * @param {object} hooks {play(move), changed(), choose(options, cell, title) -> Promise<option|null>, refuse(cell, message), why() -> text (optional: why moving is not possible now)}
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -225,7 +225,11 @@ export class MoveBuilder {
   async click(cell, layer = null) {
     this.layer = layer;
     if (!this.enabled) {
-      if (cell) this.hooks.refuse(cell, this.state && this.state.status === 'finished' ? 'The game is over.' : 'It is not your turn.');
+      if (cell) {
+        const why = this.hooks.why ? this.hooks.why()
+          : this.state && this.state.status === 'finished' ? 'The game is over.' : 'It is not your turn.';
+        this.hooks.refuse(cell, why);
+      }
       return;
     }
     if (cell === null) {
@@ -243,6 +247,7 @@ export class MoveBuilder {
     if (step) return;
     // Not a continuation: maybe a new start.
     if (this.sel.length) {
+      const kept = this.sel;
       const otherLayer = this.layer && this.layerOf(this.sel[0]) !== this.layer;
       const wasOnly = this.sel.length === 1 && this.cellOf(this.sel[0]) === cell && !otherLayer;
       this.sel = [];
@@ -254,7 +259,11 @@ export class MoveBuilder {
       }
       const again = await this.extend([], cell);
       if (again) return;
-      this.hooks.changed();
+      // Neither a next step nor a new start: the selection stays, and the player is told.
+      this.sel = kept;
+      const undo = kept.length === 1 ? `click ${this.cellOf(kept[0])} again to let go` : 'press Esc to start again';
+      this.hooks.refuse(cell, `That cannot go to ${cell}: click one of the marked cells, or ${undo}.`);
+      return;
     }
     this.hooks.refuse(cell, this.refusal(cell));
   }

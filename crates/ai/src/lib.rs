@@ -25,6 +25,7 @@ pub mod mcts;
 pub mod policy;
 pub mod search;
 pub mod spec;
+pub mod words;
 
 pub use search::{Bot, RandomBot, SearchResult, Value};
 pub use spec::BotSpec;

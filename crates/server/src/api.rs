@@ -48,6 +48,7 @@ fn table() -> Vec<Route> {
         ("post", "/api/games/{id}/resign", post(post_resign)),
         ("post", "/api/games/{id}/draw", post(post_draw)),
         ("post", "/api/games/{id}/undo", post(post_undo)),
+        ("post", "/api/games/{id}/join", post(post_join)),
         ("get", "/api/games/{id}/record", get(get_record)),
         ("get", "/api/games/{id}/at/{ply}", get(get_at)),
         ("get", "/api/games/{id}/hint", get(get_hint)),
@@ -417,6 +418,37 @@ async fn post_undo(
         .act(&id, &Actor::Token(req.token), action, "", req.version)
         .await?;
     Ok(json_response(StatusCode::OK, state))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    token: Option<String>,
+}
+
+/// Opens an invite link: the link's token is exchanged for a fresh one, once.
+async fn post_join(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> Result<Response, ApiError> {
+    let fresh = crate::token::new_token();
+    let digest = crate::token::to_hex(&crate::token::hash(&fresh));
+    let state = app
+        .act(&id, &Actor::Token(req.token), Action::Join, &digest, None)
+        .await?;
+    let seat = app
+        .with_entry(&id, |e| {
+            boardlab_core::Seat::BOTH.into_iter().find(|s| {
+                e.live.joined[s.index()].is_some_and(|d| crate::token::matches(&fresh, &d))
+            })
+        })
+        .await?
+        .ok_or_else(|| ApiError::conflict("invite_used", "the seat was taken meanwhile"))?;
+    Ok(json_response(
+        StatusCode::OK,
+        format!("{{\"seat\":\"{seat}\",\"token\":\"{fresh}\",\"state\":{state}}}"),
+    ))
 }
 
 #[derive(Debug, Deserialize)]

@@ -407,6 +407,7 @@ impl App {
             }
             // The change is made on a copy; the cached game stays as it is until the event
             // is committed.
+            entry.live.admit(action).map_err(ApiError::from_action)?;
             let mut next = entry.live.clone();
             let at_ms = now_ms().max(next.updated_ms);
             let stored = next
@@ -718,6 +719,8 @@ impl App {
         let spec: boardlab_ai::BotSpec = HINT_SPEC.parse().expect("a valid spec");
         let seed = seed ^ (version as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
         let seat = game.to_move();
+        let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
+        let solitaire = game.is_solitaire();
         let analysis = tokio::task::spawn_blocking(move || {
             let r = boardlab_ai::analyze(&game, &spec, seed, &AtomicBool::new(false));
             drop(permit);
@@ -743,7 +746,7 @@ impl App {
             }),
             score: value.score,
             pv: analysis.pv,
-            text: value.to_string(),
+            text: boardlab_ai::words::value_words(value, colours, solitaire),
             bot: analysis.bot,
         })
     }
@@ -813,7 +816,22 @@ fn resolve_seat(meta: &Meta, live: &Live, actor: &Actor, action: Action) -> Resu
                 "missing token: send the seat's token as \"token\"",
             ))
         }
-        Actor::Token(Some(t)) => meta.seats_of(t),
+        Actor::Token(Some(t)) => {
+            // A seat whose invite link was used answers to the token given at the join; the
+            // link's token only reaches it to be told that it was used.
+            let mut seats = meta.seats_of(t);
+            if action != Action::Join {
+                seats.retain(|s| live.joined[s.index()].is_none());
+            }
+            for seat in Seat::BOTH {
+                if let Some(digest) = &live.joined[seat.index()] {
+                    if crate::token::matches(t, digest) && !seats.contains(&seat) {
+                        seats.push(seat);
+                    }
+                }
+            }
+            seats
+        }
     };
     match seats.as_slice() {
         [] => Err(ApiError::forbidden(

@@ -82,10 +82,13 @@ pub enum Action {
     UndoAccept,
     /// Decline the other seat's request, or withdraw one's own.
     UndoDecline,
+    /// An invite link is opened: the seat's token from the link is replaced by a fresh one
+    /// (the data is the new token's digest in hex), so the link works once.
+    Join,
 }
 
 impl Action {
-    pub const ALL: [Action; 8] = [
+    pub const ALL: [Action; 9] = [
         Action::Move,
         Action::Resign,
         Action::DrawOffer,
@@ -94,6 +97,7 @@ impl Action {
         Action::UndoRequest,
         Action::UndoAccept,
         Action::UndoDecline,
+        Action::Join,
     ];
 
     /// The name stored in the log and used by the API.
@@ -108,6 +112,7 @@ impl Action {
             Action::UndoRequest => "undo-request",
             Action::UndoAccept => "undo-accept",
             Action::UndoDecline => "undo-decline",
+            Action::Join => "join",
         }
     }
 }
@@ -209,6 +214,9 @@ pub struct Live {
     pub undo_request: Option<Seat>,
     /// Time of the last event (or of creation), milliseconds since 1970.
     pub updated_ms: i64,
+    /// For each seat whose invite link was used, the digest of the token given then; it
+    /// replaces the token of the link.
+    pub joined: [Option<TokenHash>; 2],
 }
 
 impl Live {
@@ -227,6 +235,7 @@ impl Live {
             draw_offer: None,
             undo_request: None,
             updated_ms: meta.created_ms,
+            joined: [None, None],
         })
     }
 
@@ -254,6 +263,23 @@ impl Live {
                 .map_err(|err| format!("event {} ({} {}): {err}", e.seq, e.action, e.data))?;
         }
         Ok(live)
+    }
+
+    /// Refuses a new request that the game's rules do not allow although older logs may hold
+    /// it: a draw offer in a game without draws (checked for new requests only, so that such
+    /// logs still load).
+    ///
+    /// # Errors
+    /// The refusal, as a conflict.
+    pub fn admit(&self, action: Action) -> Result<(), ActionError> {
+        let info = self.game.kind().info();
+        if matches!(action, Action::DrawOffer | Action::DrawAccept) && !info.draws_possible {
+            return Err(conflict(format!(
+                "{} has no draws: every game ends with a winner",
+                info.title
+            )));
+        }
+        Ok(())
     }
 
     /// Whether the game has ended, by its rules or otherwise.
@@ -465,6 +491,26 @@ impl Live {
                 self.undo_request = None;
                 Ok(String::new())
             }
+            Action::Join => {
+                if meta.same_screen || solitaire || meta.player(other).is_computer() {
+                    return Err(conflict(
+                        "only a game between two people on two screens has invite links",
+                    ));
+                }
+                if self.joined[seat.index()].is_some() {
+                    return Err(ActionError::Conflict {
+                        code: "invite_used",
+                        message: format!(
+                            "this invite link has already been used: the {seat} seat is taken"
+                        ),
+                    });
+                }
+                let digest = token::hash_from_hex(data).ok_or_else(|| {
+                    conflict("a join carries the new token's digest as 64 hex digits")
+                })?;
+                self.joined[seat.index()] = Some(digest);
+                Ok(data.to_string())
+            }
         }
     }
 
@@ -660,6 +706,38 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_join_survives_a_reload_and_works_once() {
+        let meta = meta();
+        let mut live = Live::new(&meta).unwrap();
+        let digest = token::to_hex(&token::hash("fresh"));
+        let data = live
+            .apply(&meta, Seat::Second, Action::Join, &digest, 0)
+            .unwrap();
+        let events = [Event {
+            seq: 1,
+            seat: Seat::Second,
+            action: Action::Join,
+            data,
+            at_ms: 0,
+        }];
+        let replayed = Live::replay(&meta, &events).unwrap();
+        assert_eq!(replayed.joined, [None, Some(token::hash("fresh"))]);
+        let e = live
+            .apply(&meta, Seat::Second, Action::Join, &digest, 0)
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ActionError::Conflict {
+                    code: "invite_used",
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]

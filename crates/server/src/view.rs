@@ -57,6 +57,8 @@ pub struct SeatView {
     pub kind: &'static str,
     /// The colour the seat plays now (`null` while colours are not yet chosen).
     pub colour: Option<Colour>,
+    /// Whether the seat's invite link has been used (`POST /api/games/{id}/join`).
+    pub joined: bool,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -101,6 +103,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
             player: p.to_string(),
             kind: if p.is_computer() { "computer" } else { "human" },
             colour: game.colour_of(seat),
+            joined: live.joined[seat.index()].is_some(),
         }
     };
     let to_move = live.to_move().map(|seat| Turn {

@@ -220,7 +220,19 @@ async fn only_one_of_many_concurrent_moves_on_one_version_wins() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offers_resignation_and_take_backs() {
     for s in TestServer::all().await {
-        let new = || json!({ "game": "sight-reduction", "seed": 9 });
+        // Sight Reduction has no draws: offers are refused there.
+        let (id, t, _) = s
+            .create(json!({ "game": "sight-reduction", "seed": 9 }))
+            .await;
+        let (c, v) = s
+            .post(
+                &format!("/api/games/{id}/draw"),
+                &json!({ "token": t["first"], "action": "offer" }),
+            )
+            .await;
+        assert_eq!((c, v["code"].as_str()), (409, Some("not_allowed")), "{v}");
+        assert!(v["error"].as_str().unwrap().contains("no draws"), "{v}");
+        let new = || json!({ "game": "obsidio", "seed": 9, "options": { "size": "7" } });
         // Draw by agreement.
         let (id, t, st) = s.create(new()).await;
         let (a, b) = (t["first"].as_str().unwrap(), t["second"].as_str().unwrap());
@@ -318,7 +330,7 @@ async fn draw_offers_resignation_and_take_backs() {
 
         // Same screen: take-back and draw at once.
         let (id, t, st) = s
-            .create(json!({ "game": "sight-reduction", "seed": 9, "same_screen": true }))
+            .create(json!({ "game": "obsidio", "seed": 9, "same_screen": true }))
             .await;
         let tok = t["first"].as_str().unwrap();
         assert_eq!(t["second"], t["first"]);
@@ -573,5 +585,51 @@ async fn two_servers_on_one_sqlite_file_never_both_append_a_version() {
             (row["version"].as_i64(), row["moves"].as_i64()),
             (Some(2), Some(2))
         );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_link_works_once() {
+    for s in TestServer::all().await {
+        let (id, t, st) = s
+            .create(json!({ "game": "obsidio", "seed": 3, "options": { "size": "7" } }))
+            .await;
+        let (a, link) = (t["first"].as_str().unwrap(), t["second"].as_str().unwrap());
+        assert_eq!(st["seats"]["second"]["joined"], false);
+        let join = format!("/api/games/{id}/join");
+        let (c, v) = s.post(&join, &json!({ "token": link })).await;
+        assert_eq!(c, 200, "{v}");
+        assert_eq!(v["seat"], "second");
+        assert_eq!(v["state"]["seats"]["second"]["joined"], true);
+        let mine = v["token"].as_str().unwrap().to_string();
+        assert_ne!(mine, link);
+        // A second browser with the same link is told the seat is taken.
+        let (c, v) = s.post(&join, &json!({ "token": link })).await;
+        assert_eq!((c, v["code"].as_str()), (409, Some("invite_used")), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("already been used"),
+            "{v}"
+        );
+        // The link's token no longer plays; the new one does.
+        let (_, st1) = s.play(&id, &legal(&st)[0], a, None).await;
+        let (c, v) = s.play(&id, &legal(&st1)[0], link, None).await;
+        assert_eq!(c, 403, "{v}");
+        let (c, v) = s.play(&id, &legal(&st1)[0], &mine, None).await;
+        assert_eq!(c, 200, "{v}");
+        // Joins need two people on two screens.
+        let (id2, t2, _) = s
+            .create(json!({ "game": "obsidio", "seed": 3, "same_screen": true }))
+            .await;
+        let (c, v) = s
+            .post(
+                &format!("/api/games/{id2}/join"),
+                &json!({ "token": t2["first"] }),
+            )
+            .await;
+        assert_eq!((c, v["code"].as_str()), (409, Some("not_allowed")), "{v}");
+        // A wrong token holds no seat.
+        let (c, _) = s.post(&join, &json!({ "token": "0".repeat(32) })).await;
+        assert_eq!(c, 403);
+        assert_eq!(s.state(&id).await["seats"]["second"]["joined"], true);
     }
 }

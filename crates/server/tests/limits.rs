@@ -65,7 +65,7 @@ async fn regression_21_notes_beside_the_web_app_are_not_served() {
 async fn regression_21_offers_and_answers_end_with_the_game() {
     let s = TestServer::sqlite().await;
     let (id, t, mut st) = s
-        .create(json!({ "game": "sight-reduction", "seed": 4 }))
+        .create(json!({ "game": "obsidio", "seed": 4, "options": { "size": "7" } }))
         .await;
     let token = |seat: &Value| t[seat.as_str().unwrap()].as_str().unwrap().to_string();
     let draw = format!("/api/games/{id}/draw");

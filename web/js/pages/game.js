@@ -9,17 +9,31 @@ import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
 
-/** Reads `#join=SEAT.TOKEN` (an invite link) into this browser's seats and hides it. */
-function takeInvite(id) {
+/**
+ * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
+ * for this browser's own, once. Returns what to tell the player, or null without a link.
+ */
+async function takeInvite(id) {
   const m = /^#join=(first|second)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!m) return null;
-  seats.add(id, m[1], m[2]);
   history.replaceState(null, '', location.pathname + location.search);
-  return m[1];
+  const held = seats.get(id);
+  if (held.invite && held.invite.token === m[2]) {
+    return { kind: 'error', text: 'This is your own invite link: send it to your opponent. You keep your seat.' };
+  }
+  if (held[m[1]]) return { kind: 'ok', text: 'You already hold this seat.' };
+  try {
+    const joined = await api.join(id, { token: m[2] });
+    seats.add(id, joined.seat, joined.token);
+    return { kind: 'ok', text: `You joined the game${joined.state.seats[joined.seat].colour ? ` as ${joined.state.seats[joined.seat].colour}` : ''}.` };
+  } catch (e) {
+    if (e.code === 'invite_used') return { kind: 'error', text: 'This invite link has already been used: the seat is taken. You can watch the game.' };
+    return { kind: 'error', text: `Cannot join: ${e.message}` };
+  }
 }
 
 export async function gamePage(root, id) {
-  const joined = takeInvite(id);
+  const joined = await takeInvite(id);
   let tokens = seats.get(id);
   let state = null;
   let info = null;
@@ -67,9 +81,12 @@ export async function gamePage(root, id) {
     el.typedInput, el.datalist, h('button', { type: 'submit', class: 'btn' }, 'Play'));
 
   const boardView = new BoardView(el.boardWrap, {
-    onCell: (cell, ev, layer) => {
+    onCell: async (cell, ev, layer) => {
       builder.pointerClick = !(ev instanceof KeyboardEvent);
       if (feedback.kind === 'error' || feedback.kind === 'advice') setFeedback('');
+      // A click on the board while an earlier position is shown goes back to the game and
+      // counts there.
+      if (viewPly !== null && state && state.status === 'ongoing') await viewAt(null);
       builder.click(cell, layer);
     },
     onCursor: (c) => {
@@ -95,6 +112,7 @@ export async function gamePage(root, id) {
 
   function hooks() {
     return {
+      why: () => whyNot(),
       play: (move) => send(move),
       changed: () => render(),
       refuse: (cell, message) => refuse(cell, message),
@@ -109,6 +127,19 @@ export async function gamePage(root, id) {
   function canMove() {
     return !!(state && state.status === 'ongoing' && state.to_move && !state.to_move.computer
       && tokens[state.to_move.seat] && viewPly === null && !busy);
+  }
+
+  /** Why this browser cannot move now, in words. */
+  function whyNot() {
+    if (!state) return 'The game is loading.';
+    if (state.status !== 'ongoing') return 'The game is over.';
+    if (viewPly !== null) return 'This is an earlier position: go back to the game to move.';
+    if (busy) return 'Your move is on its way.';
+    const tm = state.to_move;
+    if (tm && tm.computer) return 'The computer is thinking.';
+    if (!mySeats().length) return 'You are watching this game.';
+    const who = tm && tm.colour ? cap(tm.colour) : 'your opponent';
+    return `It is ${who}'s turn: waiting for your opponent.`;
   }
 
   function actingSeat() {
@@ -285,7 +316,7 @@ export async function gamePage(root, id) {
       return;
     }
     if (!canMove()) {
-      setFeedback(viewPly !== null ? 'Go back to the current position to move.' : 'It is not your turn.', 'error');
+      setFeedback(whyNot(), 'error');
       render();
       return;
     }
@@ -477,13 +508,16 @@ export async function gamePage(root, id) {
       text = state.result ? cap(state.result.text) : 'The game is over.';
       cls += ' status-over';
     } else if (state.to_move) {
-      const who = state.to_move.colour ? cap(state.to_move.colour) : playerName(state, state.to_move.seat, tokens);
+      // Before colours are chosen (a fair set-up) the player is named instead of a colour.
+      const colour = state.to_move.colour ? cap(state.to_move.colour) : null;
+      const name = playerName(state, state.to_move.seat, tokens);
+      const who = colour || name;
       const mine = tokens[state.to_move.seat];
       if (state.solitaire) text = `${who} to ${state.game === 'sight-reduction' ? 'remove' : 'move'}`;
-      else if (state.to_move.computer) text = `${who} to move — the computer is thinking`;
+      else if (state.to_move.computer) text = colour ? `${colour} to move — the computer is thinking` : 'The computer is thinking';
       else if (mine && state.same_screen) text = `${who} to move`;
-      else if (mine) text = `${who} to move — your turn`;
-      else if (mySeats().length) text = `${who} to move — waiting for your opponent`;
+      else if (mine) text = colour ? `${colour} to move — your turn` : 'Your turn';
+      else if (mySeats().length) text = colour ? `${colour} to move — waiting for your opponent` : 'Waiting for your opponent';
       else text = `${who} to move`;
       if (mine && !state.to_move.computer) cls += ' status-yours';
     }
@@ -549,30 +583,18 @@ export async function gamePage(root, id) {
   function renderMoves() {
     const n = state.moves.length;
     const current = viewPly === null ? n : viewPly;
-    const rows = [];
-    let row = null;
-    const flush = () => {
-      if (row) rows.push(row);
-      row = null;
-    };
-    for (const m of state.moves) {
-      if (!row || (m.seat === 'first' ? row.first || row.second : row.second)) {
-        flush();
-        row = { num: rows.length + 1 };
-      }
-      row[m.seat] = m;
-    }
-    flush();
-    const cell = (m) => {
-      if (!m) return h('span', { class: 'mv mv-empty' }, '…');
-      return h('button', {
-        type: 'button', class: ['mv', m.ply === current ? 'mv-current' : ''], 'data-ply': m.ply,
-        'aria-label': `Move ${m.ply}: ${m.move}`, 'aria-current': m.ply === current ? 'true' : null,
-        onclick: () => viewAt(m.ply === n ? null : m.ply),
-      }, m.move);
-    };
-    mount(el.moves, rows.map((r) => h('li', { class: 'mv-row' }, h('span', { class: 'mv-num' }, `${r.num}.`), cell(r.first), cell(r.second))));
-    if (!rows.length) el.moves.append(h('li', { class: 'mv-none' }, 'No moves yet.'));
+    // One number per move (a move is one player's turn), as in records and the game list.
+    mount(el.moves, state.moves.map((m) => {
+      const colour = state.solitaire ? null : state.seats[m.seat].colour;
+      return h('li', { class: 'mv-item' },
+        h('span', { class: 'mv-num' }, `${m.ply}.`),
+        h('button', {
+          type: 'button', class: ['mv', m.ply === current ? 'mv-current' : ''], 'data-ply': m.ply,
+          'aria-label': `Move ${m.ply}${colour ? ` (${cap(colour)})` : ''}: ${m.move}`, 'aria-current': m.ply === current ? 'true' : null,
+          onclick: () => viewAt(m.ply === n ? null : m.ply),
+        }, colour ? h('span', { class: `mv-dot mv-dot-${colour}`, 'aria-hidden': 'true' }) : null, m.move));
+    }));
+    if (!n) el.moves.append(h('li', { class: 'mv-none' }, 'No moves yet.'));
     const cur = el.moves.querySelector('.mv-current');
     if (cur && viewPly === null) el.moves.scrollTop = el.moves.scrollHeight;
     else if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -612,10 +634,15 @@ export async function gamePage(root, id) {
         id: 'btn-undo', disabled: !mineMoved || busy, title: immediateUndo ? 'Take back the last move' : 'Ask your opponent to let you take back your last move',
         onclick: () => action('undo', 'request'),
       }));
-      if (!state.solitaire && !vsComputer) {
+      // Only where the rules know draws (Sight Reduction always has a winner).
+      if (!state.solitaire && !vsComputer && info && info.draws_possible) {
         list.push(btn(state.same_screen ? 'Agree a draw' : 'Offer a draw', {
           id: 'btn-draw', disabled: state.draw_offer && mine.includes(state.draw_offer) && !state.same_screen,
-          onclick: () => action('draw', state.draw_offer && !mine.includes(state.draw_offer) ? 'accept' : 'offer'),
+          onclick: () => {
+            const act = state.draw_offer && !mine.includes(state.draw_offer) ? 'accept' : 'offer';
+            if (state.same_screen) confirmBox('End the game as a draw?', 'Agree a draw', () => action('draw', act), false);
+            else action('draw', act);
+          },
         }));
       }
       if (!state.solitaire) {
@@ -661,7 +688,9 @@ export async function gamePage(root, id) {
   function renderShare() {
     const invite = tokens.invite;
     const items = [];
-    if (invite && state.status === 'ongoing') {
+    if (invite && state.seats[invite.seat] && state.seats[invite.seat].joined) {
+      items.push(h('div', { class: 'share-row joined', id: 'opponent-joined' }, 'Your opponent has joined with the invite link.'));
+    } else if (invite && state.status === 'ongoing') {
       const link = `${location.origin}/games/${state.id}#join=${invite.seat}.${invite.token}`;
       items.push(h('div', { class: 'share-row' },
         h('label', { for: 'invite-link' }, `Invite link for your opponent (${seatColourName(state, invite.seat) || `${invite.seat} seat`})`),
@@ -699,12 +728,12 @@ export async function gamePage(root, id) {
         h('a', { class: 'btn', href: `/games/${state.id}/replay` }, 'Replay'))));
   }
 
-  function confirmBox(question, yes, then) {
+  function confirmBox(question, yes, then, danger = true) {
     const dlg = h('div', { class: 'modal-back' },
       h('div', { class: 'modal', role: 'alertdialog', 'aria-label': question },
         h('p', {}, question),
         h('div', { class: 'modal-btns' },
-          h('button', { type: 'button', class: 'btn btn-danger', id: 'confirm-yes', onclick: () => { dlg.remove(); then(); } }, yes),
+          h('button', { type: 'button', class: danger ? 'btn btn-danger' : 'btn btn-primary', id: 'confirm-yes', onclick: () => { dlg.remove(); then(); } }, yes),
           h('button', { type: 'button', class: 'btn', onclick: () => dlg.remove() }, 'Cancel'))));
     dlg.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') dlg.remove(); });
     document.body.append(dlg);
@@ -718,8 +747,7 @@ export async function gamePage(root, id) {
     try {
       const hint = await api.hint(id);
       if (state.version !== version) return;
-      const what = hint.exact && hint.value ? ` — exact: ${hint.text || `${hint.value} for the side to move`}`
-        : hint.text ? ` — ${hint.text}` : '';
+      const what = hint.text ? ` — ${hint.text}` : '';
       setFeedback(`Hint: ${hint.move}${what}`, 'advice');
       const cells = builder.cellsOf(hint.move);
       hintShown = { version, cells: new Set(cells), move: hint.move };
@@ -769,7 +797,10 @@ export async function gamePage(root, id) {
   styles = stylesFor(first.game);
   builder = new MoveBuilder(hooks());
   document.title = `${first.title} · boardlab`;
-  if (joined) toast(`You joined as the ${joined} seat.`, 'ok');
+  if (joined) {
+    toast(joined.text, joined.kind);
+    if (joined.kind === 'error') setFeedback(joined.text, 'error');
+  }
   apply(first);
   if (info) el.typedInput.title = `Move notation: ${info.move_examples}`;
   const live = new LiveGame(id, (st) => apply(st), (status) => {

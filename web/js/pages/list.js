@@ -29,8 +29,18 @@ export async function listPage(root, query) {
     table));
 
   const mine = new Set(seats.mine());
+  // Whether this browser holds the seat to move.
+  const myTurn = (g) => g.status === 'ongoing' && g.to_move && mine.has(g.id) && !!seats.get(g.id)[g.to_move];
+  const statusCell = (g) => {
+    if (g.status !== 'ongoing') return resultText(g.result, g.termination);
+    if (myTurn(g)) return h('span', { class: 'pill pill-turn' }, 'Your turn');
+    if (mine.has(g.id)) return h('span', { class: 'pill pill-live' }, 'Their turn');
+    return h('span', { class: 'pill pill-live' }, 'Being played');
+  };
   try {
-    const { games } = await api.list({ limit: 100, ...filter });
+    const { games: listed } = await api.list({ limit: 100, ...filter });
+    // The games where it is this browser's turn come first (the order is otherwise kept).
+    const games = [...listed.filter(myTurn), ...listed.filter((g) => !myTurn(g))];
     if (!games.length) {
       mount(table, h('p', { class: 'empty' }, 'No games yet. ', h('a', { href: '/' }, 'Start one.')));
       return null;
@@ -40,7 +50,7 @@ export async function listPage(root, query) {
       h('tbody', {}, games.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null),
         h('td', {}, seatsText(g.seats.first, g.seats.second)),
-        h('td', {}, g.status === 'ongoing' ? h('span', { class: 'pill pill-live' }, g.to_move ? `${g.to_move} seat to move` : 'playing') : resultText(g.result, g.termination)),
+        h('td', {}, statusCell(g)),
         h('td', { class: 'num' }, String(g.moves)),
         h('td', { class: 'muted' }, ago(g.updated)),
         h('td', {}, h('a', { href: `/games/${g.id}/replay` }, 'replay')))))));

@@ -70,6 +70,9 @@ export function seatsText(first, second) {
 /** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */
 export function resultText(tag, termination) {
   if (!tag) return 'Over';
+  // A puzzle given up or stuck: `score N` pieces were left.
+  const score = /^score (\d+)$/.exec(tag);
+  if (score) return `Not solved · ${score[1]} pieces left`;
   let t = cap(tag);
   if (['white', 'black', 'yellow', 'red'].includes(tag)) t = `${cap(tag)} wins`;
   if (termination && termination !== 'rules') t += ` (${termination === 'agreement' ? 'agreed' : termination})`;
