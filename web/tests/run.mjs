@@ -803,6 +803,223 @@ test('hints from the computer, where the server gives them', async () => {
   assert(h2.length >= 3, `the rules page has ${h2.length} sections`);
 });
 
+/** Whether the element matched by `selector` lies wholly inside the viewport (no scrolling). */
+async function inView(page, selector) {
+  const box = await page.locator(selector).first().boundingBox();
+  const vp = page.viewportSize();
+  return !!box && box.x >= -1 && box.y >= -1 && box.x + box.width <= vp.width + 1 && box.y + box.height <= vp.height + 1;
+}
+
+test('bug: a click on the board while an earlier position is shown goes back to the game', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1 });
+  const rand = rng(5);
+  for (let i = 0; i < 2; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  const now = await waitTurn(page);
+  assert(now.ply >= 4, `only ${now.ply} moves played`);
+  await page.locator('.move-list .mv[data-ply="3"]').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.ply === '3');
+  // A piece that may be removed now.
+  const st = await apiGet(`/api/games/${gameId(page)}`);
+  const cell = st.legal_moves.find((m) => /^[a-d][1-8]$/.test(m));
+  await clickCell(page, cell);
+  // Back at the game, where the click counted (a removal is one click).
+  await page.waitForFunction((n) => Number(document.querySelector('main').dataset.ply) >= n, now.ply);
+  const said = await page.locator('.feedback').innerText();
+  assert(!/not your turn/i.test(said), `the page said '${said}'`);
+});
+
+test('bug: draws only where the rules have them, and agreed on one screen only after a question', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  await waitTurn(page);
+  assert(!(await page.locator('#btn-draw').count()), 'Sight Reduction has no draws but offers one');
+  await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '7' } });
+  await waitTurn(page);
+  await page.locator('#btn-draw').click();
+  await page.waitForSelector('.modal #confirm-yes');
+  await page.locator('.modal .btn:not(#confirm-yes)').click();
+  assert((await pageState(page)).status === 'ongoing', 'the draw was agreed without asking');
+  await page.locator('#btn-draw').click();
+  await page.locator('#confirm-yes').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.status === 'finished');
+  const head = await page.locator('.result-banner .banner-head').innerText();
+  assert(head === 'Draw', `banner '${head}'`);
+});
+
+test('bug: the fair set-up says whose turn it is and keeps its buttons in view', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    await createFromStartPage(page, { game: 'sight-reduction', mode: 'same', options: { setup: 'fair' } });
+    await waitTurn(page);
+    const status = await page.locator('#status').innerText();
+    assert(!/You to move/.test(status), `status '${status}'`);
+    await page.waitForSelector('.move-buttons .btn-move');
+    await page.waitForTimeout(200);
+    for (const sel of ['.board', '.move-buttons .btn-move', '.player-bar.active', '.feedback']) {
+      assert(await inView(page, sel), `${sel} is outside the ${viewport.width}x${viewport.height} window`);
+    }
+    if (viewport.width > 1000) assert(await inView(page, '#status'), 'the status is outside the window');
+    await shot(page, `layout-fair-${viewport.width}`);
+  }
+});
+
+test('bug: a solitaire lists its moves in one run and the game list says it is unsolved', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same', options: { mode: 'solitaire' } });
+  const rand = rng(8);
+  for (let i = 0; i < 3; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  assert(!(await page.locator('.move-list .mv-empty').count()), 'placeholders in the move list');
+  const nums = await page.locator('.move-list .mv-num').allInnerTexts();
+  assert(nums.join(' ') === '1. 2. 3.', `move numbers ${nums}`);
+  // Play it out by the API (first legal move each time) and look at the game list.
+  let st = await apiGet(`/api/games/${id}`);
+  const token = await page.evaluate((gid) => JSON.parse(localStorage.getItem(`boardlab:seats:${gid}`)).first, id);
+  while (st.status === 'ongoing') {
+    const r = await fetch(`${origin()}/api/games/${id}/moves`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ move: st.legal_moves[0], token }) });
+    st = await r.json();
+  }
+  await page.goto(`${pageOrigin()}/games`);
+  await page.waitForSelector('.games-table');
+  const row = await page.locator(`.games-table tr:has(a[href="/games/${id}"])`).innerText();
+  if (st.result.tag === 'solved') assert(/Solved/.test(row), `row '${row}'`);
+  else assert(/Not solved/.test(row) && !/Score/.test(row), `row '${row}'`);
+});
+
+test('bug: hints speak of colours and moves, not seats, plies or bare numbers', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '7' } });
+  await waitTurn(page);
+  await page.locator('#btn-hint').click();
+  await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+  const text = await page.locator('.feedback-advice').innerText();
+  assert(!/seat|plies|\d\.\d{3}/.test(text), `hint '${text}'`);
+  assert(/about even|better|winning|wins/.test(text), `hint '${text}'`);
+});
+
+test('bug: an invite link works once, and your own link says so', async () => {
+  const a = await newBrowser();
+  const id = await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
+  const link = await a.page.locator('#invite-link').inputValue();
+  // The creator opening the link keeps its seat and is told.
+  await a.page.goto(link);
+  await a.page.waitForSelector('.board .hit');
+  await a.page.waitForSelector('.toast');
+  assert(/your own invite link/.test(await a.page.locator('.toast').first().innerText()), 'no word about the own link');
+  const held = await a.page.evaluate((gid) => JSON.parse(localStorage.getItem(`boardlab:seats:${gid}`)), id);
+  assert(held.first && !held.second, `the creator now holds ${Object.keys(held)}`);
+  const b = await newBrowser();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  assert((await b.page.locator('.player-bar.bottom .pname strong').innerText()) === 'You', 'the invited player is not seated');
+  await a.page.waitForSelector('#opponent-joined');
+  const c = await newBrowser();
+  await c.page.goto(link);
+  await c.page.waitForSelector('.board .hit');
+  await c.page.waitForSelector('.feedback-error');
+  assert(/already been used/.test(await c.page.locator('.feedback-error').innerText()), 'the third browser was not told');
+  const third = await c.page.evaluate((gid) => localStorage.getItem(`boardlab:seats:${gid}`), id);
+  assert(!third || !JSON.parse(third).second, 'the third browser took the seat');
+  await shot(c.page, 'invite-used');
+});
+
+test('bug: Opprimo keeps the selection after a click on a point that is not a destination', async () => {
+  const { page } = await newBrowser();
+  await createFromStartPage(page, { game: 'opprimo', mode: 'same' });
+  // Both Kings are placed first.
+  const rand = rng(4);
+  for (let i = 0; i < 2; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  await waitTurn(page);
+  const st = await apiGet(`/api/games/${gameId(page)}`);
+  // A piece with moves, and an empty point none of its moves reaches.
+  const from = st.interaction.moves.find((m) => m.paths.length && m.paths[0].length === 2).paths[0][0].cell;
+  const reach = new Set(st.interaction.moves.filter((m) => m.paths.some((p) => p[0].cell === from)).map((m) => m.paths[0][1].cell));
+  const empty = st.board.cells.find((c) => !(c.pieces || []).length && !reach.has(c.name) && c.name !== from).name;
+  await clickCell(page, from);
+  await page.waitForSelector('.board .hit-target');
+  await clickCell(page, empty);
+  await page.waitForSelector('.feedback-error');
+  const said = await page.locator('.feedback-error').innerText();
+  assert(/cannot go to/.test(said) && !/No legal move starts/.test(said), `said '${said}'`);
+  assert(await page.locator('.board .hit-target').count() > 0, 'the selection was dropped');
+  await shot(page, 'opprimo-kept-selection');
+});
+
+test('bug: player bars keep whole names and facts, with the winner shown', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 10 });
+    await waitTurn(page);
+    await page.locator('#btn-resign').click();
+    await page.locator('#confirm-yes').click();
+    await page.waitForSelector('.winner-tag');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const cut = await page.evaluate(() => [...document.querySelectorAll('.player-bar .pname strong, .player-bar .pfact')]
+      .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(e).fontSize))
+      .map((e) => e.textContent));
+    assert(!cut.length, `cut or wrapped at ${viewport.width}px: ${cut}`);
+    assert(await inView(page, '.result-banner'), 'the result is outside the window');
+    await shot(page, `player-bars-${viewport.width}`);
+  }
+});
+
+test('bug: moves are numbered one per move, as in the record, with no placeholder at the end', async () => {
+  const { page } = await newBrowser();
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  const rand = rng(9);
+  for (let i = 0; i < 3; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  await page.locator('#btn-resign').click();
+  await page.locator('#confirm-yes').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.status === 'finished');
+  const n = (await apiGet(`/api/games/${id}`)).moves.length;
+  const nums = await page.locator('.move-list .mv-num').allInnerTexts();
+  assert(nums.join(' ') === Array.from({ length: n }, (_, i) => `${i + 1}.`).join(' '), `move numbers ${nums} for ${n} moves`);
+  assert(!(await page.locator('.move-list .mv-empty').count()), 'a placeholder in the move list');
+  const pgn = await fetch(`${origin()}/api/games/${id}/record?format=pgn`).then((r) => r.text());
+  assert(new RegExp(`\\n${n}\\. \\S+$`).test(pgn.trimEnd()), `record ends '${pgn.slice(-40)}'`);
+  await page.goto(`${pageOrigin()}/games`);
+  await page.waitForSelector('.games-table');
+  const row = await page.locator(`.games-table tr:has(a[href="/games/${id}"]) td.num`).innerText();
+  assert(row === String(n), `the game list counts ${row} moves, the game has ${n}`);
+});
+
+test('layout: board, turn and buttons fit the window for every game', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const game of Object.keys(GAMES)) {
+      await createFromStartPage(page, { game, mode: 'same', options: GAMES[game].options });
+      await waitTurn(page);
+      await page.waitForTimeout(150);
+      for (const sel of ['.board', '.player-bar.active', '.feedback']) {
+        assert(await inView(page, sel), `${game}: ${sel} outside the ${viewport.width}x${viewport.height} window`);
+      }
+      if (viewport.width > 1000) assert(await inView(page, '#status'), `${game}: the status is outside the window`);
+      await page.locator('#btn-resign').click();
+      await page.locator('#confirm-yes').click();
+      await page.waitForSelector('.result-banner');
+      // Reaching the Resign button may have scrolled a phone's page; the check is of the layout.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(150);
+      for (const sel of ['.board', '.result-banner']) {
+        assert(await inView(page, sel), `${game} over: ${sel} outside the ${viewport.width}x${viewport.height} window`);
+      }
+      await shot(page, `layout-${game}-${viewport.width}-over`);
+    }
+  }
+});
+
 test('phone-size layout and pages', async () => {
   const { page } = await newBrowser({ width: 390, height: 844 });
   await page.goto(`${pageOrigin()}/`);

@@ -569,7 +569,10 @@ impl Live {
                     colour,
                     draw: false,
                     tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
-                    reason: format!("the {loser} seat resigned"),
+                    reason: match self.game.colour_of(loser) {
+                        Some(c) => format!("{c} resigned"),
+                        None => format!("the {loser} player resigned"),
+                    },
                     termination: "resignation",
                     outcome: None,
                 })

@@ -112,16 +112,12 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         computer: meta.player(seat).is_computer(),
     });
     let result = live.result().map(|r| {
-        let text = match (&r.outcome, r.termination) {
-            (Some(o), _) => o.to_string(),
-            (None, "resignation") => {
-                let w = r.winner.unwrap_or(Seat::First);
-                match r.colour {
-                    Some(c) => format!("{c} ({w} seat) wins: {}", r.reason),
-                    None => format!("the {w} seat wins: {}", r.reason),
-                }
-            }
-            (None, _) => format!("draw: {}", r.reason),
+        // Words for people: the winner by colour, not by seat.
+        let text = match (r.winner, r.colour, &r.outcome) {
+            (Some(_), Some(c), _) => format!("{c} wins: {}", r.reason),
+            (Some(w), None, _) => format!("the {w} player wins: {}", r.reason),
+            (None, _, Some(o)) if !r.draw => o.to_string(),
+            (None, _, _) => format!("draw: {}", r.reason),
         };
         ResultView {
             winner: r.winner,

@@ -66,6 +66,7 @@ export async function gamePage(root, id) {
   el.viewing = h('div', { class: 'viewing', hidden: true });
   el.feedback = h('div', { class: 'feedback', 'aria-live': 'polite' });
   el.actions = h('div', { class: 'move-actions' });
+  el.banner = h('div', { class: 'banner-slot' });
   el.offers = h('div', { class: 'offers' });
   el.facts = h('dl', { class: 'facts' });
   el.moves = h('ol', { class: 'move-list', 'aria-label': 'Moves' });
@@ -102,7 +103,7 @@ export async function gamePage(root, id) {
   mount(root,
     h('div', { class: 'game-layout' },
       h('section', { class: 'board-col', 'aria-label': 'Board' },
-        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.viewing, el.actions, el.feedback)),
+        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
         el.facts,
@@ -421,6 +422,7 @@ export async function gamePage(root, id) {
     };
     boardView.render(board, view);
     if (!earlier) animatedVersion = state.version;
+    requestAnimationFrame(fitBoard);
     el.stack.style.setProperty('--aspect', boardView.aspect().toFixed(4));
     boardView.svg.classList.toggle('can-move', builder.enabled);
     el.boardWrap.classList.toggle('earlier', earlier);
@@ -470,6 +472,24 @@ export async function gamePage(root, id) {
     root.dataset.ply = String(earlier ? viewPly : state.moves.length);
   }
 
+  /**
+   * Sizes the board so that it, the player bars, the result, the move buttons and the last
+   * message fit in the window's height together: `--reserve` is the height taken by all but
+   * the board.
+   */
+  function fitBoard() {
+    if (closed) return;
+    const parts = [el.topBar, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback]
+      .filter((e) => e.offsetParent !== null);
+    const gap = parseFloat(getComputedStyle(el.stack).rowGap) || 0;
+    const used = parts.reduce((sum, e) => sum + e.getBoundingClientRect().height + gap, 0);
+    const top = el.stack.getBoundingClientRect().top + window.scrollY;
+    const frame = el.boardWrap.getBoundingClientRect().height - (boardView.svg ? boardView.svg.getBoundingClientRect().height : 0);
+    const reserve = Math.round(top + used + Math.max(0, frame) + 12);
+    if (el.stack.style.getPropertyValue('--reserve') !== `${reserve}px`) el.stack.style.setProperty('--reserve', `${reserve}px`);
+  }
+  window.addEventListener('resize', () => requestAnimationFrame(fitBoard));
+
   function renderPlayers(fl, board) {
     const bottom = fl ? 'second' : 'first';
     const top = fl ? 'first' : 'second';
@@ -492,10 +512,10 @@ export async function gamePage(root, id) {
         colourSwatch(colour, state.game),
         h('div', { class: 'pname' },
           h('strong', {}, state.solitaire ? `${cap(colour || '')} pieces` : playerName(state, seat, tokens)),
-          h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat))),
+          h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat),
+            won ? h('span', { class: 'winner-tag' }, 'winner') : null)),
         h('div', { class: 'pfacts' }, facts),
-        toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null,
-        won ? h('span', { class: 'winner-tag' }, 'winner') : null);
+        toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null);
       elBar.classList.toggle('active', !!toMove);
       elBar.dataset.seat = seat;
     }
@@ -709,8 +729,7 @@ export async function gamePage(root, id) {
   }
 
   function renderBanner() {
-    const old = el.boardWrap.querySelector('.result-banner');
-    if (old) old.remove();
+    el.banner.replaceChildren();
     if (state.status !== 'finished' || viewPly !== null || bannerClosed || !state.result) return;
     const r = state.result;
     const mine = mySeats();
@@ -719,10 +738,12 @@ export async function gamePage(root, id) {
     else if (r.draw) headline = 'Draw';
     else if (r.winner && mine.length === 1) headline = mine[0] === r.winner ? 'You win!' : 'You lose';
     else if (r.winner) headline = `${cap(r.colour || `${r.winner} seat`)} wins`;
-    el.boardWrap.append(h('div', { class: ['result-banner', r.draw ? 'draw' : ''], role: 'dialog', 'aria-label': 'Result' },
+    // Beside the board, not over it: the final position stays in view.
+    el.banner.append(h('div', { class: ['result-banner', r.draw ? 'draw' : ''], role: 'dialog', 'aria-label': 'Result' },
       h('button', { class: 'banner-x', type: 'button', 'aria-label': 'Close', onclick: () => { bannerClosed = true; render(); } }, '×'),
-      h('div', { class: 'banner-head' }, headline),
-      h('div', { class: 'banner-text' }, cap(r.text)),
+      h('div', { class: 'banner-words' },
+        h('div', { class: 'banner-head' }, headline),
+        h('div', { class: 'banner-text' }, cap(r.text))),
       h('div', { class: 'banner-btns' },
         h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
         h('a', { class: 'btn', href: `/games/${state.id}/replay` }, 'Replay'))));
