@@ -857,6 +857,8 @@ test('bug: the fair set-up says whose turn it is and keeps its buttons in view',
     await waitTurn(page);
     const status = await page.locator('#status').innerText();
     assert(!/You to move/.test(status), `status '${status}'`);
+    const sub = await page.locator('.game-sub').innerText();
+    assert(/Set-up: fair/.test(sub) && !/setup=/.test(sub), `options shown as '${sub}'`);
     await page.waitForSelector('.move-buttons .btn-move');
     await page.waitForTimeout(200);
     for (const sel of ['.board', '.move-buttons .btn-move', '.player-bar.active', '.feedback']) {

@@ -44,18 +44,22 @@ pub const START_POSITION: &str =
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "ranger-range",
+
+        label: "Ranger range",
         values: OptionValues::Int { min: 0, max: 7 },
         default: "3",
         description: "how many squares ahead a Ranger's fire reaches (0: Rangers never fire)",
     },
     OptionSpec {
         name: "quiet-plies",
+
+        label: "Draw after quiet moves",
         values: OptionValues::Int {
             min: 1,
             max: 10_000,
         },
         default: "100",
-        description: "the game is drawn after this many plies in a row without any piece removed",
+        description: "the game is drawn after this many moves in a row (of either player) without any piece removed",
     },
 ];
 

@@ -79,7 +79,10 @@ impl OptionValues {
 /// One option of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OptionSpec {
+    /// The key used on command lines, in records and in the API: `quiet-plies`.
     pub name: &'static str,
+    /// A short name for people: `Draw after quiet moves`.
+    pub label: &'static str,
     pub values: OptionValues,
     /// The default value, canonically spelled.
     pub default: &'static str,
@@ -371,6 +374,7 @@ mod tests {
     const SCHEMA: &[OptionSpec] = &[
         OptionSpec {
             name: "sight",
+            label: "sight",
             values: OptionValues::Choice {
                 choices: &["orthogonal", "any"],
             },
@@ -379,12 +383,14 @@ mod tests {
         },
         OptionSpec {
             name: "pie",
+            label: "pie",
             values: OptionValues::Bool,
             default: "true",
             description: "",
         },
         OptionSpec {
             name: "tokens",
+            label: "tokens",
             values: OptionValues::IntOr {
                 min: 1,
                 max: 999,

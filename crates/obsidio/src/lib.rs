@@ -169,6 +169,8 @@ impl Config {
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "size",
+
+        label: "Board size",
         values: OptionValues::Choice {
             choices: &["7", "9", "11"],
         },
@@ -177,6 +179,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "tokens",
+
+        label: "Tokens",
         values: OptionValues::IntOr {
             min: 1,
             max: 999,
@@ -187,6 +191,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "pie",
+
+        label: "Pie rule",
         values: OptionValues::Bool,
         default: "true",
         description: "pie rule: the second player may swap colours instead of its first move",

@@ -71,6 +71,8 @@ pub enum Move {
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "castle",
+
+        label: "Castle",
         values: OptionValues::Choice {
             choices: &["band", "hex"],
         },
@@ -79,12 +81,14 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "max-plies",
+
+        label: "Move limit",
         values: OptionValues::Int {
             min: 1,
             max: 1_000_000,
         },
         default: "400",
-        description: "the game is drawn when this many plies (King placements and passes included) have been played",
+        description: "the game is drawn when this many moves (of either player, King placements and passes included) have been played",
     },
 ];
 

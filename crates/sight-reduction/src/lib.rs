@@ -198,6 +198,8 @@ impl Config {
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "setup",
+
+        label: "Set-up",
         values: OptionValues::Choice {
             choices: &["random", "fair", "deterministic"],
         },
@@ -206,6 +208,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "removal",
+
+        label: "Removal",
         values: OptionValues::Choice {
             choices: &["single", "pair"],
         },
@@ -214,6 +218,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "sight",
+
+        label: "Sight",
         values: OptionValues::Choice {
             choices: &["orthogonal", "any"],
         },
@@ -222,20 +228,26 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "enemy-sight",
+
+        label: "Enemy sight",
         values: OptionValues::Bool,
         default: "false",
         description: "a removed piece must also see an enemy piece (any of the 8 directions)",
     },
     OptionSpec {
         name: "first",
+
+        label: "First to move",
         values: OptionValues::Choice {
             choices: &["white", "black"],
         },
         default: "white",
-        description: "the colour that moves first (the first seat plays it)",
+        description: "the colour that moves first",
     },
     OptionSpec {
         name: "mode",
+
+        label: "Mode",
         values: OptionValues::Choice {
             choices: &["match", "solitaire"],
         },
@@ -244,6 +256,8 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "keep",
+
+        label: "Goal squares",
         values: OptionValues::Text {
             accepted: "two squares, the last White piece's then the last Black piece's, e.g. b2,c7 (solitaire only)",
         },

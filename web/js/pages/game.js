@@ -429,8 +429,10 @@ export async function gamePage(root, id) {
 
     // Title and settings.
     el.title.textContent = state.title;
-    const defaults = Object.fromEntries(((info && info.options) || []).map((o) => [o.name, o.default]));
-    const opts = Object.entries(state.options || {}).filter(([k, v]) => defaults[k] !== v).map(([k, v]) => `${k}=${v}`).join(' · ');
+    const specs = Object.fromEntries(((info && info.options) || []).map((o) => [o.name, o]));
+    // The options that differ from the defaults, by their names for people.
+    const opts = Object.entries(state.options || {}).filter(([k, v]) => !specs[k] || specs[k].default !== v)
+      .map(([k, v]) => `${(specs[k] && specs[k].label) || k}: ${v === 'true' ? 'on' : v === 'false' ? 'off' : v}`).join(' · ');
     const mode = state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen'
       : (state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer') ? 'Against the computer' : 'Online';
     mount(el.subtitle, h('span', { class: 'mode-tag' }, mode), opts ? h('span', { class: 'opts' }, opts) : null,

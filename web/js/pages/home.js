@@ -17,7 +17,7 @@ function countWord(n) {
 function optionControl(spec, value, onChange) {
   const id = `opt-${spec.name}`;
   const v = spec.values;
-  const label = h('label', { for: id, class: 'opt-label' }, spec.name);
+  const label = h('label', { for: id, class: 'opt-label', title: spec.name }, spec.label || spec.name);
   const desc = h('div', { class: 'opt-desc' }, spec.description);
   let control;
   if (v.kind === 'choice') {
