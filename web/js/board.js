@@ -414,6 +414,10 @@ export class BoardView {
     const g = s('g', { class: 'hits' });
     const v = this.view;
     const ordered = [...this.board.cells].sort((a, b) => (a.shape === 'triangle' ? 0 : 1) - (b.shape === 'triangle' ? 0 : 1));
+    // Points take a larger share of the board when no triangle can be clicked now, so that
+    // they are comfortable to tap (Opprimo's soldiers and their destinations).
+    const live = (c) => (v.targets && v.targets.has(c.name)) || (v.clickable && v.clickable.has(c.name));
+    const pointR = this.board.cells.some((c) => c.shape === 'triangle' && live(c)) ? 0.3 : 0.38;
     for (const c of ordered) {
       const [cx, cy] = this.xy(c.x, c.y);
       const cls = ['hit'];
@@ -426,7 +430,7 @@ export class BoardView {
       if (c.shape === 'triangle') {
         shape = s('polygon', { ...attrs, points: c.polygon.map(([x, y]) => this.xy(x, y).join(',')).join(' ') });
       } else if (c.shape === 'point') {
-        shape = s('circle', { ...attrs, cx, cy, r: 0.3 * K });
+        shape = s('circle', { ...attrs, cx, cy, r: pointR * K });
       } else {
         shape = s('rect', { ...attrs, x: cx - K / 2, y: cy - K / 2, width: K, height: K });
       }

@@ -293,8 +293,10 @@ export class MoveBuilder {
       if (onLayer.length) tokens = onLayer;
       else if (prefix.length && this.cellOf(prefix[0]) === cell && this.layerOf(prefix[0]) !== this.layer) return false;
     }
-    if (tokens.length > 1 && this.layer === null && layered && prefix.length === 0 && this.pointerClick) {
-      // A click beside a layer's icon means the piece beneath.
+    const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+    if (tokens.length > 1 && this.layer === null && layered && prefix.length === 0 && this.pointerClick && !coarse) {
+      // A click beside a layer's icon means the piece beneath (with a mouse; a finger is
+      // asked which piece it meant, as the icons are small).
       const ground = tokens.filter((t) => !this.layerOf(t));
       if (ground.length) tokens = ground;
     }
