@@ -50,8 +50,9 @@ export const api = {
   undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
   join: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, body),
   hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
+  /** The rules page as HTML, rendered by the server from the game's Markdown page. */
   rules: async (game) => {
-    const res = await fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: 'text/markdown' } });
+    const res = await fetch(`/api/rules/${encodeURIComponent(game)}?format=html`, { headers: { Accept: 'text/html' } });
     if (!res.ok) throw new ApiError(res.status, 'http', `no rules page (${res.status})`);
     return res.text();
   },

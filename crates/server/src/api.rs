@@ -537,13 +537,41 @@ async fn get_hint(
     ))
 }
 
-async fn get_rules(Path(params): Path<BTreeMap<String, String>>) -> Result<Response, ApiError> {
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesQuery {
+    format: Option<String>,
+}
+
+async fn get_rules(
+    Path(params): Path<BTreeMap<String, String>>,
+    QueryParams(q): QueryParams<RulesQuery>,
+) -> Result<Response, ApiError> {
     let name = params.get("game").map_or("", String::as_str);
     let kind: GameKind = name
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
-    let page = crate::web::rules_page(kind.name())
-        .ok_or_else(|| ApiError::not_found(format!("no rules page for {}", kind.name())))?;
+    let missing = || ApiError::not_found(format!("no rules page for {}", kind.name()));
+    match q.format.as_deref() {
+        None | Some("markdown") => {}
+        Some("html") => {
+            let html = crate::web::rules_html(kind.name()).ok_or_else(missing)?;
+            return Ok((
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                )],
+                html,
+            )
+                .into_response());
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "unknown format '{other}'; accepted: markdown, html"
+            )))
+        }
+    }
+    let page = crate::web::rules_page(kind.name()).ok_or_else(missing)?;
     Ok((
         [(
             header::CONTENT_TYPE,

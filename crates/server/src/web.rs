@@ -35,6 +35,70 @@ pub fn rules_page(game: &str) -> Option<&'static [u8]> {
         .map(|(_, b)| *b)
 }
 
+/// The rules page of `game` as HTML (tables, footnotes and strikethrough as on GitHub). A link
+/// to a sibling rules page goes to the app's page for it; other relative links, which lead into
+/// the source tree, keep only their text.
+#[must_use]
+pub fn rules_html(game: &str) -> Option<String> {
+    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
+    let text = std::str::from_utf8(rules_page(game)?).ok()?;
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut dropped = 0usize;
+    let events = Parser::new_ext(text, options).filter_map(|event| match event {
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest: &str = &dest_url;
+            let outside = dest.starts_with("http://")
+                || dest.starts_with("https://")
+                || dest.starts_with('/')
+                || dest.starts_with('#');
+            if outside {
+                return Some(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }));
+            }
+            let (path, anchor) = dest.split_once('#').unwrap_or((dest, ""));
+            match path.strip_suffix(".md").filter(|p| !p.contains('/')) {
+                Some(page) => {
+                    let to = if anchor.is_empty() {
+                        format!("/rules/{page}")
+                    } else {
+                        format!("/rules/{page}#{anchor}")
+                    };
+                    Some(Event::Start(Tag::Link {
+                        link_type,
+                        dest_url: CowStr::from(to),
+                        title,
+                        id,
+                    }))
+                }
+                None => {
+                    dropped += 1;
+                    None
+                }
+            }
+        }
+        Event::End(TagEnd::Link) if dropped > 0 => {
+            dropped -= 1;
+            None
+        }
+        other => Some(other),
+    });
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    html::push_html(&mut out, events);
+    Some(out)
+}
+
 /// The `web/` folder of the source tree this binary was built from (for `--dev`).
 #[must_use]
 pub fn source_dir() -> PathBuf {
@@ -176,5 +240,24 @@ pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Res
             "not found\n",
         )
             .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rules_html;
+
+    #[test]
+    fn rules_pages_render_tables_and_keep_no_links_into_the_source_tree() {
+        for game in ["sight-reduction", "obsidio", "opprimo", "assideum"] {
+            let html = rules_html(game).expect("a rules page");
+            assert!(html.contains("<h1"), "{game}");
+            assert!(html.contains("<table>"), "{game}: no table rendered");
+            assert!(
+                !html.contains(".md\""),
+                "{game}: a link into the source tree"
+            );
+        }
+        assert!(rules_html("chess").is_none());
     }
 }

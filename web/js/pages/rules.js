@@ -1,9 +1,8 @@
-// The rules pages: each game's rules page from the server, rendered from Markdown; without it,
+// The rules pages: each game's rules page from the server, which renders its Markdown; without it,
 // the catalog's summary, options and move examples.
 
 import { h, mount } from '../util.js';
 import { api, catalog } from '../api.js';
-import { markdown } from '../markdown.js';
 
 export async function rulesPage(root, game) {
   root.className = 'rules-root';
@@ -27,8 +26,8 @@ export async function rulesPage(root, game) {
     h('p', { class: 'rules-play' }, h('a', { class: 'btn btn-primary', href: `/?game=${info.name}` }, `Play ${info.title}`))));
   document.title = `${info.title} rules · boardlab`;
   try {
-    const md = await api.rules(game);
-    body.innerHTML = markdown(md);
+    // The server's own rules page, rendered from Markdown by the server.
+    body.innerHTML = await api.rules(game);
   } catch {
     mount(body,
       h('h1', {}, info.title),
