@@ -544,3 +544,77 @@ fn play_against_a_failing_engine_ends_the_game_by_forfeit() {
     assert!(saved.contains("[Termination \"forfeit\"]"), "{saved}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A plain HTTP/1.1 request to `addr`; returns the status and the JSON body.
+fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, serde_json::Value) {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, json) = answer.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(json).unwrap_or_default())
+}
+
+/// `boardlab ugi` as a computer seat of the server, allowed by the operator with
+/// `--ugi-engine`, plays its moves.
+#[test]
+fn the_server_runs_an_allowed_engine_as_a_computer_seat() {
+    let dir = std::env::temp_dir().join(format!("boardlab-ugi-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = format!("{} ugi", shlex_quote(BIN));
+    let mut server = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--ugi-engine", &engine])
+        .arg("--database")
+        .arg(format!("sqlite://{}", dir.join("db.sqlite").display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in '{first}'"))
+        .to_string();
+    let seat = format!("computer:ugi:time=50ms {engine}");
+    let body = serde_json::json!({
+        "game": "opprimo",
+        "seats": { "first": seat, "second": "computer:level:1" }
+    })
+    .to_string();
+    let (status, created) = http(&addr, "POST", "/api/games", Some(&body));
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let state = loop {
+        let (_, state) = http(&addr, "GET", &format!("/api/games/{id}"), None);
+        if state["version"].as_i64().unwrap_or(0) >= 6 || state["status"] == "finished" {
+            break state;
+        }
+        if Instant::now() > deadline {
+            break state;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(status, 201, "{created}");
+    assert!(
+        state["version"].as_i64().unwrap_or(0) >= 6,
+        "the engine did not play: {state}"
+    );
+    assert_ne!(state["result"]["termination"], "resignation", "{state}");
+}
