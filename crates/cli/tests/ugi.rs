@@ -261,9 +261,15 @@ fn conversation(kind: GameKind) {
             assert!(info.contains(field), "{go}: {info}");
         }
     }
-    e.refused("go movetime soon", "not a whole number");
-    e.refused("go depth 0", "depth");
-    e.refused("go sideways 3", "unknown limit");
+    for (go, needle) in [
+        ("go movetime soon", "not a whole number"),
+        ("go depth 0", "depth"),
+        ("go sideways 3", "unknown limit"),
+    ] {
+        e.refused(go, needle);
+        let answer = e.next(Duration::from_secs(30));
+        assert_eq!(answer.as_deref(), Some("bestmove none"), "{go}");
+    }
     e.refused("fly away", "unknown command");
     e.refused("query weather", "queries");
 

@@ -219,7 +219,16 @@ impl<G: Game> Engine<'_, G> {
             }
             "go" => {
                 self.finish_search();
-                self.go(rest)?;
+                // Every `go` is answered with a `bestmove`, so that the other side never
+                // waits for one: `bestmove none` when there is nothing to search.
+                if let Err(problem) = self.go(rest) {
+                    if let Problem::Say(message) = &problem {
+                        say(&error_line(message))?;
+                        say("bestmove none")?;
+                        return Ok(None);
+                    }
+                    return Err(problem);
+                }
             }
             "stop" => self.finish_search(),
             "query" => self.query(rest)?,
@@ -441,33 +450,13 @@ impl<G: Game> Engine<'_, G> {
         Ok(l)
     }
 
-    /// The time for this move from `movetime` and the clock of the seat to move: a share of
-    /// the time left (1/`movestogo`, or 1/25) plus three quarters of the increment, never
-    /// more than half the time left; less the protocol's overhead.
-    fn think_time(l: &Limits, seat: Seat) -> Option<Duration> {
-        let from_clock = l.time[seat.index()].map(|left| {
-            let inc = l.inc[seat.index()].unwrap_or(0);
-            let share = left / l.movestogo.unwrap_or(MOVES_TO_GO).max(1) + inc * 3 / 4;
-            share.min(left / 2)
-        });
-        let ms = match (l.movetime, from_clock) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
-        let t = Duration::from_millis(ms);
-        Some(
-            t.saturating_sub(MOVE_OVERHEAD.min(t / 10))
-                .max(Duration::from_millis(1)),
-        )
-    }
-
     /// The bot spec for this search: the `Bot` option with the limits of `go` added (the
     /// first limit reached ends the search) and the `Threads` option.
     fn spec_for(&self, l: &Limits) -> Result<BotSpec, Problem> {
         let time = if l.infinite {
             Some(INFINITE)
         } else {
-            Self::think_time(l, self.game.to_move())
+            think_time(l, self.game.to_move())
         };
         let mut spec = self.settings.bot.clone();
         if let BotSpec::Best(b) = &mut spec {
@@ -517,11 +506,9 @@ impl<G: Game> Engine<'_, G> {
     fn go(&mut self, words: &[&str]) -> Result<(), Problem> {
         let limits = Self::parse_go(words)?;
         if let Some(o) = self.game.outcome() {
-            say(&error_line(&format!(
+            return refuse(format!(
                 "the game is over ({o}); there is no move to search"
-            )))?;
-            say("bestmove none")?;
-            return Ok(());
+            ));
         }
         let spec = self.spec_for(&limits)?;
         let bot = match self.bot.take() {
@@ -569,6 +556,26 @@ impl<G: Game> Engine<'_, G> {
     }
 }
 
+/// The time for this move from `movetime` and the clock of the seat to move: a share of the
+/// time left (1/`movestogo`, or 1/25) plus three quarters of the increment, never more than
+/// half the time left; the smaller of that and `movetime`; less the protocol's overhead.
+fn think_time(l: &Limits, seat: Seat) -> Option<Duration> {
+    let from_clock = l.time[seat.index()].map(|left| {
+        let inc = l.inc[seat.index()].unwrap_or(0);
+        let share = left / l.movestogo.unwrap_or(MOVES_TO_GO).max(1) + inc * 3 / 4;
+        share.min(left / 2)
+    });
+    let ms = match (l.movetime, from_clock) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    let t = Duration::from_millis(ms);
+    Some(
+        t.saturating_sub(MOVE_OVERHEAD.min(t / 10))
+            .max(Duration::from_millis(1)),
+    )
+}
+
 /// The search thread: searches, waits for `stop` after a `go infinite` (the protocol wants
 /// no `bestmove` before it), and reports; hands the bot back.
 fn search<G: Game>(
@@ -602,4 +609,37 @@ fn search<G: Game>(
         Err(e) => say(&error_line(&e.to_string())).and_then(|()| say("bestmove none")),
     };
     bot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_gives_a_share_of_the_time_left_plus_most_of_the_increment() {
+        let ms = |n: u64| Some(Duration::from_millis(n));
+        let clock = Limits {
+            time: [Some(60_000), Some(1_000)],
+            inc: [Some(1_000), None],
+            ..Limits::default()
+        };
+        // 60000/25 + 750, less 20 ms.
+        assert_eq!(think_time(&clock, Seat::First), ms(3_130));
+        // 1000/25 = 40, less a tenth.
+        assert_eq!(think_time(&clock, Seat::Second), ms(36));
+        let tight = Limits {
+            time: [Some(100), None],
+            inc: [Some(1_000), None],
+            ..Limits::default()
+        };
+        // Never more than half of what is left.
+        assert_eq!(think_time(&tight, Seat::First), ms(45));
+        let both = Limits {
+            movetime: Some(500),
+            movestogo: Some(2),
+            ..clock
+        };
+        assert_eq!(think_time(&both, Seat::First), ms(480));
+        assert_eq!(think_time(&Limits::default(), Seat::First), None);
+    }
 }
