@@ -229,6 +229,13 @@ pub fn table_bits(spec: &AlphaBetaSpec) -> u32 {
     (bits + u32::from(spec.threads != 1)).clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)
 }
 
+/// The table size that fits in `mb` MiB (each entry takes 16 bytes): from 1 MiB up to the
+/// largest table, 64 MiB; sizes between powers of two are rounded down.
+#[must_use]
+pub fn table_bits_for_mb(mb: u32) -> u32 {
+    (16 + mb.max(1).ilog2()).clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)
+}
+
 /// What the threads of one search share besides the table: when to stop, and the node count.
 struct Shared<'a> {
     table: &'a Table,

@@ -7,7 +7,11 @@
 //! game number, so an arena with work budgets (iterations, nodes, depth) gives the same
 //! results for the same seed whatever the thread count. An optional random opening (the
 //! same for both games of a pair) varies the games of bots that always choose the same move.
+//!
+//! A bot that fails to move (an outside engine that stops, answers too late or answers an
+//! illegal move) loses that game by forfeit; the result says why.
 
+use crate::ugi::UgiBot;
 use crate::{new_bot, AiError, BotSpec};
 use boardlab_core::{Game, GameRecord, Options, Outcome, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -55,6 +59,9 @@ pub struct GameResult {
     pub moves: [u32; 2],
     /// The whole game, for saving.
     pub record: GameRecord,
+    /// Set when a bot failed to move and lost by forfeit: which bot (0 for A, 1 for B) and
+    /// why.
+    pub forfeit: Option<(usize, String)>,
 }
 
 /// Results from A's point of view.
@@ -185,21 +192,24 @@ pub fn play_game<G: Game>(
         Seat::Second
     };
     let setup_seed = cfg.seed.wrapping_add(pair);
-    let start: G = boardlab_core::setup(
-        &cfg.options,
-        setup_seed,
-        cfg.position.as_deref(),
-        &cfg.moves,
-    )
-    .map_err(|e| AiError::Unsupported(format!("this arena set-up: {e}")))?;
-    let mut record = GameRecord::new(&start, setup_seed, cfg.position.clone());
-    record.moves = cfg.moves.clone();
-    let mut start = start;
-    record.moves.extend(random_opening(
-        &mut start,
-        cfg.opening_plies,
-        mix(cfg.seed, pair, 3),
-    ));
+    let set_up = |e: String| AiError::Unsupported(format!("this arena set-up: {e}"));
+    let first: G = boardlab_core::setup(&cfg.options, setup_seed, cfg.position.as_deref(), &[])
+        .map_err(|e| set_up(e.to_string()))?;
+    let mut record = GameRecord::new(&first, setup_seed, cfg.position.clone());
+    // The whole line from the first position, for bots that are told it (outside engines).
+    let mut line = Vec::new();
+    let mut start = first.clone();
+    for (i, text) in cfg.moves.iter().enumerate() {
+        let mv = start
+            .play_text(text)
+            .map_err(|e| set_up(format!("move {}: {e}", i + 1)))?;
+        line.push(mv);
+        record.moves.push(start_format(&first, &line));
+    }
+    for mv in random_opening(&mut start, cfg.opening_plies, mix(cfg.seed, pair, 3)) {
+        line.push(mv);
+        record.moves.push(start_format(&first, &line));
+    }
     let seat_spec = |seat: Seat| if seat == a_seat { 0 } else { 1 };
     record.seats.first = cfg.bots[seat_spec(Seat::First)].to_string();
     record.seats.second = cfg.bots[seat_spec(Seat::Second)].to_string();
@@ -211,21 +221,44 @@ pub fn play_game<G: Game>(
     let mut time = [Duration::ZERO; 2];
     let mut moves = [0u32; 2];
     let mut plies = 0;
+    let mut forfeit = None;
     while game.outcome().is_none() {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
         let who = seat_spec(game.to_move());
         let t = Instant::now();
-        let r = bots[who].search(&game, stop);
+        bots[who].follow(&first, &line);
+        let r = match bots[who].try_search(&game, stop) {
+            Ok(r) => r,
+            Err(_) if stop.load(Ordering::Relaxed) => return Ok(None),
+            Err(e) => {
+                forfeit = Some((who, e.to_string()));
+                break;
+            }
+        };
         time[who] += t.elapsed();
         moves[who] += 1;
         record.moves.push(game.format_move(r.best));
         game.play(r.best)
             .unwrap_or_else(|e| panic!("bot {} chose an illegal move: {e}", cfg.bots[who]));
+        line.push(r.best);
         plies += 1;
     }
-    let outcome = game.outcome().expect("the loop ends when the game is over");
+    let outcome = match game.outcome() {
+        Some(o) => o,
+        None => {
+            let winner = game.to_move().other();
+            record.termination = Some("forfeit".into());
+            Outcome::Win {
+                seat: winner,
+                colour: game
+                    .colour_of(winner)
+                    .unwrap_or(G::info().colours[winner.index()]),
+                reason: "the other side failed to move",
+            }
+        }
+    };
     record.set_outcome(Some(outcome));
     Ok(Some(GameResult {
         index,
@@ -236,13 +269,24 @@ pub fn play_game<G: Game>(
         time,
         moves,
         record,
+        forfeit,
     }))
 }
 
+/// The canonical notation of the last move of `line`, played from `first`.
+fn start_format<G: Game>(first: &G, line: &[G::Move]) -> String {
+    let (last, before) = line.split_last().expect("a move was just added");
+    let mut g = first.clone();
+    for &m in before {
+        g.play_unchecked(m);
+    }
+    g.format_move(*last)
+}
+
 /// Plays up to `plies` uniformly random moves on `game`, never one that ends the game (the
-/// bots decide every result), and returns them as text. Stops early when every move would
-/// end the game.
-fn random_opening<G: Game>(game: &mut G, plies: u32, seed: u64) -> Vec<String> {
+/// bots decide every result), and returns them. Stops early when every move would end the
+/// game.
+fn random_opening<G: Game>(game: &mut G, plies: u32, seed: u64) -> Vec<G::Move> {
     use boardlab_core::rand::Rng;
     let mut rng = boardlab_core::rng(seed);
     let mut moves = Vec::new();
@@ -263,7 +307,7 @@ fn random_opening<G: Game>(game: &mut G, plies: u32, seed: u64) -> Vec<String> {
             }
         }
         let Some((m, next)) = choice else { break };
-        played.push(game.format_move(m));
+        played.push(m);
         *game = next;
     }
     played
@@ -280,9 +324,14 @@ pub fn run<G: Game>(
     stop: &AtomicBool,
     on_game: &(dyn Fn(&GameResult, &Summary) + Sync),
 ) -> Result<Summary, AiError> {
-    // Fail early, on this thread, for bad specs or set-ups.
-    new_bot::<G>(&cfg.bots[0], 0)?;
-    new_bot::<G>(&cfg.bots[1], 0)?;
+    // Fail early, on this thread, for bad specs or set-ups, and for outside engines that
+    // cannot be started or do not offer the game.
+    for spec in &cfg.bots {
+        new_bot::<G>(spec, 0)?;
+        if let BotSpec::Ugi(u) = spec {
+            UgiBot::<G>::new(u.clone()).prepare(&cfg.options)?;
+        }
+    }
     let next = AtomicU32::new(0);
     let summary = Mutex::new(Summary::default());
     let error: Mutex<Option<AiError>> = Mutex::new(None);
@@ -340,6 +389,7 @@ mod tests {
                 0,
                 None,
             ),
+            forfeit: None,
         };
         for _ in 0..30 {
             s.add(&r(1.0, Seat::First));

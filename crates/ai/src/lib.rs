@@ -11,7 +11,10 @@
 //!   playout policies, exact endgames) and [`alphabeta::AlphaBeta`] (iterative-deepening
 //!   negamax with a transposition table). Game knowledge lives in [`policy::GameAi`],
 //!   implemented for every game in [`games`].
-//! - [`choose_move`], [`analyze`]: the same for a game of any kind ([`AnyGame`]).
+//! - [`ugi::UgiBot`]: an outside engine run as a child process and spoken to in UGI
+//!   (`ugi:COMMAND`); it can fail, which [`Bot::try_search`] reports.
+//! - [`choose_move`], [`analyze`], [`analyze_line`]: the same for a game of any kind
+//!   ([`AnyGame`]).
 //! - [`arena`]: matches between two bots with results, score interval and Elo difference.
 //!
 //! How each bot works and how strong it is: `docs/ai.md`.
@@ -25,10 +28,12 @@ pub mod mcts;
 pub mod policy;
 pub mod search;
 pub mod spec;
+pub mod ugi;
 pub mod words;
 
 pub use search::{Bot, RandomBot, SearchResult, Value};
 pub use spec::BotSpec;
+pub use ugi::EngineError;
 
 use boardlab_core::Game;
 use boardlab_games::{AnyGame, GameKind};
@@ -50,6 +55,12 @@ pub enum AiError {
     /// The AI does not know this game.
     #[error("the computer players do not support {0} yet")]
     Unsupported(String),
+    /// An outside engine failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The moves given do not replay from the start given.
+    #[error("cannot replay the game: {0}")]
+    Replay(String),
 }
 
 /// Generic code run with a game type that has bot support; see [`visit_kind`].
@@ -62,6 +73,12 @@ pub trait AiVisitor {
 pub trait AiGameVisitor {
     type Output;
     fn visit<G: GameAi>(self, game: &G) -> Self::Output;
+}
+
+/// Generic code run with a game of any kind, with or without bot support; see [`visit_any`].
+pub trait AnyGameVisitor {
+    type Output;
+    fn visit<G: Game>(self, game: &G) -> Self::Output;
 }
 
 /// Chooses at compile time, for each game of the list, between running a visitor with the game's
@@ -137,6 +154,13 @@ macro_rules! ai_games {
             }
         }
 
+        /// Runs `visitor` with the typed game inside `game`, whether or not it has bot support.
+        pub fn visit_any<V: AnyGameVisitor>(game: &AnyGame, visitor: V) -> V::Output {
+            match game {
+                $(AnyGame::$variant(g) => visitor.visit::<$ty>(g),)*
+            }
+        }
+
         /// Runs `visitor` with `G` seen as a game with bot support, for code that is generic
         /// over [`Game`] only.
         ///
@@ -157,44 +181,65 @@ boardlab_games::with_games!(ai_games);
 /// The concrete spec `spec` stands for in game `G`: levels and `best` resolved.
 #[must_use]
 pub fn resolve<G: GameAi>(spec: &BotSpec) -> BotSpec {
-    match *spec {
-        BotSpec::Level(n) => resolve::<G>(&G::level_spec(n)),
+    match spec {
+        BotSpec::Level(n) => resolve::<G>(&G::level_spec(*n)),
         BotSpec::Best(b) => G::best_spec(b.time.unwrap_or(spec::DEFAULT_TIME), b.threads),
-        other => other,
+        other => other.clone(),
     }
 }
 
-/// A bot for `G` (any game with bot support); its moves follow from `seed`.
-fn make_bot<G: GameAi>(spec: &BotSpec, seed: u64) -> Box<dyn Bot<G>> {
+/// A bot for `G` (any game with bot support); its moves follow from `seed`. `table_mb` sets
+/// the alpha-beta table's size instead of the size its budget suggests.
+fn make_bot<G: GameAi>(spec: &BotSpec, seed: u64, table_mb: Option<u32>) -> Box<dyn Bot<G>> {
     match resolve::<G>(spec) {
         BotSpec::Random => Box::new(RandomBot::new(seed)),
         BotSpec::Mcts(m) => Box::new(mcts::Mcts::<G>::new(m, seed)),
         BotSpec::AlphaBeta(a) => {
-            Box::new(alphabeta::AlphaBeta::<G>::new(a, alphabeta::table_bits(&a)))
+            let bits =
+                table_mb.map_or_else(|| alphabeta::table_bits(&a), alphabeta::table_bits_for_mb);
+            Box::new(alphabeta::AlphaBeta::<G>::new(a, bits))
         }
+        BotSpec::Ugi(u) => Box::new(ugi::UgiBot::<G>::new(u)),
         BotSpec::Level(_) | BotSpec::Best(_) => unreachable!("resolved above"),
     }
 }
 
-struct NewBot<'a>(&'a BotSpec, u64);
+struct NewBot<'a>(&'a BotSpec, u64, Option<u32>);
 
 impl AiVisitor for NewBot<'_> {
     type Output = Box<dyn Any + Send>;
     fn visit<G: GameAi>(self) -> Box<dyn Any + Send> {
-        Box::new(make_bot::<G>(self.0, self.1))
+        Box::new(make_bot::<G>(self.0, self.1, self.2))
     }
 }
 
-/// A bot for game `G`, following `spec`; its moves follow from `seed`. The random bot plays
-/// every game; the others need the game's [`GameAi`] knowledge.
+/// A bot for game `G`, following `spec`; its moves follow from `seed`. The random bot and
+/// outside engines play every game; the others need the game's [`GameAi`] knowledge. An
+/// outside engine is started by its first search (or [`ugi::UgiBot::prepare`]).
 ///
 /// # Errors
 /// A game without bot support.
 pub fn new_bot<G: Game>(spec: &BotSpec, seed: u64) -> Result<Box<dyn Bot<G>>, AiError> {
-    if *spec == BotSpec::Random {
-        return Ok(Box::new(RandomBot::new(seed)));
+    new_bot_with_table(spec, seed, None)
+}
+
+/// [`new_bot`] with the alpha-beta transposition table made to fit in `table_mb` MiB (see
+/// [`alphabeta::table_bits_for_mb`]) instead of the size the budget suggests; `None` leaves
+/// it to the budget. Other bots ignore it.
+///
+/// # Errors
+/// A game without bot support.
+pub fn new_bot_with_table<G: Game>(
+    spec: &BotSpec,
+    seed: u64,
+    table_mb: Option<u32>,
+) -> Result<Box<dyn Bot<G>>, AiError> {
+    match spec {
+        BotSpec::Random => return Ok(Box::new(RandomBot::new(seed))),
+        BotSpec::Ugi(u) => return Ok(Box::new(ugi::UgiBot::<G>::new(u.clone()))),
+        _ => {}
     }
-    let any = visit_type::<G, _>(NewBot(spec, seed))?;
+    let any = visit_type::<G, _>(NewBot(spec, seed, table_mb))?;
     Ok(*any
         .downcast::<Box<dyn Bot<G>>>()
         .expect("visit_type visits G itself"))
@@ -212,9 +257,23 @@ impl AiVisitor for Resolve<'_> {
 /// The concrete spec that `spec` stands for in game `kind` (levels and `best` resolved).
 ///
 /// # Errors
-/// A game without bot support.
+/// A game without bot support (for a spec other than `random` and `ugi:…`).
 pub fn resolve_for(kind: GameKind, spec: &BotSpec) -> Result<BotSpec, AiError> {
-    visit_kind(kind, Resolve(spec))
+    match spec {
+        BotSpec::Random | BotSpec::Ugi(_) => Ok(spec.clone()),
+        _ => visit_kind(kind, Resolve(spec)),
+    }
+}
+
+/// [`resolve_for`] for the game type `G`.
+///
+/// # Errors
+/// A game without bot support (for a spec other than `random` and `ugi:…`).
+pub fn resolve_type<G: Game>(spec: &BotSpec) -> Result<BotSpec, AiError> {
+    match spec {
+        BotSpec::Random | BotSpec::Ugi(_) => Ok(spec.clone()),
+        _ => visit_type::<G, _>(Resolve(spec)),
+    }
 }
 
 /// A search result in notation, for a game of any kind.
@@ -245,15 +304,25 @@ impl Analysis {
 }
 
 /// Searches `game` with `bot` and writes the result in notation.
-pub fn analysis_of<G: Game>(game: &G, bot: &mut dyn Bot<G>, stop: &AtomicBool) -> Analysis {
-    let r = bot.search(game, stop);
+///
+/// # Errors
+/// An outside engine failed (see [`Bot::try_search`]).
+///
+/// # Panics
+/// If the game is over.
+pub fn analysis_of<G: Game>(
+    game: &G,
+    bot: &mut dyn Bot<G>,
+    stop: &AtomicBool,
+) -> Result<Analysis, AiError> {
+    let r = bot.try_search(game, stop)?;
     let mut g = game.clone();
     let mut pv = Vec::with_capacity(r.pv.len());
     for &m in &r.pv {
         pv.push(g.format_move(m));
         g.play_unchecked(m);
     }
-    Analysis {
+    Ok(Analysis {
         bot: String::new(),
         best: game.format_move(r.best),
         value: r.value,
@@ -261,24 +330,35 @@ pub fn analysis_of<G: Game>(game: &G, bot: &mut dyn Bot<G>, stop: &AtomicBool) -
         nodes: r.nodes,
         elapsed: r.elapsed,
         depth: r.depth,
-    }
+    })
 }
 
 struct Analyze<'a> {
+    moves: &'a [String],
     spec: &'a BotSpec,
     seed: u64,
     stop: &'a AtomicBool,
 }
 
-impl AiGameVisitor for Analyze<'_> {
+impl AnyGameVisitor for Analyze<'_> {
     type Output = Result<Analysis, AiError>;
-    fn visit<G: GameAi>(self, game: &G) -> Result<Analysis, AiError> {
+    fn visit<G: Game>(self, start: &G) -> Result<Analysis, AiError> {
+        let mut game = start.clone();
+        let mut played = Vec::with_capacity(self.moves.len());
+        for (i, text) in self.moves.iter().enumerate() {
+            let mv = game
+                .play_text(text)
+                .map_err(|e| AiError::Replay(format!("move {}: {e}", i + 1)))?;
+            played.push(mv);
+        }
         if let Some(o) = game.outcome() {
             return Err(AiError::GameOver(o.to_string()));
         }
-        let mut bot = make_bot::<G>(self.spec, self.seed);
-        let mut a = analysis_of(game, bot.as_mut(), self.stop);
-        a.bot = resolve::<G>(self.spec).to_string();
+        let resolved = resolve_type::<G>(self.spec)?;
+        let mut bot = new_bot::<G>(&resolved, self.seed)?;
+        bot.follow(start, &played);
+        let mut a = analysis_of(&game, bot.as_mut(), self.stop)?;
+        a.bot = resolved.to_string();
         Ok(a)
     }
 }
@@ -287,14 +367,38 @@ impl AiGameVisitor for Analyze<'_> {
 /// work done. Reproducible for a fixed seed and a non-time budget.
 ///
 /// # Errors
-/// The game is over, or the game has no bot support.
+/// The game is over, the game has no bot support, or an outside engine failed.
 pub fn analyze(
     game: &AnyGame,
     spec: &BotSpec,
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<Analysis, AiError> {
-    visit_game(game, Analyze { spec, seed, stop })?
+    analyze_line(game, &[], spec, seed, stop)
+}
+
+/// [`analyze`] for the position reached from `start` by `moves` (in notation). The bot is
+/// told the whole line ([`Bot::follow`]), which an outside engine passes on.
+///
+/// # Errors
+/// A move that does not replay, the game is over, the game has no bot support, or an outside
+/// engine failed.
+pub fn analyze_line(
+    start: &AnyGame,
+    moves: &[String],
+    spec: &BotSpec,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<Analysis, AiError> {
+    visit_any(
+        start,
+        Analyze {
+            moves,
+            spec,
+            seed,
+            stop,
+        },
+    )
 }
 
 /// Chooses a move for the side to move of `game` (any of the four games) within the spec's
@@ -332,14 +436,14 @@ pub fn bench_mcts<G: Game>(
     budget: Duration,
     seed: u64,
 ) -> Result<(u64, f64), AiError> {
-    let BotSpec::Mcts(m) = *spec else {
+    let BotSpec::Mcts(m) = spec else {
         return Err(AiError::Unsupported(format!("benchmarks of {spec}")));
     };
     let timed = BotSpec::Mcts(spec::MctsSpec {
         time: Some(budget),
         iterations: None,
         threads: 1,
-        ..m
+        ..*m
     });
     let mut bot = new_bot::<G>(&timed, seed)?;
     let r = bot.search(game, &AtomicBool::new(false));
@@ -399,7 +503,7 @@ mod tests {
     /// their bots.
     mod fifth_game {
         use super::super::{AiError, AiVisitor, GameAi, GameProbe, Probe, ViaAi, ViaNone};
-        use super::super::{AiGameVisitor, GameViaAi, GameViaNone};
+        use super::super::{AiGameVisitor, AnyGameVisitor, GameViaAi, GameViaNone};
         use crate::spec::BotSpec;
         use boardlab_core::toy::Toy;
         use boardlab_core::Game;
@@ -432,6 +536,14 @@ mod tests {
             }
         }
 
+        struct AnyName;
+        impl AnyGameVisitor for AnyName {
+            type Output = &'static str;
+            fn visit<G: Game>(self, _: &G) -> &'static str {
+                G::info().name
+            }
+        }
+
         struct Eval;
         impl AiGameVisitor for Eval {
             type Output = i32;
@@ -453,6 +565,8 @@ mod tests {
             );
             let toy = AnyGame::new(GameKind::Toy, &boardlab_core::toy::options(), 0).unwrap();
             assert!(visit_game(&toy, Eval).is_err());
+            // Outside engines and the random bot need no bot support: every game is visited.
+            assert_eq!(visit_any(&toy, AnyName), "toy");
             let sr = AnyGame::new(
                 GameKind::SightReduction,
                 &GameKind::SightReduction.info().default_options(),

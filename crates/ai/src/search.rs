@@ -1,5 +1,6 @@
 //! What a search returns, the [`Bot`] interface, and the uniform random bot.
 
+use crate::ugi::EngineError;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{Game, Outcome, Proven, Seat};
 use std::fmt;
@@ -81,13 +82,43 @@ pub struct SearchResult<M> {
 
 /// A computer player for game `G`. Bots may keep state between moves (MCTS keeps its tree),
 /// so one bot should follow one game.
+///
+/// The built-in bots always find a move; an outside engine ([`crate::ugi::UgiBot`]) may fail
+/// to give one, which [`Bot::try_search`] reports. Code that may be handed any bot spec calls
+/// `try_search`.
 pub trait Bot<G: Game>: Send {
     /// Chooses a move for the seat to move; `stop` may be set by another thread to end the
     /// search early, the best move so far being returned.
     ///
     /// # Panics
-    /// If the game is over (callers check [`Game::outcome`] first).
+    /// If the game is over (callers check [`Game::outcome`] first), or if an outside engine
+    /// fails (see [`Bot::try_search`]).
     fn search(&mut self, game: &G, stop: &AtomicBool) -> SearchResult<G::Move>;
+
+    /// [`Bot::search`] for bots that can fail: an outside engine that cannot be started,
+    /// stops, does not answer in time or answers a move that is not legal.
+    ///
+    /// # Errors
+    /// What went wrong with the engine; the built-in bots never fail.
+    ///
+    /// # Panics
+    /// If the game is over.
+    fn try_search(
+        &mut self,
+        game: &G,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult<G::Move>, EngineError> {
+        Ok(self.search(game, stop))
+    }
+
+    /// Tells the bot how the game reached the position of its next search: where it started
+    /// and the moves played since. The built-in bots need nothing but the game value (which
+    /// carries its history), so the default ignores it; an outside engine is sent the start
+    /// and the moves rather than the position alone, so that rules that look back (repetition)
+    /// apply there too.
+    fn follow(&mut self, start: &G, moves: &[G::Move]) {
+        let _ = (start, moves);
+    }
 }
 
 /// The score of a finished game for each seat, in 0..1. A solved puzzle scores 1; an unsolved

@@ -1,10 +1,15 @@
 //! Bot specifications as text: `random`, `mcts:time=200ms`, `mcts:iterations=20000,c=1.4`,
-//! `mcts:plain`, `alphabeta:depth=6`, `best:time=200ms`, `level:N`.
+//! `mcts:plain`, `alphabeta:depth=6`, `best:time=200ms`, `level:N`, `ugi:COMMAND`.
 //!
 //! A spec is a kind, optionally followed by `:` and comma-separated items, each `key=value`
 //! or a flag word. Input is case-insensitive; [`BotSpec`]'s `Display` writes the canonical form
 //! (only the settings that differ from the kind's defaults, in a fixed order), which parses back
 //! to the same spec.
+//!
+//! `ugi:COMMAND` is the exception: after `ugi:` comes a command line, split like a shell does
+//! (quotes and backslashes; no variables or globs), whose case is kept. Leading words
+//! `time=T` set the time per move; the rest is the program and its arguments:
+//! `ugi:time=200ms ./engine --ugi`.
 
 use crate::AiError;
 use std::fmt;
@@ -15,7 +20,7 @@ use std::time::Duration;
 pub const ACCEPTED: &str = "random | mcts[:plain][,time=200ms][,iterations=N][,c=F][,threads=N]\
 [,solver=B][,reuse=B][,policy=B][,exact=B][,rollout=full|N][,rave=N][,widen=N] | \
 alphabeta[:depth=N][,time=1s][,nodes=N][,threads=N][,qsearch=B][,exact=B][,lmr=B][,extend=B] | best[:time=1s][,threads=N] | \
-level:N (N = 1..10)";
+level:N (N = 1..10) | ugi:[time=T ]COMMAND [ARGUMENTS…]";
 
 /// The exploration constant of `mcts` when none is given.
 pub const DEFAULT_C: f64 = 0.7;
@@ -150,8 +155,59 @@ pub struct BestSpec {
     pub threads: u32,
 }
 
+/// An outside engine speaking UGI: the command that starts it and the time it gets per move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UgiSpec {
+    /// The program and its arguments (never empty).
+    pub command: Vec<String>,
+    /// Time per move (`go movetime`); `None` means [`DEFAULT_TIME`].
+    pub time: Option<Duration>,
+}
+
+impl UgiSpec {
+    /// The time per move the engine is given.
+    #[must_use]
+    pub fn move_time(&self) -> Duration {
+        self.time.unwrap_or(DEFAULT_TIME)
+    }
+
+    /// The command line as one string, quoted like a shell would need it.
+    #[must_use]
+    pub fn command_line(&self) -> String {
+        shlex::try_join(self.command.iter().map(String::as_str))
+            .unwrap_or_else(|_| self.command.join(" "))
+    }
+
+    /// Reads what follows `ugi:`: leading `time=T` words, then the command.
+    fn parse(text: &str, rest: &str) -> Result<UgiSpec, AiError> {
+        let err = |reason: String| spec_error(text, reason);
+        let words = shlex::split(rest).ok_or_else(|| {
+            err("the command has an unfinished quote or a trailing backslash".into())
+        })?;
+        let mut time = None;
+        let mut words = words.into_iter().peekable();
+        while let Some(w) = words.peek() {
+            let Some((key, value)) = w.split_once('=') else {
+                break;
+            };
+            if !key.eq_ignore_ascii_case("time") {
+                break;
+            }
+            time = Some(parse_duration(value).map_err(err)?);
+            words.next();
+        }
+        let command: Vec<String> = words.collect();
+        if command.is_empty() {
+            return Err(err(
+                "ugi needs the command that starts the engine: ugi:'./engine --ugi'".into(),
+            ));
+        }
+        Ok(UgiSpec { command, time })
+    }
+}
+
 /// A bot described as text. See the [module docs](self).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BotSpec {
     /// Uniformly random legal moves.
     Random,
@@ -163,6 +219,8 @@ pub enum BotSpec {
     Best(BestSpec),
     /// A strength level 1..=10 (see [`crate::levels`]).
     Level(u8),
+    /// An outside engine run as a child process, speaking UGI (see [`crate::ugi`]).
+    Ugi(UgiSpec),
 }
 
 impl BotSpec {
@@ -199,6 +257,8 @@ impl BotSpec {
             },
             BotSpec::Best(b) => with_margin(b.time.unwrap_or(DEFAULT_TIME)),
             BotSpec::Level(n) => with_margin(crate::levels::time_hint(*n)),
+            // Starting the program and its hand-shake come on top of the time per move.
+            BotSpec::Ugi(u) => with_margin(u.move_time()) + Duration::from_millis(200),
         }
     }
 }
@@ -278,7 +338,14 @@ impl FromStr for BotSpec {
     type Err = AiError;
 
     fn from_str(text: &str) -> Result<Self, AiError> {
-        let lower = text.trim().to_ascii_lowercase();
+        // An engine's command keeps its case, so it is read before anything is lower-cased.
+        let trimmed = text.trim();
+        if let Some(head) = trimmed.get(..4) {
+            if head.eq_ignore_ascii_case("ugi:") {
+                return UgiSpec::parse(text, &trimmed[4..]).map(BotSpec::Ugi);
+            }
+        }
+        let lower = trimmed.to_ascii_lowercase();
         let (kind, rest) = match lower.split_once(':') {
             Some((k, r)) => (k.trim(), Some(r.trim())),
             None => (lower.as_str(), None),
@@ -432,6 +499,9 @@ impl FromStr for BotSpec {
                 }
                 Ok(BotSpec::Best(b))
             }
+            "ugi" => Err(err(
+                "ugi needs the command that starts the engine: ugi:'./engine --ugi'".into(),
+            )),
             "" => Err(err("empty bot spec".into())),
             other => Err(err(format!("unknown bot kind '{other}'"))),
         }
@@ -444,6 +514,13 @@ impl fmt::Display for BotSpec {
         let kind = match self {
             BotSpec::Random => "random",
             BotSpec::Level(n) => return write!(f, "level:{n}"),
+            BotSpec::Ugi(u) => {
+                f.write_str("ugi:")?;
+                if let Some(t) = u.time {
+                    write!(f, "time={} ", format_duration(t))?;
+                }
+                return f.write_str(&u.command_line());
+            }
             BotSpec::Mcts(m) => {
                 let base = if m.plain {
                     items.push("plain".into());
@@ -627,6 +704,34 @@ mod tests {
             let e = text.parse::<BotSpec>().unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");
             assert!(e.contains("accepted:"), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn ugi_specs_keep_the_command_and_round_trip() {
+        let spec: BotSpec = "UGI:time=200ms ./My\\ Engine 'two words' --Flag"
+            .parse()
+            .unwrap();
+        let BotSpec::Ugi(u) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(u.command, ["./My Engine", "two words", "--Flag"]);
+        assert_eq!(u.time, Some(Duration::from_millis(200)));
+        assert_eq!(
+            round_trip("ugi:time=200ms ./My\\ Engine 'two words' --Flag"),
+            "ugi:time=200ms './My Engine' 'two words' --Flag"
+        );
+        assert_eq!(round_trip("ugi:boardlab ugi"), "ugi:boardlab ugi");
+        assert!(spec.time_hint() >= Duration::from_millis(200));
+        for (text, needle) in [
+            ("ugi", "needs the command"),
+            ("ugi:", "needs the command"),
+            ("ugi:time=1s", "needs the command"),
+            ("ugi:time=1 engine", "needs a unit"),
+            ("ugi:'engine", "unfinished quote"),
+        ] {
+            let e = text.parse::<BotSpec>().unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
         }
     }
 

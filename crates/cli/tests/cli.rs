@@ -382,3 +382,58 @@ fn arena_reports_the_match_saves_replayable_records_and_shares_openings_within_a
         stderr(&one)
     );
 }
+
+/// `boardlab replay FILE --verbose | head -1` used to panic with "failed printing to stdout:
+/// Broken pipe". A reader that stops early now ends the command quietly: exit 0, nothing on
+/// standard error.
+#[test]
+fn replay_verbose_into_a_pipe_closed_early_ends_quietly() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = std::env::temp_dir().join(format!("boardlab-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("long.txt");
+    let o = boardlab_with_input(
+        &[
+            "play",
+            "assideum",
+            "--first",
+            "random",
+            "--second",
+            "random",
+            "--seed",
+            "1",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = record.to_str().unwrap();
+    // More than any pipe holds, so the command is still writing when the reader leaves.
+    let full = boardlab(&["replay", file, "--verbose"]);
+    assert!(full.stdout.len() > 256 * 1024, "{}", full.stdout.len());
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["replay", file, "--verbose"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("1. "), "{first}");
+    // The reader is dropped here: the pipe is closed with most of the output unread.
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(err, "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -275,7 +275,8 @@ async fn create_game(
     ];
     for (seat, p) in ["first", "second"].iter().zip(&players) {
         if let Player::Computer(bot) = p {
-            bot.check_game(kind)
+            bot.check_engine(&app.settings.engines)
+                .and_then(|()| bot.check_game(kind))
                 .and_then(|()| bot.check_limits(kind, &app.settings.computer))
                 .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))?;
         }

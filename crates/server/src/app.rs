@@ -67,6 +67,8 @@ pub struct Settings {
     pub web_dir: Option<std::path::PathBuf>,
     /// How much computer seats and hints may think.
     pub computer: ComputerLimits,
+    /// The outside engines computer seats may run: each a program and its arguments.
+    pub engines: Vec<Vec<String>>,
     /// Games one address may create per minute (0: no limit).
     pub games_per_minute: u32,
     /// Hints one address may ask for per minute (0: no limit).
@@ -595,16 +597,34 @@ impl App {
             .with_entry(id, |e| {
                 e.live.computer_to_move(&e.meta).map(|seat| {
                     let bot = match e.meta.player(seat) {
-                        Player::Computer(b) => *b,
+                        Player::Computer(b) => b.clone(),
                         Player::Human => unreachable!("a computer seat"),
                     };
-                    (seat, bot, e.live.game.clone(), e.live.version, e.meta.seed)
+                    let moves: Vec<String> = e.live.moves.iter().map(|p| p.text.clone()).collect();
+                    let start = e.live.start().clone();
+                    (
+                        seat,
+                        bot,
+                        start,
+                        moves,
+                        e.live.game.clone(),
+                        e.live.version,
+                        e.meta.seed,
+                    )
                 })
             })
             .await;
-        let Ok(Some((seat, bot, game, version, seed))) = snapshot else {
+        let Ok(Some((seat, bot, start, moves, game, version, seed))) = snapshot else {
             return false;
         };
+        // Checked again here: the game may come from a server that allowed other engines.
+        if let Err(e) = bot.check_engine(&self.settings.engines) {
+            tracing::warn!(
+                game = id,
+                "computer player {bot} cannot play ({e}); it resigns"
+            );
+            return self.computer_resigns(id, seat, version).await;
+        }
         let Some(stop) = lock(&self.thinking).get(id).map(|t| Arc::clone(&t.stop)) else {
             return false;
         };
@@ -622,10 +642,10 @@ impl App {
         let limit = bot.deadline(&limits);
         let seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let stop2 = Arc::clone(&stop);
-        let bot2 = bot;
+        let bot2 = bot.clone();
         let game2 = game.clone();
         let mut task = tokio::task::spawn_blocking(move || {
-            let r = bot2.choose(&game2, seed, &stop2);
+            let r = bot2.choose(&start, &moves, &game2, seed, &stop2);
             drop(permit);
             r
         });
@@ -638,12 +658,23 @@ impl App {
         };
         let mv = match chosen {
             Ok(Ok(mv)) => mv,
+            Ok(Err(boardlab_ai::AiError::Engine(e))) => {
+                // An outside engine that fails loses the game, as over a board.
+                tracing::warn!(game = id, "computer player {bot} failed ({e}); it resigns");
+                return self.computer_resigns(id, seat, version).await;
+            }
             Ok(Err(e)) => {
                 tracing::warn!(
                     game = id,
                     "computer player {bot} failed ({e}); playing a random move"
                 );
-                match crate::bot::Bot::random().choose(&game, seed, &AtomicBool::new(false)) {
+                match crate::bot::Bot::random().choose(
+                    &game,
+                    &[],
+                    &game,
+                    seed,
+                    &AtomicBool::new(false),
+                ) {
                     Ok(mv) => mv,
                     Err(_) => return false,
                 }
@@ -665,6 +696,28 @@ impl App {
             }
             Err(e) => {
                 tracing::error!(game = id, "computer move {mv} refused: {}", e.message);
+                false
+            }
+        }
+    }
+
+    /// The computer seat `seat` resigns game `id` (its outside engine failed or is not
+    /// allowed here); whether it did.
+    async fn computer_resigns(self: &Arc<Self>, id: &str, seat: Seat, version: i64) -> bool {
+        match self
+            .act(
+                id,
+                &Actor::Computer(seat),
+                Action::Resign,
+                "",
+                Some(version),
+            )
+            .await
+        {
+            Ok(_) => true,
+            Err(e) if e.is_conflict() => true,
+            Err(e) => {
+                tracing::error!(game = id, "computer resignation refused: {}", e.message);
                 false
             }
         }

@@ -1,8 +1,10 @@
 //! Computer players: a bot spec of the AI crate (`random`, `level:5`, `mcts:time=200ms`, …)
 //! and the call that chooses its move. Random play works in every game; other bots in the
-//! games the AI crate supports.
+//! games the AI crate supports. An outside engine (`ugi:COMMAND`) runs only when the operator
+//! allowed its command (`--ugi-engine`): a seat's spec comes from whoever creates the game.
 
 use crate::limits::ComputerLimits;
+use boardlab_ai::spec::UgiSpec;
 use boardlab_ai::{AiError, BotSpec};
 use boardlab_core::rand::{Rng, SeedableRng};
 use boardlab_games::{AnyGame, GameKind};
@@ -14,13 +16,13 @@ use std::time::Duration;
 pub const DEFAULT_LEVEL: u8 = 3;
 
 /// A bot described by its spec.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bot {
     spec: BotSpec,
 }
 
 impl Bot {
-    /// Reads a bot spec (`random`, `level:N`, `mcts:…`, `alphabeta:…`, `best:…`).
+    /// Reads a bot spec (`random`, `level:N`, `mcts:…`, `alphabeta:…`, `best:…`, `ugi:…`).
     ///
     /// # Errors
     /// A spec that no bot accepts, listing the accepted forms.
@@ -46,6 +48,36 @@ impl Bot {
         }
     }
 
+    /// Checks that this bot is not an outside engine, or one whose command (program and
+    /// arguments, exactly) is among the `allowed` ones.
+    ///
+    /// # Errors
+    /// An outside engine the operator did not allow.
+    pub fn check_engine(&self, allowed: &[Vec<String>]) -> Result<(), String> {
+        match &self.spec {
+            BotSpec::Ugi(u) if !allowed.contains(&u.command) => Err(format!(
+                "this server does not run the outside engine `{}`{}",
+                u.command_line(),
+                if allowed.is_empty() {
+                    " (it runs none; its operator allows engines with --ugi-engine)".to_string()
+                } else {
+                    let list: Vec<String> = allowed
+                        .iter()
+                        .map(|command| {
+                            let spec = UgiSpec {
+                                command: command.clone(),
+                                time: None,
+                            };
+                            format!("`{}`", spec.command_line())
+                        })
+                        .collect();
+                    format!("; it runs {}", list.join(", "))
+                }
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Checks that this bot can play `kind`.
     ///
     /// # Errors
@@ -65,7 +97,7 @@ impl Bot {
     #[must_use]
     pub fn within(&self, kind: GameKind, limits: &ComputerLimits) -> (Bot, u32) {
         let Ok(mut spec) = boardlab_ai::resolve_for(kind, &self.spec) else {
-            return (*self, 1);
+            return (self.clone(), 1);
         };
         let cap = u32::try_from(limits.threads.max(1)).unwrap_or(u32::MAX);
         let fit = |time: &mut Option<Duration>, threads: &mut u32| {
@@ -78,6 +110,10 @@ impl Bot {
         let threads = match &mut spec {
             BotSpec::Mcts(m) => fit(&mut m.time, &mut m.threads),
             BotSpec::AlphaBeta(a) => fit(&mut a.time, &mut a.threads),
+            BotSpec::Ugi(u) => {
+                u.time = Some(u.move_time().min(limits.max_time));
+                1
+            }
             _ => 1,
         };
         (Bot { spec }, threads)
@@ -95,6 +131,7 @@ impl Bot {
         let (time, threads) = match (&self.spec, spec) {
             (_, BotSpec::Mcts(m)) => (m.time, m.threads),
             (_, BotSpec::AlphaBeta(a)) => (a.time, a.threads),
+            (_, BotSpec::Ugi(u)) => (Some(u.move_time()), 1),
             _ => (None, 1),
         };
         if let Some(t) = time.filter(|t| *t > limits.max_time) {
@@ -131,21 +168,32 @@ impl Bot {
         self.spec.time_hint()
     }
 
-    /// Chooses a move for the side to move; returns its notation. Setting `stop` ends a
-    /// search early with the best move so far.
+    /// Chooses a move for the side to move of `game`, reached from `start` by `moves`
+    /// (an outside engine is told the whole line); returns its notation. Setting `stop` ends
+    /// a search early with the best move so far.
     ///
     /// # Errors
-    /// The game is over, or the bot cannot play this game.
-    pub fn choose(&self, game: &AnyGame, seed: u64, stop: &AtomicBool) -> Result<String, String> {
+    /// The game is over, the bot cannot play this game, or an outside engine failed
+    /// ([`AiError::Engine`]).
+    pub fn choose(
+        &self,
+        start: &AnyGame,
+        moves: &[String],
+        game: &AnyGame,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<String, AiError> {
         if self.spec == BotSpec::Random {
             let moves = game.legal_moves();
             if moves.is_empty() {
-                return Err("the game is over".into());
+                return Err(AiError::GameOver(
+                    game.outcome().map(|o| o.to_string()).unwrap_or_default(),
+                ));
             }
             let mut rng = boardlab_core::Rng::seed_from_u64(seed);
             return Ok(moves[rng.random_range(0..moves.len())].clone());
         }
-        boardlab_ai::choose_move_with_stop(game, &self.spec, seed, stop).map_err(|e| e.to_string())
+        boardlab_ai::analyze_line(start, moves, &self.spec, seed, stop).map(|a| a.best)
     }
 }
 

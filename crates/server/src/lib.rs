@@ -94,6 +94,11 @@ pub struct ServeArgs {
     /// computer seat may use [default: one per core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub computer_threads: Option<u64>,
+    /// An outside engine computer seats may run (`computer:ugi:COMMAND`): its command line,
+    /// program and arguments, split like a shell does (repeatable). Seats name engines
+    /// exactly so; no other command is ever run.
+    #[arg(long = "ugi-engine", value_name = "COMMAND")]
+    pub ugi_engines: Vec<String>,
     /// Games one client address may create per minute (0: no limit); up to this many at once.
     #[arg(long, default_value_t = 60)]
     pub games_per_minute: u32,
@@ -126,6 +131,7 @@ impl Default for ServeArgs {
             body_timeout: 10,
             computer_max_time: Duration::from_secs(10),
             computer_threads: None,
+            ugi_engines: Vec::new(),
             games_per_minute: 60,
             hints_per_minute: 30,
             trust_proxy: false,
@@ -142,6 +148,22 @@ impl ServeArgs {
             header_timeout: Duration::from_secs(self.header_timeout),
             body_timeout: Duration::from_secs(self.body_timeout),
         }
+    }
+
+    /// The commands of the outside engines computer seats may run.
+    ///
+    /// # Errors
+    /// A command with an unfinished quote, or an empty one.
+    pub fn engines(&self) -> Result<Vec<Vec<String>>> {
+        self.ugi_engines
+            .iter()
+            .map(|text| match shlex::split(text) {
+                Some(words) if !words.is_empty() => Ok(words),
+                _ => anyhow::bail!(
+                    "--ugi-engine '{text}': write the command line, e.g. --ugi-engine './engine --ugi'"
+                ),
+            })
+            .collect()
     }
 
     /// The computer-player limits these settings give.
@@ -179,6 +201,7 @@ impl Server {
                 args.addr
             )
         })?;
+        let engines = args.engines()?;
         let store = Arc::new(
             Store::open(&args.database)
                 .await
@@ -194,6 +217,7 @@ impl Server {
                 computer_delay: Duration::from_millis(args.computer_delay_ms),
                 web_dir: args.dev.then(web::source_dir),
                 computer: args.computer_limits(),
+                engines,
                 games_per_minute: args.games_per_minute,
                 hints_per_minute: args.hints_per_minute,
                 trust_proxy: args.trust_proxy,
@@ -460,11 +484,23 @@ pub fn serve_blocking(args: &ServeArgs) -> Result<()> {
         } else {
             addr
         };
-        println!(
-            "boardlab server listening on http://{addr} (database: {})",
-            server.store_description()
-        );
-        println!("open http://{shown}/ in a browser; press Ctrl-C to stop");
+        // A closed standard output does not stop the server (a log reader may go away).
+        {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "boardlab server listening on http://{addr} (database: {})",
+                server.store_description()
+            )
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "open http://{shown}/ in a browser; press Ctrl-C to stop"
+                )
+            })
+            .and_then(|()| out.flush());
+        }
         server.run(shutdown_signal()).await
     })
 }

@@ -30,8 +30,9 @@ impl Player {
         if lower == "computer" {
             return Ok(Player::Computer(Bot::default_level()));
         }
-        if let Some(spec) = lower.strip_prefix("computer:") {
-            return Bot::parse(spec)
+        if lower.starts_with("computer:") {
+            // The spec as written: an outside engine's command keeps its case.
+            return Bot::parse(&t["computer:".len()..])
                 .map(Player::Computer)
                 .map_err(|e| format!("bad computer player '{t}': {e}"));
         }
@@ -71,5 +72,7 @@ mod tests {
         assert!(e.contains("accepted: human, computer"), "{e}");
         let e = Player::parse("computer:nonsense").unwrap_err();
         assert!(e.contains("bad computer player"), "{e}");
+        let p = Player::parse("Computer:UGI:./My-Engine --Fast").unwrap();
+        assert_eq!(p.to_string(), "computer:ugi:./My-Engine --Fast");
     }
 }

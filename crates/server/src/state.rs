@@ -239,6 +239,12 @@ impl Live {
         })
     }
 
+    /// The position before the first move.
+    #[must_use]
+    pub fn start(&self) -> &AnyGame {
+        &self.start
+    }
+
     /// Replays a stored log.
     ///
     /// # Errors

@@ -14,7 +14,7 @@ pub struct Args {
     #[command(flatten)]
     pub select: Selectors,
     /// The bot: random, mcts:time=1s, mcts:iterations=20000,c=1.4, mcts:plain,
-    /// alphabeta:depth=6, best:time=1s, level:1 … level:10.
+    /// alphabeta:depth=6, best:time=1s, level:1 … level:10, ugi:COMMAND (an outside engine).
     #[arg(long, default_value = "best:time=1s")]
     pub bot: String,
     /// Seed of the bot (its choices are reproducible for a seed and a work budget).
@@ -35,8 +35,10 @@ impl GameVisitor for Args {
             anyhow::bail!("the game is over ({o}); there is nothing to analyse");
         }
         let mut bot = boardlab_ai::new_bot::<G>(&spec, self.bot_seed)?;
-        println!("{}", status_line(&game));
-        let a = boardlab_ai::analysis_of(&game, bot.as_mut(), &AtomicBool::new(false));
+        let (start, line) = self.select.line::<G>()?;
+        bot.follow(&start, &line);
+        outln!("{}", status_line(&game))?;
+        let a = boardlab_ai::analysis_of(&game, bot.as_mut(), &AtomicBool::new(false))?;
         let seat = game.to_move();
         let colour = game
             .colour_to_move()
@@ -44,21 +46,21 @@ impl GameVisitor for Args {
             .unwrap_or_default();
         let resolved = boardlab_ai::resolve_for(self.select.kind()?, &spec)?;
         if resolved == spec {
-            println!("bot: {spec}");
+            outln!("bot: {spec}")?;
         } else {
-            println!("bot: {spec} = {resolved}");
+            outln!("bot: {spec} = {resolved}")?;
         }
-        println!("best move: {}", a.best);
-        println!("value: {}{colour}", a.value.for_seat(seat));
-        println!("pv: {}", a.pv.join(" "));
-        println!(
+        outln!("best move: {}", a.best)?;
+        outln!("value: {}{colour}", a.value.for_seat(seat))?;
+        outln!("pv: {}", a.pv.join(" "))?;
+        outln!(
             "nodes: {} in {:.3} s ({:.0}/s), depth {}",
             a.nodes,
             a.elapsed.as_secs_f64(),
             a.nodes_per_second(),
             a.depth
-        );
-        println!("bestmove {}", a.best);
+        )?;
+        outln!("bestmove {}", a.best)?;
         Ok(())
     }
 }

@@ -17,7 +17,8 @@ pub struct Args {
     /// the set-ups (both games of a pair share one) and the bots.
     #[command(flatten)]
     pub select: Selectors,
-    /// A bot spec; give exactly two (the first is "A": results are from its point of view).
+    /// A bot spec (or ugi:COMMAND, an outside engine); give exactly two (the first is "A":
+    /// results are from its point of view). A bot that fails to move loses that game.
     #[arg(long = "bot", required = true, num_args = 1)]
     pub bots: Vec<String>,
     /// Number of games (pairs of games with seats swapped).
@@ -60,7 +61,7 @@ impl GameVisitor for Args {
                 .with_context(|| format!("cannot create the records folder {}", dir.display()))?;
         }
         let cfg = ArenaConfig {
-            bots,
+            bots: bots.clone(),
             games: self.games,
             threads,
             seed: self.select.seed,
@@ -84,7 +85,7 @@ impl GameVisitor for Args {
                 format!("{} = {}", bots[i], resolved[i])
             }
         };
-        println!(
+        outln!(
             "{} (options: {}): A = {}, B = {}; {} games, {threads} threads, seed {}{}",
             G::info().name,
             cfg.options,
@@ -97,7 +98,7 @@ impl GameVisitor for Args {
             } else {
                 String::new()
             }
-        );
+        )?;
         let tty = std::io::stderr().is_terminal();
         let bar = super::progress_bar(
             u64::from(cfg.games),
@@ -107,6 +108,16 @@ impl GameVisitor for Args {
         let records = self.records.clone();
         let save_error = std::sync::Mutex::new(None);
         let on_game = |r: &GameResult, s: &Summary| {
+            if let Some((who, reason)) = &r.forfeit {
+                let line = format!(
+                    "game {}: {} ({}) loses by forfeit: {reason}",
+                    r.index + 1,
+                    ["A", "B"][*who],
+                    bots[*who]
+                );
+                // A failed write shows again in the summary, which ends the command.
+                let _ = bar.suspend(|| outln!("{line}"));
+            }
             let line = format!(
                 "A {}-{}-{} ({:.1}%)",
                 s.wins,
@@ -133,18 +144,18 @@ impl GameVisitor for Args {
         if let Some(e) = save_error.into_inner().expect("not poisoned") {
             anyhow::bail!(e);
         }
-        print_summary(&summary);
+        print_summary(&summary)?;
         if let Some(dir) = &self.records {
-            println!("records: {}", dir.display());
+            outln!("records: {}", dir.display())?;
         }
         Ok(())
     }
 }
 
-fn print_summary(s: &Summary) {
+fn print_summary(s: &Summary) -> std::io::Result<()> {
     let (elo, err) = s.elo();
     let [ta, tb] = s.time_per_move();
-    println!(
+    outln!(
         "A: {} wins, {} draws, {} losses in {} games (as first seat {}, as second seat {})",
         s.wins,
         s.draws,
@@ -152,15 +163,15 @@ fn print_summary(s: &Summary) {
         s.games,
         s.seat_line(0),
         s.seat_line(1)
-    );
-    println!(
+    )?;
+    outln!(
         "score: {:.1}% ± {:.1}% (95%)",
         100.0 * s.score(),
         100.0 * s.score_margin()
-    );
+    )?;
     let (lo, hi) = s.elo_interval();
     if lo.is_finite() && hi.is_finite() {
-        println!("Elo difference: {elo:+.0} ± {err:.0} (95%)");
+        outln!("Elo difference: {elo:+.0} ± {err:.0} (95%)")?;
     } else if elo.is_finite() {
         // The score's interval reaches 0% or 100%: the Elo interval is open on that side.
         let end = |x: f64| {
@@ -172,21 +183,21 @@ fn print_summary(s: &Summary) {
                 "-inf".to_string()
             }
         };
-        println!(
+        outln!(
             "Elo difference: {elo:+.0} (95% interval {} to {})",
             end(lo),
             end(hi)
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "Elo difference: {} (one side scored every point)",
             if elo > 0.0 { "+inf" } else { "-inf" }
-        );
+        )?;
     }
-    println!(
+    outln!(
         "plies per game: {:.1}; time per move: A {:.3} s, B {:.3} s",
         s.plies as f64 / f64::from(s.games.max(1)),
         ta,
         tb
-    );
+    )
 }

@@ -57,22 +57,22 @@ impl GameVisitor for Args {
     fn visit<G: Game>(self) -> Result<()> {
         let game: G = self.select.game()?;
         let budget = Duration::from_secs_f64(self.seconds);
-        println!(
+        outln!(
             "{} (options: {}), one thread, {:.1} s per measurement",
             G::info().name,
             game.options(),
             self.seconds
-        );
+        )?;
         let (games, plies, secs) = playouts(&game, budget, self.select.seed);
-        println!(
+        outln!(
             "random playouts: {:.0}/s ({games} playouts in {secs:.2} s)",
             games as f64 / secs
-        );
-        println!(
+        )?;
+        outln!(
             "plies: {:.0}/s ({:.1} plies per playout)",
             plies as f64 / secs,
             plies as f64 / games.max(1) as f64
-        );
+        )?;
 
         let (depth, nodes, secs) = match self.perft_depth {
             Some(d) => {
@@ -102,19 +102,19 @@ impl GameVisitor for Args {
                 best
             }
         };
-        println!(
+        outln!(
             "perft: {:.0} nodes/s (perft({depth}) = {nodes} in {secs:.3} s)",
             nodes as f64 / secs.max(1e-9)
-        );
+        )?;
         if game.outcome().is_none() {
             for spec in ["mcts:plain", "mcts"] {
                 let spec: boardlab_ai::BotSpec = spec.parse()?;
                 match boardlab_ai::bench_mcts(&game, &spec, budget, self.select.seed) {
-                    Ok((iterations, secs)) => println!(
+                    Ok((iterations, secs)) => outln!(
                         "{spec}: {:.0} iterations/s ({iterations} iterations in {secs:.2} s, one thread)",
                         iterations as f64 / secs.max(1e-9)
-                    ),
-                    Err(e) => println!("{spec}: {e}"),
+                    )?,
+                    Err(e) => outln!("{spec}: {e}")?,
                 }
             }
         }
@@ -123,7 +123,7 @@ impl GameVisitor for Args {
             let (first, n) = (self.select.seed, self.solve_setups);
             let last = first.saturating_add(n - 1);
             match bench(&options, first, n, false, SolverConfig::default()) {
-                Ok(r) => println!(
+                Ok(r) => outln!(
                     "exact solver, who wins: {n} set-ups (seeds {first}-{last}) in {:.3} s, \
                      {} positions ({:.0}/s), first player wins {}, slowest {:.3} s (seed {})",
                     r.seconds,
@@ -132,8 +132,8 @@ impl GameVisitor for Args {
                     r.first_wins,
                     r.slowest.0,
                     r.slowest.1
-                ),
-                Err(e) => println!("exact solver: {e}"),
+                )?,
+                Err(e) => outln!("exact solver: {e}")?,
             }
         }
         Ok(())

@@ -13,25 +13,26 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     if args.json {
         let list: Vec<_> = GameKind::ALL.iter().map(|k| k.info()).collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        outln!("{}", serde_json::to_string_pretty(&list)?)?;
         return Ok(());
     }
     for (i, kind) in GameKind::ALL.iter().enumerate() {
         let info = kind.info();
         if i > 0 {
-            println!();
+            outln!()?;
         }
-        println!("{} — {}", info.name, info.title);
-        println!("  {}", info.summary);
-        println!(
+        outln!("{} — {}", info.name, info.title)?;
+        outln!("  {}", info.summary)?;
+        outln!(
             "  colours: {} (first seat), {} (second seat)",
-            info.colours[0], info.colours[1]
-        );
-        println!("  moves: {}", info.move_examples);
+            info.colours[0],
+            info.colours[1]
+        )?;
+        outln!("  moves: {}", info.move_examples)?;
         if info.options.is_empty() {
-            println!("  options: none");
+            outln!("  options: none")?;
         } else {
-            println!("  options:");
+            outln!("  options:")?;
         }
         for o in info.options {
             let default = if o.default.is_empty() {
@@ -39,12 +40,12 @@ pub fn run(args: &Args) -> Result<()> {
             } else {
                 o.default
             };
-            println!(
+            outln!(
                 "    {}  [{}]  default {default}",
                 o.name,
                 o.values.accepted()
-            );
-            println!("        {}", o.description);
+            )?;
+            outln!("        {}", o.description)?;
         }
     }
     Ok(())

@@ -496,7 +496,7 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
         let _ = std::fs::remove_dir_all(&dir);
         report?
     };
-    println!("{report}");
+    outln!("{report}")?;
     Ok(report)
 }
 

@@ -1,4 +1,35 @@
 //! Command-line definitions and the code of each command.
+//!
+//! Commands print with [`outln!`] and [`out!`] rather than `println!`/`print!`: a failed write
+//! to standard output is an error the command returns, so a reader that stops early
+//! (`boardlab replay FILE --verbose | head -1`) ends the command quietly instead of a panic
+//! (see `main`).
+
+/// `println!` returning the write error (an [`std::io::Result`]) instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::commands::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::commands::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` returning the write error (an [`std::io::Result`]) instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::commands::write_out(format_args!($($arg)*))
+    };
+}
+
+/// Writes to standard output.
+///
+/// # Errors
+/// The write failed: mostly a reader that closed the pipe.
+pub fn write_out(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    std::io::stdout().lock().write_fmt(args)
+}
 
 mod analyze;
 mod arena;
@@ -15,6 +46,7 @@ mod serve;
 mod show;
 mod solve;
 mod study;
+mod ugi;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -67,6 +99,9 @@ pub enum Command {
     /// Solve many random Sight Reduction set-ups exactly: first-player win rate, game lengths
     /// and first moves, as JSON, CSV and an SVG chart (resumable).
     Study(study::Args),
+    /// Speak UGI (the Universal Game Interface, UCI for any game) on standard input and
+    /// output, as an engine for match runners and graphical interfaces.
+    Ugi(ugi::Args),
 }
 
 /// Runs a parsed command line.
@@ -92,6 +127,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => solve::run(a),
         Command::Puzzle(a) => puzzle::run(a),
         Command::Study(a) => study::run(a),
+        Command::Ugi(a) => ugi::run(a),
     }
 }
 

@@ -22,7 +22,7 @@ impl GameVisitor for Args {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         for m in moves {
-            println!("{}", game.format_move(m));
+            outln!("{}", game.format_move(m))?;
         }
         Ok(())
     }

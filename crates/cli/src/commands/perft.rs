@@ -30,7 +30,7 @@ impl GameVisitor for Args {
         let total = if self.divide {
             let rows = perft::divide(&game, self.depth);
             for (mv, n) in &rows {
-                println!("{mv}: {n}");
+                outln!("{mv}: {n}")?;
             }
             if self.depth == 0 {
                 1
@@ -46,7 +46,7 @@ impl GameVisitor for Args {
             self.depth,
             total as f64 / secs.max(1e-9)
         );
-        println!("{total}");
+        outln!("{total}")?;
         Ok(())
     }
 }

@@ -14,10 +14,12 @@ use std::sync::atomic::AtomicBool;
 pub struct Args {
     #[command(flatten)]
     pub select: Selectors,
-    /// Who plays the first seat: human, or a bot spec (random, level:5, mcts:time=1s, …).
+    /// Who plays the first seat: human, or a bot spec (random, level:5, mcts:time=1s,
+    /// ugi:COMMAND, …).
     #[arg(long, default_value = "human")]
     pub first: String,
-    /// Who plays the second seat: human, or a bot spec (random, level:5, mcts:time=1s, …).
+    /// Who plays the second seat: human, or a bot spec (random, level:5, mcts:time=1s,
+    /// ugi:COMMAND, …).
     #[arg(long, default_value = "random")]
     pub second: String,
     /// The bot that answers `hint`.
@@ -120,7 +122,7 @@ impl GameVisitor for Args {
         session.record.seats.first = session.players[0].name();
         session.record.seats.second = session.players[1].name();
         session.record.started = Some(now());
-        println!("{} — type 'help' for commands.", G::info().title);
+        outln!("{} — type 'help' for commands.", G::info().title)?;
         let end = session.run(&mut input)?;
         session.finish(end, self.record.as_ref())
     }
@@ -129,6 +131,8 @@ impl GameVisitor for Args {
 enum End {
     Over,
     Resigned(Seat),
+    /// A bot (an outside engine) failed to move: its seat loses.
+    Forfeit(Seat, String),
     Quit,
 }
 
@@ -150,13 +154,13 @@ impl<G: Game> Session<G> {
         &self.players[seat.index()]
     }
 
-    fn show(&self) {
-        print!("{}", self.game.diagram());
-        println!("{}", status_line(&self.game));
+    fn show(&self) -> std::io::Result<()> {
+        out!("{}", self.game.diagram())?;
+        outln!("{}", status_line(&self.game))
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<End> {
-        self.show();
+        self.show()?;
         let mut moves = Vec::new();
         loop {
             if self.game.outcome().is_some() {
@@ -164,18 +168,23 @@ impl<G: Game> Session<G> {
             }
             let seat = self.game.to_move();
             if let Some(bot) = &mut self.bots[seat.index()] {
-                let mv = bot.search(&self.game, &AtomicBool::new(false)).best;
+                let line: Vec<G::Move> = self.history.iter().map(|(m, _)| *m).collect();
+                bot.follow(&self.start, &line);
+                let mv = match bot.try_search(&self.game, &AtomicBool::new(false)) {
+                    Ok(r) => r.best,
+                    Err(e) => return Ok(End::Forfeit(seat, e.to_string())),
+                };
                 let text = self.game.format_move(mv);
-                println!(
+                outln!(
                     "{seat} seat ({}) plays {text}",
                     self.players[seat.index()].name()
-                );
+                )?;
                 self.game.play_unchecked(mv);
                 self.history.push((mv, text));
-                self.show();
+                self.show()?;
                 continue;
             }
-            print!("{seat} seat > ");
+            out!("{seat} seat > ")?;
             std::io::stdout().flush().ok();
             let mut line = String::new();
             if input
@@ -183,52 +192,59 @@ impl<G: Game> Session<G> {
                 .context("cannot read the terminal")?
                 == 0
             {
-                println!();
-                println!("Input ended; the game is unfinished.");
+                outln!()?;
+                outln!("Input ended; the game is unfinished.")?;
                 return Ok(End::Quit);
             }
             match line.trim().to_ascii_lowercase().as_str() {
                 "" => {}
-                "help" | "?" => println!("{HELP}"),
+                "help" | "?" => outln!("{HELP}")?,
                 "moves" => {
                     self.game.legal_moves(&mut moves);
                     let list: Vec<String> =
                         moves.iter().map(|m| self.game.format_move(*m)).collect();
-                    println!("{} legal moves: {}", list.len(), list.join(", "));
+                    outln!("{} legal moves: {}", list.len(), list.join(", "))?;
                 }
-                "show" => self.show(),
+                "show" => self.show()?,
                 "hint" => {
                     if self.hint_bot.is_none() {
                         match boardlab_ai::new_bot::<G>(&self.hint, self.hint_seed) {
                             Ok(b) => self.hint_bot = Some(b),
-                            Err(e) => println!("no hint: {e}"),
+                            Err(e) => outln!("no hint: {e}")?,
                         }
                     }
                     if let Some(bot) = &mut self.hint_bot {
-                        let a = boardlab_ai::analysis_of(
+                        let line: Vec<G::Move> = self.history.iter().map(|(m, _)| *m).collect();
+                        bot.follow(&self.start, &line);
+                        match boardlab_ai::analysis_of(
                             &self.game,
                             bot.as_mut(),
                             &AtomicBool::new(false),
-                        );
-                        println!(
-                            "hint: {} (value {}; line {})",
-                            a.best,
-                            a.value.for_seat(seat),
-                            a.pv.join(" ")
-                        );
+                        ) {
+                            Ok(a) => outln!(
+                                "hint: {} (value {}; line {})",
+                                a.best,
+                                a.value.for_seat(seat),
+                                a.pv.join(" ")
+                            )?,
+                            Err(e) => {
+                                outln!("no hint: {e}")?;
+                                self.hint_bot = None;
+                            }
+                        }
                     }
                 }
-                "undo" => self.undo(),
+                "undo" => self.undo()?,
                 "resign" => return Ok(End::Resigned(seat)),
                 "quit" | "exit" => return Ok(End::Quit),
                 text => match self.game.parse_move(text) {
-                    Err(e) => println!("{e}"),
+                    Err(e) => outln!("{e}")?,
                     Ok(mv) => match self.game.play(mv) {
-                        Err(e) => println!("{e}"),
+                        Err(e) => outln!("{e}")?,
                         Ok(()) => {
                             let canonical = self.game_format_last(text);
                             self.history.push((mv, canonical));
-                            self.show();
+                            self.show()?;
                         }
                     },
                 },
@@ -237,10 +253,9 @@ impl<G: Game> Session<G> {
     }
 
     /// Takes back moves until it is a person's turn again, at least one move.
-    fn undo(&mut self) {
+    fn undo(&mut self) -> std::io::Result<()> {
         if self.history.is_empty() {
-            println!("Nothing to undo.");
-            return;
+            return outln!("Nothing to undo.");
         }
         loop {
             self.history.pop();
@@ -252,8 +267,8 @@ impl<G: Game> Session<G> {
                 break;
             }
         }
-        println!("Taken back.");
-        self.show();
+        outln!("Taken back.")?;
+        self.show()
     }
 
     fn finish(mut self, end: End, path: Option<&PathBuf>) -> Result<()> {
@@ -261,19 +276,34 @@ impl<G: Game> Session<G> {
         match end {
             End::Over => {
                 let o = self.game.outcome().expect("the game is over");
-                println!("Game over: {o}");
+                outln!("Game over: {o}")?;
                 self.record.set_outcome(Some(o));
             }
             End::Resigned(seat) => {
                 let winner = seat.other();
                 let colour = self.game.colour_of(winner);
-                println!(
+                outln!(
                     "The {seat} seat resigns; the {winner} seat{} wins.",
                     colour.map(|c| format!(" ({c})")).unwrap_or_default()
-                );
+                )?;
                 self.record.result =
                     Some(colour.map_or_else(|| winner.to_string(), |c| c.to_string()));
                 self.record.termination = Some("resignation".into());
+            }
+            End::Forfeit(seat, reason) => {
+                let winner = seat.other();
+                let colour = self.game.colour_of(winner);
+                outln!(
+                    "The {seat} seat ({}) cannot move: {reason}",
+                    self.players[seat.index()].name()
+                )?;
+                outln!(
+                    "The {winner} seat{} wins by forfeit.",
+                    colour.map(|c| format!(" ({c})")).unwrap_or_default()
+                )?;
+                self.record.result =
+                    Some(colour.map_or_else(|| winner.to_string(), |c| c.to_string()));
+                self.record.termination = Some("forfeit".into());
             }
             End::Quit => {}
         }
@@ -286,7 +316,7 @@ impl<G: Game> Session<G> {
             };
             std::fs::write(path, text)
                 .with_context(|| format!("cannot write the record to {}", path.display()))?;
-            println!("Record saved to {}", path.display());
+            outln!("Record saved to {}", path.display())?;
         }
         Ok(())
     }

@@ -75,26 +75,27 @@ pub fn run(args: Args) -> Result<()> {
     let game_options = options.to_string();
     for (i, p) in puzzles.iter().enumerate() {
         if args.json {
-            println!("{}", serde_json::to_string(p)?);
+            outln!("{}", serde_json::to_string(p)?)?;
             continue;
         }
         if i > 0 {
-            println!();
+            outln!()?;
         }
-        println!(
+        outln!(
             "puzzle {} ({}: {} of {} first moves are dead ends)",
             i + 1,
             p.difficulty,
             p.dead_ends,
             p.first_moves
-        );
-        println!("options: {game_options}");
-        println!("position: {}", p.position);
-        println!(
+        )?;
+        outln!("options: {game_options}")?;
+        outln!("position: {}", p.position)?;
+        outln!(
             "from: seed {} after {} removals along a solution",
-            p.seed, p.plies
-        );
-        println!("solution: {}", p.solution.join(" "));
+            p.seed,
+            p.plies
+        )?;
+        outln!("solution: {}", p.solution.join(" "))?;
     }
     if puzzles.len() < args.count {
         anyhow::bail!(

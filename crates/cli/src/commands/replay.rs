@@ -47,12 +47,12 @@ impl GameVisitor for Replay {
                 None => G::new(&game.options(), r.seed)?,
             };
             for (i, mv) in moves.iter().enumerate() {
-                println!("{}. {}", i + 1, g.format_move(*mv));
+                outln!("{}. {}", i + 1, g.format_move(*mv))?;
                 g.play_unchecked(*mv);
-                print!("{}", g.diagram());
+                out!("{}", g.diagram())?;
             }
         }
-        println!(
+        outln!(
             "{} — {} vs {}, {} moves, options: {}",
             G::info().title,
             if r.seats.first.is_empty() {
@@ -67,16 +67,16 @@ impl GameVisitor for Replay {
             },
             moves.len(),
             game.options()
-        );
-        print_position(&game);
+        )?;
+        print_position(&game)?;
         if game.outcome().is_none() {
             match (&r.result, &r.termination) {
-                (Some(res), Some(t)) => println!("Recorded result: {res} ({t})"),
-                (Some(res), None) => println!("Recorded result: {res}"),
-                _ => println!("The game is unfinished."),
+                (Some(res), Some(t)) => outln!("Recorded result: {res} ({t})")?,
+                (Some(res), None) => outln!("Recorded result: {res}")?,
+                _ => outln!("The game is unfinished.")?,
             }
         }
-        println!("The record is valid.");
+        outln!("The record is valid.")?;
         Ok(())
     }
 }

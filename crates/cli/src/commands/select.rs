@@ -66,6 +66,29 @@ impl Selectors {
     }
 }
 
+impl Selectors {
+    /// The selected start (options and position or set-up) and the moves played from it.
+    ///
+    /// # Errors
+    /// Bad options, position text or moves, naming what was wrong.
+    pub fn line<G: Game>(&self) -> Result<(G, Vec<G::Move>)> {
+        let start: G = Selectors {
+            moves: None,
+            ..self.clone()
+        }
+        .game()?;
+        let mut game = start.clone();
+        let mut line = Vec::new();
+        for (i, text) in self.move_list::<G>().iter().enumerate() {
+            line.push(
+                game.play_text(text)
+                    .with_context(|| format!("--moves, move {}", i + 1))?,
+            );
+        }
+        Ok((start, line))
+    }
+}
+
 /// A one-line description of whose turn it is or how the game ended.
 pub fn status_line<G: Game>(game: &G) -> String {
     if let Some(o) = game.outcome() {

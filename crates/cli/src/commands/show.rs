@@ -17,17 +17,17 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Prints the diagram, the status line and the position text.
-pub fn print_position<G: Game>(game: &G) {
-    print!("{}", game.diagram());
-    println!("{}", status_line(game));
-    println!("Position: {}", game.position_text());
+pub fn print_position<G: Game>(game: &G) -> std::io::Result<()> {
+    out!("{}", game.diagram())?;
+    outln!("{}", status_line(game))?;
+    outln!("Position: {}", game.position_text())
 }
 
 impl GameVisitor for Args {
     type Output = Result<()>;
     fn visit<G: Game>(self) -> Result<()> {
         let game: G = self.select.game()?;
-        print_position(&game);
+        print_position(&game)?;
         Ok(())
     }
 }

@@ -50,11 +50,11 @@ pub fn run(args: Args) -> Result<()> {
     let start = Instant::now();
     if args.all_moves {
         for (mv, value) in solver.game_move_values(&game, args.distance)? {
-            println!(
+            outln!(
                 "{} {}",
                 game.format_move(mv),
                 side_to_move_words(value, game.to_move())
-            );
+            )?;
         }
     }
     let value = if args.distance {
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<()> {
         solver.stats().nodes,
         start.elapsed().as_secs_f64()
     );
-    println!("{}", side_to_move_words(value, game.to_move()));
+    outln!("{}", side_to_move_words(value, game.to_move()))?;
     Ok(())
 }
 
@@ -102,7 +102,7 @@ fn solve_solitaire(args: &Args, game: &SightReduction, config: SolverConfig) -> 
         start.elapsed().as_secs_f64()
     );
     if !moves.is_empty() {
-        println!("moves: {}", moves.join(" "));
+        outln!("moves: {}", moves.join(" "))?;
     }
     if let Some(path) = &args.record {
         let mut end = game.clone();
@@ -127,26 +127,27 @@ fn solve_solitaire(args: &Args, game: &SightReduction, config: SolverConfig) -> 
         eprintln!("record saved to {}", path.display());
     }
     if result.solved {
-        println!(
+        outln!(
             "solved: {} pieces left in {} moves",
             result.score,
             moves.len()
-        );
+        )?;
     } else if result.exhaustive {
-        println!(
+        outln!(
             "no solution exists; the fewest pieces left is {} (line above)",
             result.score
-        );
+        )?;
     } else if result.score == u32::MAX {
-        println!(
+        outln!(
             "undecided: no ending found within --max-nodes {} positions",
             args.max_nodes
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "undecided within --max-nodes {} positions; best line found leaves {} pieces",
-            args.max_nodes, result.score
-        );
+            args.max_nodes,
+            result.score
+        )?;
     }
     Ok(())
 }

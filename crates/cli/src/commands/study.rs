@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<()> {
         bar.set_position(done);
     })?;
     bar.finish_and_clear();
-    print!("{}", summary.report());
-    println!("written to {}", args.out.display());
+    out!("{}", summary.report())?;
+    outln!("written to {}", args.out.display())?;
     Ok(())
 }
