@@ -317,6 +317,8 @@ pub enum ReviewError {
 const DISTANCE_PIECES: u32 = 24;
 /// The most moves in a line from the exact solvers.
 const EXACT_PV: usize = 10;
+/// The most moves of a line a comment shows (the review's `pv` has them all).
+const COMMENT_PV: usize = 6;
 /// The most positions one solitaire position's search may visit; past it the position is
 /// undecided.
 const SOLITAIRE_NODES: u64 = 20_000_000;
@@ -872,7 +874,8 @@ fn comment<G: Game>(
     };
     if !is_best && !best.is_empty() {
         let line = if now.pv.len() > 1 {
-            format!(" ({})", now.pv.join(" "))
+            let shown: Vec<&str> = now.pv.iter().take(COMMENT_PV).map(String::as_str).collect();
+            format!(" ({})", shown.join(" "))
         } else {
             String::new()
         };
