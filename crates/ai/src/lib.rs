@@ -16,6 +16,7 @@
 //! - [`choose_move`], [`analyze`], [`analyze_line`]: the same for a game of any kind
 //!   ([`AnyGame`]).
 //! - [`arena`]: matches between two bots with results, score interval and Elo difference.
+//! - [`review`]: a played game reviewed move by move: values, best moves, grades, accuracy.
 //!
 //! How each bot works and how strong it is: `docs/ai.md`.
 
@@ -26,6 +27,7 @@ pub mod games;
 pub mod levels;
 pub mod mcts;
 pub mod policy;
+pub mod review;
 pub mod search;
 pub mod spec;
 pub mod ugi;

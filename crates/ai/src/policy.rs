@@ -86,6 +86,13 @@ pub trait GameAi: Game {
     /// The strongest configuration at `time` per move on `threads` threads (0: every core).
     fn best_spec(time: std::time::Duration, threads: u32) -> BotSpec;
 
+    /// The bot that evaluates each position of a game review ([`crate::review`]) unless the
+    /// caller names one: a work budget, so that a review is reproducible, sized so that a game
+    /// of typical length reviews in well under a minute on one core.
+    fn review_spec() -> BotSpec {
+        Self::best_spec(std::time::Duration::from_millis(200), 1)
+    }
+
     /// The spec of `level:n` (1..=10) for this game.
     fn level_spec(n: u8) -> BotSpec {
         crate::levels::default_level(n)

@@ -3,18 +3,20 @@
 use crate::ugi::EngineError;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{Game, Outcome, Proven, Seat};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The value of a position as seen by a named seat.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Value {
     /// Whose point of view.
     pub seat: Seat,
     /// The expected score of `seat`: 1 a win, ½ a draw, 0 a loss.
     pub score: f64,
     /// Set when the result is proven (stated for `seat`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proven: Option<Proven>,
 }
 

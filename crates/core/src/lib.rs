@@ -31,7 +31,7 @@ pub use game::{
 pub use options::{OptionError, OptionSpec, OptionValues, Options};
 pub use player::{Colour, Outcome, Proven, Seat, Wdl};
 pub use present::Present;
-pub use record::{GameRecord, RecordError, SeatNames};
+pub use record::{GameRecord, MoveNote, RecordError, RecordValue, SeatNames};
 
 /// The random number generator for seeded set-ups and playouts: reproducible across platforms
 /// and versions for a given seed.

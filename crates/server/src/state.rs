@@ -628,6 +628,7 @@ impl Live {
             result: result.map(|r| r.tag),
             started: Some(crate::rfc3339(meta.created_ms)),
             finished: self.finished().then(|| crate::rfc3339(self.updated_ms)),
+            notes: Vec::new(),
         }
     }
 }

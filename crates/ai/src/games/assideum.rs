@@ -184,6 +184,14 @@ impl GameAi for Assideum {
             ..AlphaBetaSpec::DEFAULT
         })
     }
+
+    /// Alpha-beta with 30,000 nodes a position (see `docs/review.md`).
+    fn review_spec() -> BotSpec {
+        BotSpec::AlphaBeta(AlphaBetaSpec {
+            nodes: Some(30_000),
+            ..AlphaBetaSpec::DEFAULT
+        })
+    }
 }
 
 #[cfg(test)]

@@ -183,6 +183,15 @@ impl GameAi for Obsidio {
             ..MctsSpec::DEFAULT
         })
     }
+
+    /// `best` with 50,000 iterations a position (see `docs/review.md`).
+    fn review_spec() -> BotSpec {
+        BotSpec::Mcts(MctsSpec {
+            iterations: Some(50_000),
+            c: 0.5,
+            ..MctsSpec::DEFAULT
+        })
+    }
 }
 
 #[cfg(test)]

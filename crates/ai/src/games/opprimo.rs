@@ -177,4 +177,12 @@ impl GameAi for Opprimo {
             ..AlphaBetaSpec::DEFAULT
         })
     }
+
+    /// Alpha-beta with 300,000 nodes a position (see `docs/review.md`).
+    fn review_spec() -> BotSpec {
+        BotSpec::AlphaBeta(AlphaBetaSpec {
+            nodes: Some(300_000),
+            ..AlphaBetaSpec::DEFAULT
+        })
+    }
 }

@@ -606,6 +606,15 @@ impl GameAi for SightReduction {
             ..crate::spec::MctsSpec::DEFAULT
         })
     }
+
+    /// MCTS with 50,000 iterations a position, for the set-up phases; the removal phase is
+    /// reviewed exactly by the solver (see `docs/review.md`).
+    fn review_spec() -> BotSpec {
+        BotSpec::Mcts(crate::spec::MctsSpec {
+            iterations: Some(50_000),
+            ..crate::spec::MctsSpec::DEFAULT
+        })
+    }
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ mod perft;
 mod play;
 mod puzzle;
 mod replay;
+mod review;
 mod select;
 mod serve;
 mod show;
@@ -76,6 +77,9 @@ pub enum Command {
     Play(play::Args),
     /// Check a game record (JSON or text form) and show the final position and result.
     Replay(replay::Args),
+    /// Review a recorded game: every move graded (?!, ?, ??) with its value and the best move
+    /// where another was played, then accuracy, mistakes and blunders per side.
+    Review(review::Args),
     /// Measure random playouts/s, plies/s, perft nodes/s and MCTS iterations/s on one core.
     Bench(bench::Args),
     /// Search a position with a bot: best move, value, principal variation, nodes and
@@ -119,6 +123,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Show(a) => show::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(&a),
+        Command::Review(a) => review::run(&a),
         Command::Bench(a) => bench::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Arena(a) => arena::run(a),
