@@ -611,13 +611,10 @@ fn evaluate_all<G: Game>(
 }
 
 /// A value in a person's words, with colours where the game has them: "62% for White",
-/// "White wins in 13 moves", "draw with best play"; for a puzzle "solvable", "unsolvable",
+/// "White wins in 13 moves", "a draw with best play"; for a puzzle "solvable", "unsolvable",
 /// "undecided".
 fn value_words<G: Game>(v: Value, game: &G, solitaire: bool) -> String {
-    let name = |seat: Seat| match game.colour_of(seat) {
-        Some(c) => capitalised(c.name()),
-        None => format!("the {seat} player"),
-    };
+    let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
     if solitaire {
         return match v.proven {
             Some(p) if p.plies == Some(0) && p.result == Wdl::Win => "solved".into(),
@@ -628,29 +625,13 @@ fn value_words<G: Game>(v: Value, game: &G, solitaire: bool) -> String {
         };
     }
     match v.proven {
-        Some(p) if p.result == Wdl::Draw => "draw with best play".into(),
-        Some(p) => {
-            let winner = if p.result == Wdl::Win {
-                p.seat
-            } else {
-                p.seat.other()
-            };
-            match p.plies {
-                Some(0) => format!("{} has won", name(winner)),
-                Some(1) => format!("{} wins in 1 move", name(winner)),
-                Some(n) => format!("{} wins in {n} moves", name(winner)),
-                None => format!("{} wins", name(winner)),
-            }
-        }
-        None => format!("{:.0}% for {}", v.score * 100.0, name(v.seat)),
+        Some(p) => crate::words::proven_words(p, colours),
+        None => format!(
+            "{:.0}% for {}",
+            v.score * 100.0,
+            crate::words::player_name(colours, v.seat)
+        ),
     }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// Reviews the game that starts at `start` and continues with `moves` (legal moves, as
@@ -858,7 +839,7 @@ fn comment<G: Game>(
 ) -> String {
     let mut s = match exact {
         Some(e) => {
-            let mut s = capitalised(e.verdict.words());
+            let mut s = crate::words::capitalised(e.verdict.words());
             match (e.verdict, e.keeping) {
                 (Verdict::KeepsWin, Some(1)) => s += " (the only winning move)",
                 (Verdict::KeepsWin, Some(k)) => s += &format!(" ({k} of {} moves win)", e.moves),
@@ -871,7 +852,7 @@ fn comment<G: Game>(
             s
         }
         None if is_best => "Best move.".to_string(),
-        None => format!("{}.", capitalised(grade.name())),
+        None => format!("{}.", crate::words::capitalised(grade.name())),
     };
     if !is_best && !best.is_empty() {
         let line = if now.pv.len() > 1 {

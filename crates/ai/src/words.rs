@@ -2,7 +2,7 @@
 //! best play". A move is one player's turn (a ply), as in records and the move list.
 
 use crate::search::Value;
-use boardlab_core::{Colour, Seat, Wdl};
+use boardlab_core::{Colour, Proven, Seat, Wdl};
 
 /// How a side stands, by its expected score `p` (0..1): the thresholds of the words.
 const EVEN: f64 = 0.08;
@@ -14,13 +14,7 @@ const BETTER: f64 = 0.40;
 /// `solitaire`: one person plays, the value estimates the puzzle's score.
 #[must_use]
 pub fn value_words(value: Value, colours: [Option<Colour>; 2], solitaire: bool) -> String {
-    let name = |seat: Seat| match colours[seat.index()] {
-        Some(c) => capitalised(c.name()),
-        None => match seat {
-            Seat::First => "The first player".to_string(),
-            Seat::Second => "The second player".to_string(),
-        },
-    };
+    let name = |seat: Seat| player_name(colours, seat);
     if solitaire {
         if let Some(p) = value.proven {
             return if p.for_seat(value.seat).result == Wdl::Win {
@@ -37,26 +31,9 @@ pub fn value_words(value: Value, colours: [Option<Colour>; 2], solitaire: bool) 
         return format!("the computer expects about {left:.0} pieces to be left");
     }
     if let Some(p) = value.proven {
-        let moves = |n: u32| {
-            if n == 1 {
-                "1 move".to_string()
-            } else {
-                format!("{n} moves")
-            }
-        };
-        return match (p.result, p.plies) {
-            (Wdl::Draw, _) => "a draw with best play".to_string(),
-            (result, plies) => {
-                let winner = if result == Wdl::Win {
-                    p.seat
-                } else {
-                    p.seat.other()
-                };
-                match plies {
-                    Some(n) => format!("{} wins in {} with best play", name(winner), moves(n)),
-                    None => format!("{} wins with best play", name(winner)),
-                }
-            }
+        return match p.result {
+            Wdl::Draw => proven_words(p, colours),
+            _ => format!("{} with best play", proven_words(p, colours)),
         };
     }
     let lead = value.score - 0.5;
@@ -76,7 +53,41 @@ pub fn value_words(value: Value, colours: [Option<Colour>; 2], solitaire: bool) 
     }
 }
 
-fn capitalised(s: &str) -> String {
+/// The name of the player of `seat`: its colour ("White"), or "The first player" before
+/// colours are chosen.
+#[must_use]
+pub fn player_name(colours: [Option<Colour>; 2], seat: Seat) -> String {
+    match colours[seat.index()] {
+        Some(c) => capitalised(c.name()),
+        None => match seat {
+            Seat::First => "The first player".to_string(),
+            Seat::Second => "The second player".to_string(),
+        },
+    }
+}
+
+/// A proven result in words, naming the winner: "White wins in 13 moves" (a move is one
+/// player's turn), "White wins", "Black has won", "a draw with best play".
+#[must_use]
+pub fn proven_words(p: Proven, colours: [Option<Colour>; 2]) -> String {
+    if p.result == Wdl::Draw {
+        return "a draw with best play".to_string();
+    }
+    let winner = if p.result == Wdl::Win {
+        p.seat
+    } else {
+        p.seat.other()
+    };
+    let winner = player_name(colours, winner);
+    match p.plies {
+        Some(0) => format!("{winner} has won"),
+        Some(1) => format!("{winner} wins in 1 move"),
+        Some(n) => format!("{winner} wins in {n} moves"),
+        None => format!("{winner} wins"),
+    }
+}
+
+pub(crate) fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
@@ -86,7 +97,6 @@ fn capitalised(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use boardlab_core::Proven;
 
     const WB: [Option<Colour>; 2] = [Some(Colour::White), Some(Colour::Black)];
 
