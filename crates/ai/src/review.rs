@@ -490,10 +490,14 @@ fn exact_best(
 /// A solitaire position by the solitaire solver: solvable (a proven win for the one seat),
 /// unsolvable (a proven loss), or undecided within [`SOLITAIRE_NODES`] (an even estimate).
 fn solitaire_eval(game: &SightReduction) -> PositionEval {
+    solitaire_eval_within(game, SOLITAIRE_NODES)
+}
+
+fn solitaire_eval_within(game: &SightReduction, node_limit: u64) -> PositionEval {
     let seat = game.to_move();
     let config = SolverConfig {
         table_bytes: SOLITAIRE_TABLE_BYTES,
-        node_limit: SOLITAIRE_NODES,
+        node_limit,
     };
     let r = solitaire::solve(game, config).expect("a solitaire game in its removal phase");
     let value = if r.solved {
@@ -517,6 +521,22 @@ fn solitaire_eval(game: &SightReduction) -> PositionEval {
         solitaire: true,
         nodes: r.nodes,
     }
+}
+
+/// An exact hint for a puzzle (a Sight Reduction solitaire in its removal phase) from the
+/// solitaire solver within `node_limit` positions: the best line, and whether the puzzle can
+/// still be solved. `None` for other games and positions, or when the search was cut short.
+#[must_use]
+pub fn puzzle_hint(game: &boardlab_games::AnyGame, node_limit: u64) -> Option<(Vec<String>, bool)> {
+    let boardlab_games::AnyGame::SightReduction(g) = game else {
+        return None;
+    };
+    if !g.is_solitaire() || g.phase() != Phase::Remove || g.outcome().is_some() {
+        return None;
+    }
+    let e = solitaire_eval_within(g, node_limit);
+    let proven = e.value.proven?;
+    (!e.pv.is_empty()).then(|| (e.pv, proven.result == Wdl::Win))
 }
 
 struct ReviewSpec;

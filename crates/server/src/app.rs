@@ -16,6 +16,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{broadcast, Semaphore};
 
+/// The most positions the solitaire solver may visit for a puzzle hint (about a second).
+const HINT_PUZZLE_NODES: u64 = 4_000_000;
+
 /// The search behind `GET /api/games/{id}/hint`.
 pub const HINT_SPEC: &str = "best:time=500ms";
 
@@ -769,6 +772,30 @@ impl App {
                 "the computer players are all busy; try again shortly",
             )
         })?;
+        // A puzzle is answered exactly where the solitaire solver decides it quickly.
+        let puzzle = game.clone();
+        let exact = tokio::task::spawn_blocking(move || {
+            boardlab_ai::review::puzzle_hint(&puzzle, HINT_PUZZLE_NODES)
+        })
+        .await
+        .ok()
+        .flatten();
+        if let Some((pv, solvable)) = exact {
+            drop(permit);
+            return Ok(view::Hint {
+                best: pv[0].clone(),
+                exact: true,
+                value: Some(if solvable { "win" } else { "loss" }),
+                score: if solvable { 1.0 } else { 0.0 },
+                pv,
+                text: if solvable {
+                    "keeps the puzzle solvable".to_string()
+                } else {
+                    "the puzzle can no longer be solved from here".to_string()
+                },
+                bot: "solitaire solver".to_string(),
+            });
+        }
         let spec: boardlab_ai::BotSpec = HINT_SPEC.parse().expect("a valid spec");
         let seed = seed ^ (version as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
         let seat = game.to_move();

@@ -633,3 +633,31 @@ async fn an_invite_link_works_once() {
         assert_eq!(s.state(&id).await["seats"]["second"]["joined"], true);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_hint_is_exact_and_in_words() {
+    let s = TestServer::sqlite().await;
+    // White a1 b1 a2, Black d1: the solitaire solver decides it at once.
+    let (id, _, st) = s
+        .create(json!({
+            "game": "sight-reduction",
+            "options": { "mode": "solitaire" },
+            "position": "4/4/4/4/4/4/W3/WW1B w",
+            "same_screen": true
+        }))
+        .await;
+    assert_eq!(st["status"], "ongoing", "{st}");
+    let (c, h) = s.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(c, 200, "{h}");
+    assert_eq!(h["exact"], true, "{h}");
+    assert!(
+        legal(&st).contains(&h["move"].as_str().unwrap().to_string()),
+        "{h}"
+    );
+    let text = h["text"].as_str().unwrap();
+    assert!(
+        text == "keeps the puzzle solvable"
+            || text == "the puzzle can no longer be solved from here",
+        "{h}"
+    );
+}
