@@ -138,6 +138,18 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// A progress bar of `len` steps drawn with `template` on standard error when that is a
 /// terminal; hidden otherwise (logs and pipes get their own progress lines).
+/// Reads a game record from `file` (`-`: standard input), in the JSON or the text form.
+fn read_record(file: &std::path::Path) -> Result<boardlab_core::GameRecord> {
+    use anyhow::Context;
+    let text = if file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?
+    };
+    boardlab_core::GameRecord::parse(&text)
+        .with_context(|| format!("{} is not a valid game record", file.display()))
+}
+
 fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {

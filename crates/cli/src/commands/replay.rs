@@ -1,7 +1,7 @@
 //! `boardlab replay FILE`.
 
 use super::show::print_position;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use boardlab_core::{Game, GameRecord};
 use boardlab_games::{GameKind, GameVisitor};
 use std::path::PathBuf;
@@ -16,14 +16,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let text = if args.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(&args.file)
-            .with_context(|| format!("cannot read {}", args.file.display()))?
-    };
-    let record = GameRecord::parse(&text)
-        .with_context(|| format!("{} is not a valid game record", args.file.display()))?;
+    let record = super::read_record(&args.file)?;
     let kind: GameKind = record.game.parse()?;
     kind.visit(Replay {
         record,

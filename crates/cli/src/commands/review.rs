@@ -33,14 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let text = if args.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(&args.file)
-            .with_context(|| format!("cannot read {}", args.file.display()))?
-    };
-    let record = GameRecord::parse(&text)
-        .with_context(|| format!("{} is not a valid game record", args.file.display()))?;
+    let record = super::read_record(&args.file)?;
     let bot = args.bot.as_deref().map(str::parse::<BotSpec>).transpose()?;
     let config = ReviewConfig {
         bot,
