@@ -13,7 +13,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
-use boardlab_games::GameKind;
+use boardlab_games::{AnyGame, GameKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -52,6 +52,7 @@ fn table() -> Vec<Route> {
         ("get", "/api/games/{id}/record", get(get_record)),
         ("get", "/api/games/{id}/at/{ply}", get(get_at)),
         ("get", "/api/games/{id}/hint", get(get_hint)),
+        ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
         ("get", "/api/games/{id}/events", get(live::sse)),
@@ -234,37 +235,8 @@ async fn create_game(
         .game
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
-    let mut pairs = Vec::new();
-    for (k, v) in &req.options {
-        let value = match v {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "option '{k}' must be a string, number or boolean"
-                )))
-            }
-        };
-        pairs.push((k.clone(), value));
-    }
-    let options = kind
-        .info()
-        .options_from_pairs(pairs)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if let Some(p) = &req.position {
-        if !kind.info().has_position_text {
-            return Err(ApiError::bad_request(format!(
-                "{} has no position text",
-                kind.name()
-            )));
-        }
-        if p.len() > POSITION_LIMIT {
-            return Err(ApiError::bad_request(format!(
-                "the position text is longer than {POSITION_LIMIT} characters"
-            )));
-        }
-    }
+    let options = options_of(kind, &req.options)?;
+    check_position(kind, req.position.as_deref())?;
     let player = |seat: &str, text: &Option<String>| -> Result<Player, ApiError> {
         Player::parse(text.as_deref().unwrap_or("human"))
             .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))
@@ -308,6 +280,114 @@ async fn create_game(
         r.headers_mut().insert(header::LOCATION, v);
     }
     Ok(r)
+}
+
+/// A game's options from JSON values (strings, numbers or booleans).
+fn options_of(
+    kind: GameKind,
+    values: &BTreeMap<String, serde_json::Value>,
+) -> Result<boardlab_core::Options, ApiError> {
+    let mut pairs = Vec::new();
+    for (k, v) in values {
+        let value = match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "option '{k}' must be a string, number or boolean"
+                )))
+            }
+        };
+        pairs.push((k.clone(), value));
+    }
+    kind.info()
+        .options_from_pairs(pairs)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+/// Refuses position text the game cannot have or that is too long.
+fn check_position(kind: GameKind, position: Option<&str>) -> Result<(), ApiError> {
+    if let Some(p) = position {
+        if !kind.info().has_position_text {
+            return Err(ApiError::bad_request(format!(
+                "{} has no position text",
+                kind.name()
+            )));
+        }
+        if p.len() > POSITION_LIMIT {
+            return Err(ApiError::bad_request(format!(
+                "the position text is longer than {POSITION_LIMIT} characters"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Most moves `POST /api/positions` plays from its start.
+const POSITION_MOVES_LIMIT: usize = 1000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionRequest {
+    game: String,
+    #[serde(default)]
+    options: BTreeMap<String, serde_json::Value>,
+    seed: Option<u64>,
+    position: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// A position from a start (the set-up of `seed`, or position text) and moves, with its board,
+/// legal moves and clicks: nothing is stored.
+async fn post_position(JsonBody(req): JsonBody<PositionRequest>) -> Result<Response, ApiError> {
+    let kind: GameKind = req
+        .game
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
+    let options = options_of(kind, &req.options)?;
+    check_position(kind, req.position.as_deref())?;
+    if req.moves.len() > POSITION_MOVES_LIMIT {
+        return Err(ApiError::bad_request(format!(
+            "more than {POSITION_MOVES_LIMIT} moves"
+        )));
+    }
+    let mut game = match &req.position {
+        Some(text) => AnyGame::from_position(kind, &options, text),
+        None => AnyGame::new(kind, &options, req.seed.unwrap_or(0)),
+    }
+    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let mut moves = Vec::with_capacity(req.moves.len());
+    let mut last_cells = Vec::new();
+    for (i, text) in req.moves.iter().enumerate() {
+        let bad = |why: String| {
+            ApiError::bad_request(format!("move {} '{}': {why}", i + 1, shorten(text)))
+        };
+        if text.len() > MOVE_LIMIT {
+            return Err(bad(format!("longer than {MOVE_LIMIT} characters")));
+        }
+        if game.outcome().is_some() {
+            return Err(bad("the game is already over".into()));
+        }
+        let cells = game.touched(text);
+        let canonical = game.play_text(text).map_err(|e| bad(e.to_string()))?;
+        moves.push(canonical);
+        last_cells = cells;
+    }
+    let view = view::position(&game, moves, last_cells);
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&view).expect("serialises"),
+    ))
+}
+
+/// At most 40 characters of `text`, for error messages.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {

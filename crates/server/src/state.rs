@@ -592,18 +592,7 @@ impl Live {
                 termination: "agreement",
                 outcome: None,
             }),
-            None => self.game.outcome().map(|o| GameResult {
-                winner: o.winner(),
-                colour: match o {
-                    Outcome::Win { colour, .. } => Some(colour),
-                    _ => None,
-                },
-                draw: matches!(o, Outcome::Draw { .. }),
-                tag: o.tag(),
-                reason: o.reason().to_string(),
-                termination: "rules",
-                outcome: Some(o),
-            }),
+            None => self.game.outcome().map(GameResult::by_rules),
         }
     }
 
@@ -646,6 +635,25 @@ pub struct GameResult {
     pub termination: &'static str,
     /// The rules' outcome when the rules ended the game.
     pub outcome: Option<Outcome>,
+}
+
+impl GameResult {
+    /// The result of a game the rules ended with `outcome`.
+    #[must_use]
+    pub fn by_rules(outcome: Outcome) -> GameResult {
+        GameResult {
+            winner: outcome.winner(),
+            colour: match outcome {
+                Outcome::Win { colour, .. } => Some(colour),
+                _ => None,
+            },
+            draw: matches!(outcome, Outcome::Draw { .. }),
+            tag: outcome.tag(),
+            reason: outcome.reason().to_string(),
+            termination: "rules",
+            outcome: Some(outcome),
+        }
+    }
 }
 
 #[cfg(test)]

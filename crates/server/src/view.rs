@@ -1,9 +1,10 @@
 //! The JSON shapes of the API (documented in `docs/api.md`).
 
-use crate::state::{Live, Meta};
+use crate::state::{GameResult, Live, Meta};
 use crate::store::Listed;
 use boardlab_core::present::{Board, Interaction, Text};
 use boardlab_core::{Colour, Seat};
+use boardlab_games::AnyGame;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -92,6 +93,27 @@ pub struct ResultView {
     pub text: String,
 }
 
+impl From<GameResult> for ResultView {
+    fn from(r: GameResult) -> Self {
+        // Words for people: the winner by colour, not by seat.
+        let text = match (r.winner, r.colour, &r.outcome) {
+            (Some(_), Some(c), _) => format!("{c} wins: {}", r.reason),
+            (Some(w), None, _) => format!("the {w} player wins: {}", r.reason),
+            (None, _, Some(o)) if !r.draw => o.to_string(),
+            (None, _, _) => format!("draw: {}", r.reason),
+        };
+        ResultView {
+            winner: r.winner,
+            colour: r.colour,
+            draw: r.draw,
+            tag: r.tag,
+            reason: r.reason,
+            termination: r.termination,
+            text,
+        }
+    }
+}
+
 /// Builds the state of a game.
 #[must_use]
 pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
@@ -111,24 +133,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         colour: game.colour_to_move(),
         computer: meta.player(seat).is_computer(),
     });
-    let result = live.result().map(|r| {
-        // Words for people: the winner by colour, not by seat.
-        let text = match (r.winner, r.colour, &r.outcome) {
-            (Some(_), Some(c), _) => format!("{c} wins: {}", r.reason),
-            (Some(w), None, _) => format!("the {w} player wins: {}", r.reason),
-            (None, _, Some(o)) if !r.draw => o.to_string(),
-            (None, _, _) => format!("draw: {}", r.reason),
-        };
-        ResultView {
-            winner: r.winner,
-            colour: r.colour,
-            draw: r.draw,
-            tag: r.tag,
-            reason: r.reason,
-            termination: r.termination,
-            text,
-        }
-    });
+    let result = live.result().map(ResultView::from);
     State {
         id: &meta.id,
         game: info.name,
@@ -283,4 +288,70 @@ pub struct Hint {
     pub text: String,
     /// The search used.
     pub bot: String,
+}
+
+/// A position reached from a start by some moves, outside any stored game
+/// (`POST /api/positions`): what the analysis board, the rules' figures, tutorials and puzzles
+/// draw and play on.
+#[derive(Debug, Serialize)]
+pub struct Position {
+    pub game: &'static str,
+    /// Every option with its value.
+    pub options: BTreeMap<String, String>,
+    pub position: String,
+    pub diagram: String,
+    pub board: Board,
+    /// How each legal move is entered by clicks (empty when the game is over).
+    pub interaction: Interaction,
+    /// `null` when the game is over.
+    pub to_move: Option<PositionTurn>,
+    pub legal_moves: Vec<String>,
+    pub solitaire: bool,
+    /// The moves played from the start, in canonical notation.
+    pub moves: Vec<String>,
+    /// The last of `moves` (`null` when none).
+    pub last_move: Option<String>,
+    /// The cells the last move touched.
+    pub last_cells: Vec<Text>,
+    /// The rules' result when the game is over.
+    pub result: Option<ResultView>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct PositionTurn {
+    pub seat: Seat,
+    pub colour: Option<Colour>,
+}
+
+/// The view of `game` after `moves` (canonical), the last of which touched `last_cells`.
+#[must_use]
+pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> Position {
+    let outcome = game.outcome();
+    let over = outcome.is_some();
+    Position {
+        game: game.kind().name(),
+        options: game
+            .options()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        position: game.position_text(),
+        diagram: game.diagram(),
+        board: game.board(),
+        interaction: if over {
+            Interaction::default()
+        } else {
+            game.interaction()
+        },
+        to_move: (!over).then(|| PositionTurn {
+            seat: game.to_move(),
+            colour: game.colour_to_move(),
+        }),
+        legal_moves: if over { Vec::new() } else { game.legal_moves() },
+        solitaire: game.is_solitaire(),
+        last_move: moves.last().cloned(),
+        moves,
+        last_cells,
+        result: outcome.map(|o| GameResult::by_rules(o).into()),
+    }
 }

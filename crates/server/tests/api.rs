@@ -661,3 +661,113 @@ async fn a_puzzle_hint_is_exact_and_in_words() {
         "{h}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_play_moves_outside_any_game() {
+    let s = TestServer::sqlite().await;
+    // The same moves give the same position as in a stored game, with nothing stored.
+    let (id, t, st0) = s
+        .create(json!({ "game": "opprimo", "seed": 3, "same_screen": true }))
+        .await;
+    let tok = t["first"].as_str().unwrap();
+    let mut cur = st0;
+    let mut played = Vec::new();
+    for i in 0..5 {
+        let mv = legal(&cur)[i % legal(&cur).len()].clone();
+        let (c, next) = s.play(&id, &mv, tok, None).await;
+        assert_eq!(c, 200);
+        played.push(mv);
+        cur = next;
+    }
+    let (c, p) = s
+        .post(
+            "/api/positions",
+            &json!({ "game": "opprimo", "seed": 3, "moves": played }),
+        )
+        .await;
+    assert_eq!(c, 200, "{p}");
+    for field in [
+        "position",
+        "board",
+        "legal_moves",
+        "interaction",
+        "last_cells",
+    ] {
+        assert_eq!(p[field], cur[field], "{field}");
+    }
+    assert_eq!(p["to_move"]["colour"], cur["to_move"]["colour"]);
+    assert_eq!(p["moves"].as_array().unwrap().len(), 5);
+    assert_eq!(p["last_move"], cur["moves"][4]["move"]);
+    assert_eq!(p["result"], Value::Null);
+    let (_, listed) = s.get("/api/games").await;
+    assert_eq!(listed["games"].as_array().unwrap().len(), 1);
+
+    // From position text, in every game; a finished Sight Reduction game has its result.
+    for kind in GameKind::ALL {
+        let (c, start) = s
+            .post("/api/positions", &json!({ "game": kind.name() }))
+            .await;
+        assert_eq!(c, 200, "{kind}: {start}");
+        let (c, again) = s
+            .post(
+                "/api/positions",
+                &json!({ "game": kind.name(), "position": start["position"] }),
+            )
+            .await;
+        assert_eq!(c, 200, "{kind}: {again}");
+        assert_eq!(again["board"], start["board"], "{kind}");
+        assert_eq!(again["legal_moves"], start["legal_moves"], "{kind}");
+    }
+    let mut moves: Vec<String> = Vec::new();
+    let last = loop {
+        let (c, p) = s
+            .post(
+                "/api/positions",
+                &json!({ "game": "sight-reduction", "seed": 9, "moves": moves }),
+            )
+            .await;
+        assert_eq!(c, 200, "{p}");
+        if p["result"] != Value::Null {
+            break p;
+        }
+        moves.push(p["legal_moves"][0].as_str().unwrap().to_string());
+    };
+    assert!(last["result"]["text"].as_str().unwrap().contains("wins"));
+    assert_eq!(last["to_move"], Value::Null);
+    assert_eq!(last["legal_moves"], json!([]));
+    moves.push("a1".into());
+    let (c, v) = s
+        .post(
+            "/api/positions",
+            &json!({ "game": "sight-reduction", "seed": 9, "moves": moves }),
+        )
+        .await;
+    assert_eq!(c, 400);
+    assert!(v["error"].as_str().unwrap().contains("already over"), "{v}");
+
+    // Bad input: the first bad move is named with its number.
+    let (c, v) = s
+        .post(
+            "/api/positions",
+            &json!({ "game": "opprimo", "seed": 3, "moves": [played[0], "zz99"] }),
+        )
+        .await;
+    assert_eq!(c, 400);
+    assert!(
+        v["error"].as_str().unwrap().starts_with("move 2 'zz99'"),
+        "{v}"
+    );
+    for bad in [
+        json!({ "game": "chess" }),
+        json!({ "game": "obsidio", "options": { "size": 4 } }),
+        json!({ "game": "obsidio", "position": "not a position" }),
+        json!({ "game": "obsidio", "moves": "e5" }),
+        json!({ "game": "obsidio", "extra": 1 }),
+        json!({ "game": "obsidio", "moves": vec!["e5"; 1001] }),
+    ] {
+        let (c, v) = s.post("/api/positions", &bad).await;
+        assert_eq!(c, 400, "{bad}: {v}");
+        assert!(v["error"].is_string(), "{v}");
+    }
+    s.stop().await;
+}
