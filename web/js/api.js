@@ -49,6 +49,8 @@ export const api = {
   draw: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, body),
   undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
   join: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, body),
+  /** A position outside any game: {game, options?, seed?, position?, moves?} (docs/api.md). */
+  position: (body) => request('POST', '/api/positions', body),
   hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
   /** The rules page as HTML, rendered by the server from the game's Markdown page. */
   rules: async (game) => {
