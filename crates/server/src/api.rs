@@ -52,6 +52,9 @@ fn table() -> Vec<Route> {
         ("get", "/api/games/{id}/record", get(get_record)),
         ("get", "/api/games/{id}/at/{ply}", get(get_at)),
         ("get", "/api/games/{id}/hint", get(get_hint)),
+        ("post", "/api/games/{id}/review", post(post_review)),
+        ("get", "/api/games/{id}/review", get(get_review)),
+        ("post", "/api/reviews", post(post_reviews)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
@@ -615,6 +618,45 @@ async fn get_hint(
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&hint).expect("serialises"),
+    ))
+}
+
+async fn post_review(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
+    let (status, body) = app.start_review(&id).await?;
+    let mut r = json_response(status, body);
+    if status == StatusCode::ACCEPTED {
+        if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}/review")) {
+            r.headers_mut().insert(header::LOCATION, v);
+        }
+    }
+    Ok(r)
+}
+
+async fn get_review(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    Ok(json_response(StatusCode::OK, app.get_review(&id).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    /// The record, in its text or JSON form.
+    record: String,
+}
+
+async fn post_reviews(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    JsonBody(req): JsonBody<ReviewRequest>,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
+    Ok(json_response(
+        StatusCode::OK,
+        app.review_upload(&req.record).await?,
     ))
 }
 

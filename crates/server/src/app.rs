@@ -38,8 +38,17 @@ pub struct Slot {
     entry: tokio::sync::Mutex<Option<Entry>>,
 }
 
-/// A live update: the version and the message text.
-pub type Update = (i64, Arc<str>);
+/// A live update: a message for the game's live channel.
+#[derive(Clone, Debug)]
+pub struct Update {
+    /// The game's version for a state (sent only to clients that have not seen it yet);
+    /// `None` for a message that is not a state (a review's progress), sent to everyone.
+    pub version: Option<i64>,
+    /// The event's name for server-sent events: `state` or `review`.
+    pub event: &'static str,
+    /// The message, JSON text.
+    pub text: Arc<str>,
+}
 
 /// Who acts.
 #[derive(Clone, Debug)]
@@ -93,7 +102,9 @@ pub struct App {
     channels: Mutex<HashMap<String, broadcast::Sender<Update>>>,
     thinking: Mutex<HashMap<String, Thinking>>,
     /// One permit per search thread of the computer players and hints together.
-    ai_slots: Arc<Semaphore>,
+    pub(crate) ai_slots: Arc<Semaphore>,
+    /// Reviews in progress, by game id.
+    pub(crate) reviews: Mutex<HashMap<String, crate::review::Job>>,
     /// Game creations per client address.
     pub create_limit: PerAddress,
     /// Hints per client address.
@@ -109,7 +120,7 @@ impl std::fmt::Debug for App {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -196,6 +207,7 @@ impl App {
             channels: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashMap::new()),
             ai_slots: Arc::new(Semaphore::new(threads)),
+            reviews: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             shutdown,
         })
@@ -488,7 +500,25 @@ impl App {
         let channels = lock(&self.channels);
         if let Some(tx) = channels.get(id) {
             if tx.receiver_count() > 0 {
-                let _ = tx.send((version, Arc::from(live_message(json))));
+                let _ = tx.send(Update {
+                    version: Some(version),
+                    event: "state",
+                    text: Arc::from(live_message(json)),
+                });
+            }
+        }
+    }
+
+    /// Sends `text`, a message that is not a state, to every live client of game `id`.
+    pub(crate) fn announce(&self, id: &str, event: &'static str, text: String) {
+        let channels = lock(&self.channels);
+        if let Some(tx) = channels.get(id) {
+            if tx.receiver_count() > 0 {
+                let _ = tx.send(Update {
+                    version: None,
+                    event,
+                    text: Arc::from(text),
+                });
             }
         }
     }
@@ -857,6 +887,7 @@ impl App {
         for t in lock(&self.thinking).values() {
             t.stop.store(true, Ordering::Relaxed);
         }
+        self.stop_reviews();
         let _ = self.shutdown.send(true);
     }
 

@@ -15,6 +15,7 @@ pub mod extract;
 pub mod limits;
 mod live;
 pub mod player;
+pub mod review;
 pub mod state;
 pub mod store;
 pub mod token;

@@ -1,6 +1,7 @@
 //! Live updates: a WebSocket (`/api/games/{id}/live`) or server-sent events
 //! (`/api/games/{id}/events`). Both send the game's state at once and again after every change,
-//! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token).
+//! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token),
+//! and a review's progress as `{"type":"review","review":{…}}`.
 
 use crate::app::{live_message, App, Update};
 use crate::error::ApiError;
@@ -77,10 +78,11 @@ async fn run_socket(
     loop {
         tokio::select! {
             update = rx.recv() => match update {
-                Ok((version, text)) => {
-                    if version > sent {
-                        sent = version;
-                        if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                Ok(update) => {
+                    let fresh = update.version.is_none_or(|v| v > sent);
+                    if fresh {
+                        sent = update.version.unwrap_or(sent);
+                        if sink.send(Message::Text(update.text.as_ref().into())).await.is_err() {
                             return;
                         }
                     }
@@ -128,9 +130,9 @@ pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Resp
             loop {
                 tokio::select! {
                     update = rx.recv() => match update {
-                        Ok((v, text)) if v > sent => {
-                            sent = v;
-                            let ev = Event::default().event("state").data(text.as_ref());
+                        Ok(u) if u.version.is_none_or(|v| v > sent) => {
+                            sent = u.version.unwrap_or(sent);
+                            let ev = Event::default().event(u.event).data(u.text.as_ref());
                             return Some((Ok(ev), (rx, sent, shutdown, guard)));
                         }
                         Ok(_) | Err(RecvError::Lagged(_)) => {}
