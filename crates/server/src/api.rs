@@ -55,6 +55,7 @@ fn table() -> Vec<Route> {
         ("post", "/api/games/{id}/review", post(post_review)),
         ("get", "/api/games/{id}/review", get(get_review)),
         ("post", "/api/reviews", post(post_reviews)),
+        ("get", "/api/analysis", get(crate::analysis::analysis)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
         ("get", "/api/games/{id}/live", get(live::websocket)),

@@ -200,3 +200,64 @@ async fn uploaded_records_are_reviewed_and_bad_ones_refused() {
     assert_eq!(c, 404);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_stream_sends_a_first_evaluation_and_better_ones() {
+    let s = TestServer::sqlite().await;
+    let (c, p) = s
+        .post("/api/positions", &json!({ "game": "opprimo", "seed": 2 }))
+        .await;
+    assert_eq!(c, 200);
+    let position = p["position"].as_str().unwrap();
+    let url = reqwest::Url::parse_with_params(
+        &s.url("/api/analysis"),
+        &[("game", "opprimo"), ("position", position)],
+    )
+    .unwrap();
+    let mut r = s.client.get(url).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let mut text = String::new();
+    while !text.contains("event: end") {
+        let chunk = tokio::time::timeout(Duration::from_secs(30), r.chunk())
+            .await
+            .expect("evaluations keep coming")
+            .unwrap()
+            .expect("the stream ends with an end event");
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let evals: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| d.contains("\"step\""))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert!(!evals.is_empty(), "{text}");
+    for (i, e) in evals.iter().enumerate() {
+        assert_eq!(e["step"], i + 1);
+        assert!(
+            legal(&p).contains(&e["move"].as_str().unwrap().to_string()),
+            "{e}"
+        );
+        assert!(e["text"].is_string());
+        let score = e["first_score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score));
+    }
+    assert_eq!(evals.last().unwrap()["last"], true);
+
+    // Bad input is refused before any search.
+    for bad in [
+        vec![("game", "chess"), ("position", position)],
+        vec![("game", "opprimo"), ("position", "nonsense")],
+        vec![
+            ("game", "opprimo"),
+            ("position", position),
+            ("options", "castle=9"),
+        ],
+        vec![("game", "opprimo")],
+    ] {
+        let url = reqwest::Url::parse_with_params(&s.url("/api/analysis"), &bad).unwrap();
+        let r = s.client.get(url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{bad:?}");
+    }
+    s.stop().await;
+}
