@@ -44,6 +44,8 @@ struct Evaluation {
     ms: u64,
     #[serde(rename = "move")]
     best: String,
+    /// The cells the move touches, for drawing it.
+    cells: Vec<boardlab_core::present::Text>,
     pv: Vec<String>,
     /// The value in words, naming colours.
     text: String,
@@ -127,6 +129,7 @@ pub async fn analysis(
                         step: i + 1,
                         last,
                         ms,
+                        cells: game.touched(&a.best),
                         best: a.best,
                         pv: a.pv,
                         text: boardlab_ai::words::value_words(value, colours, solitaire),

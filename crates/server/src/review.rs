@@ -37,6 +37,8 @@ struct Stored<'a> {
     best_cells: Vec<Vec<Text>>,
     /// The position the game started from.
     start: String,
+    /// Every option of the game with its value.
+    option_values: std::collections::BTreeMap<String, String>,
 }
 
 /// `review` as stored and answered: with the best moves' cells and the start position.
@@ -53,6 +55,11 @@ fn stored_json(start: &AnyGame, review: &Review) -> String {
         review,
         best_cells,
         start: start.position_text(),
+        option_values: start
+            .options()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
     })
     .expect("a review serialises")
 }
