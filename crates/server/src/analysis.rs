@@ -93,7 +93,7 @@ pub async fn analysis(
             format!("the game is over ({o}): there is nothing to analyse"),
         ));
     }
-    app.hint_limit.check(client)?;
+    app.analysis_limit.check(client)?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(4);
     let flag = Arc::clone(&stop);

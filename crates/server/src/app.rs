@@ -109,6 +109,8 @@ pub struct App {
     pub create_limit: PerAddress,
     /// Hints per client address.
     pub hint_limit: PerAddress,
+    /// Analysis-board evaluations per client address.
+    pub analysis_limit: PerAddress,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -200,6 +202,12 @@ impl App {
                 "hints",
                 settings.hints_per_minute,
                 settings.hints_per_minute.min(10),
+            ),
+            // The analysis board asks again at every move it shows: four times the hints.
+            analysis_limit: PerAddress::new(
+                "analyses",
+                settings.hints_per_minute.saturating_mul(4),
+                settings.hints_per_minute.saturating_mul(4).min(40),
             ),
             store,
             settings,
@@ -879,6 +887,7 @@ impl App {
     pub fn forget_idle_clients(&self) {
         self.create_limit.forget_idle();
         self.hint_limit.forget_idle();
+        self.analysis_limit.forget_idle();
     }
 
     /// Stops the computer players and tells live connections to close.

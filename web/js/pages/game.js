@@ -5,9 +5,10 @@ import { h, mount, cap, toast, copyText } from '../util.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
+import { openChooser, closeChooser } from '../chooser.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
-import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
+import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
 
 /**
  * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
@@ -176,66 +177,8 @@ export async function gamePage(root, id) {
   }
 
   // ---- the chooser: a small menu by the clicked cell ----
-  let chooserClose = null;
   function choose(options, cell, title) {
-    if (chooserClose) chooserClose(null);
-    return new Promise((resolve) => {
-      const box = h('div', { class: 'chooser', role: 'dialog', 'aria-label': title });
-      const finish = (v) => {
-        chooserClose = null;
-        box.remove();
-        document.removeEventListener('keydown', onKey, true);
-        document.removeEventListener('pointerdown', onOutside, true);
-        resolve(v);
-        boardView.svg.focus({ preventScroll: true });
-      };
-      const onKey = (ev) => {
-        if (ev.key === 'Escape') {
-          ev.preventDefault();
-          ev.stopPropagation();
-          finish(null);
-        }
-      };
-      const onOutside = (ev) => {
-        if (!box.contains(ev.target)) finish(null);
-      };
-      chooserClose = finish;
-      const groups = new Map();
-      for (const o of options) groups.set(o.group || '', (groups.get(o.group || '') || []).concat([o]));
-      box.append(h('div', { class: 'chooser-head' }, h('span', {}, title),
-        h('button', { class: 'chooser-x', type: 'button', 'aria-label': 'Cancel', onclick: () => finish(null) }, '×')));
-      for (const [g, os] of groups) {
-        const row = h('div', { class: 'chooser-row' });
-        if (g && groups.size > 1) row.append(h('div', { class: 'chooser-group' }, cap(g)));
-        else if (g) row.append(h('div', { class: 'chooser-group' }, cap(g)));
-        const btns = h('div', { class: 'chooser-btns' });
-        for (const o of os) {
-          btns.append(h('button', { type: 'button', class: 'btn chooser-btn', title: o.title || '', 'data-move': o.title || '', onclick: () => finish(o) }, o.label));
-        }
-        row.append(btns);
-        box.append(row);
-      }
-      el.boardWrap.append(box);
-      // Place it next to the cell, inside the board area.
-      const hit = boardView.svg.querySelector(`[data-cell="${cell}"]`);
-      const wrapRect = el.boardWrap.getBoundingClientRect();
-      if (hit) {
-        const r = hit.getBoundingClientRect();
-        const bw = box.offsetWidth;
-        const bh = box.offsetHeight;
-        let x = r.left - wrapRect.left + r.width / 2 - bw / 2;
-        let y = r.bottom - wrapRect.top + 6;
-        if (y + bh > wrapRect.height) y = r.top - wrapRect.top - bh - 6;
-        x = Math.max(4, Math.min(wrapRect.width - bw - 4, x));
-        y = Math.max(4, Math.min(wrapRect.height - bh - 4, y));
-        box.style.left = `${x}px`;
-        box.style.top = `${y}px`;
-      }
-      document.addEventListener('keydown', onKey, true);
-      setTimeout(() => document.addEventListener('pointerdown', onOutside, true), 0);
-      const first = box.querySelector('.chooser-btn');
-      if (first) first.focus({ preventScroll: true });
-    });
+    return openChooser(el.boardWrap, boardView.svg, options, cell, title);
   }
 
   // ---- talking to the server ----
@@ -253,7 +196,7 @@ export async function gamePage(root, id) {
       }
       if (movedOn) setFeedback('');
       if (state.status === 'ongoing') bannerClosed = false;
-      if (chooserClose) chooserClose(null);
+      closeChooser();
     }
     const ctx = { flipped: isFlipped() };
     builder.setState(state, canMove(), ctx);
@@ -480,15 +423,7 @@ export async function gamePage(root, id) {
    * the board.
    */
   function fitBoard() {
-    if (closed) return;
-    const parts = [el.topBar, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback]
-      .filter((e) => e.offsetParent !== null);
-    const gap = parseFloat(getComputedStyle(el.stack).rowGap) || 0;
-    const used = parts.reduce((sum, e) => sum + e.getBoundingClientRect().height + gap, 0);
-    const top = el.stack.getBoundingClientRect().top + window.scrollY;
-    const frame = el.boardWrap.getBoundingClientRect().height - (boardView.svg ? boardView.svg.getBoundingClientRect().height : 0);
-    const reserve = Math.round(top + used + Math.max(0, frame) + 12);
-    if (el.stack.style.getPropertyValue('--reserve') !== `${reserve}px`) el.stack.style.setProperty('--reserve', `${reserve}px`);
+    if (!closed) fitStack(el.stack, el.boardWrap, boardView.svg);
   }
   window.addEventListener('resize', () => requestAnimationFrame(fitBoard));
 
@@ -688,9 +623,20 @@ export async function gamePage(root, id) {
       h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'pgn'), download: `${base}.pgn`, id: 'dl-pgn' }, 'PGN'),
       h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'json'), download: `${base}.json`, id: 'dl-json' }, 'JSON')));
     list.push(h('div', { class: 'more-links' },
+      state.moves.length && !ongoing ? h('a', { href: `/games/${state.id}/review`, id: 'link-review' }, 'Review') : null,
+      h('a', { href: analysisLink(), id: 'link-analyse', title: 'Try moves from the position shown, with the computer’s evaluation' }, 'Analyse'),
       h('a', { href: `/games/${state.id}/replay` }, 'Replay'),
       h('a', { href: newGameLink() }, 'New game like this')));
     mount(el.controls, list);
+  }
+
+  /** The analysis board on the position shown (an earlier one while it is viewed). */
+  function analysisLink() {
+    const shown = viewPly !== null && viewed ? viewed.position : state.position;
+    const q = new URLSearchParams({ game: state.game, position: shown });
+    const opts = Object.entries(state.options || {}).map(([k, v]) => `${k}=${v}`).join(',');
+    if (opts) q.set('options', opts);
+    return `/analysis?${q}`;
   }
 
   function newGameLink() {
@@ -835,7 +781,7 @@ export async function gamePage(root, id) {
     closed = true;
     live.close();
     document.removeEventListener('keydown', onKey);
-    if (chooserClose) chooserClose(null);
+    closeChooser();
   };
 }
 
