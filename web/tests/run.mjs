@@ -486,7 +486,11 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   await b.page.locator('#btn-draw').click();
   await a.page.waitForSelector('.offer-in');
   await a.page.locator('.offer-in .btn:not(.btn-primary)').click();
-  await b.page.waitForFunction(() => !document.querySelector('.offer'));
+  // B is told the offer was declined.
+  await b.page.waitForSelector('#offer-declined');
+  const told = await b.page.locator('#offer-declined').innerText();
+  assert(told === 'Your opponent declined your draw offer.', `B is told: ${told}`);
+  await shot(b.page, 'online-draw-declined');
   await b.page.locator('#btn-resign').click();
   await b.page.locator('#confirm-yes').click();
   await a.page.waitForSelector('.result-banner');

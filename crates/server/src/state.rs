@@ -212,6 +212,9 @@ pub struct Live {
     pub draw_offer: Option<Seat>,
     /// The seat whose take-back request is pending.
     pub undo_request: Option<Seat>,
+    /// The offer the other seat just declined (shown until the next action): `draw` or
+    /// `undo`, and the seat that declined it.
+    pub declined: Option<(&'static str, Seat)>,
     /// Time of the last event (or of creation), milliseconds since 1970.
     pub updated_ms: i64,
     /// For each seat whose invite link was used, the digest of the token given then; it
@@ -234,6 +237,7 @@ impl Live {
             ending: None,
             draw_offer: None,
             undo_request: None,
+            declined: None,
             updated_ms: meta.created_ms,
             joined: [None, None],
         })
@@ -319,7 +323,12 @@ impl Live {
         data: &str,
         at_ms: i64,
     ) -> Result<String, ActionError> {
+        let before = self.declined;
         let stored = self.check_and_apply(meta, seat, action, data)?;
+        if self.declined == before {
+            // A declined offer is news until the next action.
+            self.declined = None;
+        }
         self.version += 1;
         self.updated_ms = at_ms;
         Ok(stored)
@@ -430,6 +439,9 @@ impl Live {
                 if self.draw_offer.is_none() {
                     return Err(conflict("no draw offer is pending"));
                 }
+                if self.draw_offer == Some(other) {
+                    self.declined = Some(("draw", seat));
+                }
                 self.draw_offer = None;
                 Ok(String::new())
             }
@@ -493,6 +505,9 @@ impl Live {
                 }
                 if self.undo_request.is_none() {
                     return Err(conflict("no take-back request is pending"));
+                }
+                if self.undo_request == Some(other) {
+                    self.declined = Some(("undo", seat));
                 }
                 self.undo_request = None;
                 Ok(String::new())
@@ -724,6 +739,29 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_declined_offer_is_told_until_the_next_action() {
+        let meta = meta();
+        let mut live = Live::new(&meta).unwrap();
+        let first = Seat::First;
+        live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
+        // Withdrawing one's own offer is no refusal.
+        live.apply(&meta, first, Action::DrawDecline, "", 0).unwrap();
+        assert_eq!(live.declined, None);
+        live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
+        live.apply(&meta, first.other(), Action::DrawDecline, "", 0)
+            .unwrap();
+        assert_eq!(live.declined, Some(("draw", first.other())));
+        // A refused action changes nothing; the next applied one clears it.
+        assert!(live
+            .apply(&meta, first.other(), Action::DrawAccept, "", 0)
+            .is_err());
+        assert_eq!(live.declined, Some(("draw", first.other())));
+        let mv = live.game.legal_moves()[0].clone();
+        live.apply(&meta, first, Action::Move, &mv, 0).unwrap();
+        assert_eq!(live.declined, None);
     }
 
     #[test]

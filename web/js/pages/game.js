@@ -499,12 +499,23 @@ export async function gamePage(root, id) {
           h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => action(kind, 'accept') }, 'Accept'),
           h('button', { class: 'btn btn-small', type: 'button', onclick: () => action(kind, 'decline') }, 'Decline')));
       } else {
-        parts.push(h('div', { class: 'offer' }, what === 'draw' ? `The ${pendingSeat} seat offers a draw.` : `The ${pendingSeat} seat asks to take back a move.`));
+        const c = state.seats[pendingSeat].colour;
+        const who = c ? cap(c) : 'A player';
+        parts.push(h('div', { class: 'offer' }, what === 'draw' ? `${who} offers a draw.` : `${who} asks to take back a move.`));
       }
     };
     if (state.status === 'ongoing') {
       offer('draw', state.draw_offer, 'draw');
       offer('undo', state.undo_request, 'undo');
+    }
+    // An answer to an offer: the one who made it is told.
+    const dec = state.declined;
+    if (dec && !state.same_screen) {
+      const asked = dec.seat === 'first' ? 'second' : 'first';
+      const what = dec.offer === 'draw' ? 'draw offer' : 'request to take back a move';
+      const text = mine.includes(asked) && !mine.includes(dec.seat) ? `Your opponent declined your ${what}.`
+        : `${dec.colour ? cap(dec.colour) : 'A player'} declined the ${what}.`;
+      parts.push(h('div', { class: 'offer offer-declined', id: 'offer-declined', role: 'status' }, text));
     }
     mount(el.offers, parts);
   }
