@@ -467,9 +467,14 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
   const id = gameId(a.page);
   const link = await a.page.locator('#invite-link').inputValue();
+  await a.page.waitForSelector('#presence-second');
+  assert((await a.page.locator('#presence-second').innerText()) === 'not joined yet', 'before the link is opened');
   const b = await newBrowser();
   await b.page.goto(link);
   await b.page.waitForSelector('.board .hit');
+  // Each sees the other here.
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'here');
+  await b.page.waitForFunction(() => document.querySelector('#presence-first')?.textContent === 'here');
   await waitTurn(a.page);
   await playOneByClicks(a.page, rng(1));
   await waitTurn(b.page);
@@ -507,6 +512,9 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   }
   const api = await apiGet(`/api/games/${id}`);
   assert(api.result.termination === 'resignation', 'not ended by resignation');
+  // B closes the game: A sees B away.
+  await b.page.goto('about:blank');
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'away');
 });
 
 test('move list navigation shows earlier positions', async () => {

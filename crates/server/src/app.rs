@@ -105,6 +105,8 @@ pub struct App {
     pub(crate) ai_slots: Arc<Semaphore>,
     /// Reviews in progress, by game id.
     pub(crate) reviews: Mutex<HashMap<String, crate::review::Job>>,
+    /// Live connections that showed a seat's token, per game and seat (this server's only).
+    presence: Mutex<HashMap<String, [u32; 2]>>,
     /// Game creations per client address.
     pub create_limit: PerAddress,
     /// Hints per client address.
@@ -216,6 +218,7 @@ impl App {
             thinking: Mutex::new(HashMap::new()),
             ai_slots: Arc::new(Semaphore::new(threads)),
             reviews: Mutex::new(HashMap::new()),
+            presence: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             shutdown,
         })
@@ -528,6 +531,59 @@ impl App {
                     text: Arc::from(text),
                 });
             }
+        }
+    }
+
+    /// The seats `token` holds in game `id` (both in a same-screen game); empty for a token
+    /// that holds none, or an unknown game.
+    pub async fn seats_of_token(&self, id: &str, token: &str) -> Vec<Seat> {
+        self.with_entry(id, |e| {
+            Seat::BOTH
+                .into_iter()
+                .filter(|&seat| {
+                    let actor = Actor::Token(Some(token.to_string()));
+                    resolve_seat(&e.meta, &e.live, &actor, Action::Resign)
+                        .is_ok_and(|s| s == seat || e.meta.same_screen)
+                })
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// The presence message of game `id`: which seats have a live connection here.
+    pub(crate) fn presence_message(&self, id: &str) -> String {
+        let counts = lock(&self.presence).get(id).copied().unwrap_or([0, 0]);
+        serde_json::json!({
+            "type": "presence",
+            "presence": { "first": counts[0] > 0, "second": counts[1] > 0 },
+        })
+        .to_string()
+    }
+
+    /// A live connection to game `id` holds `seats` (`delta` 1) or no longer does (-1); tells
+    /// every live client when a seat comes or goes.
+    pub(crate) fn set_present(&self, id: &str, seats: &[Seat], delta: i32) {
+        let changed = {
+            let mut map = lock(&self.presence);
+            let counts = map.entry(id.to_string()).or_insert([0, 0]);
+            let before = counts.map(|c| c > 0);
+            for seat in seats {
+                let c = &mut counts[seat.index()];
+                *c = if delta > 0 {
+                    *c + 1
+                } else {
+                    c.saturating_sub(1)
+                };
+            }
+            let after = counts.map(|c| c > 0);
+            if *counts == [0, 0] {
+                map.remove(id);
+            }
+            before != after
+        };
+        if changed {
+            self.announce(id, "presence", self.presence_message(id));
         }
     }
 

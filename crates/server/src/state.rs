@@ -748,7 +748,8 @@ mod tests {
         let first = Seat::First;
         live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
         // Withdrawing one's own offer is no refusal.
-        live.apply(&meta, first, Action::DrawDecline, "", 0).unwrap();
+        live.apply(&meta, first, Action::DrawDecline, "", 0)
+            .unwrap();
         assert_eq!(live.declined, None);
         live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
         live.apply(&meta, first.other(), Action::DrawDecline, "", 0)

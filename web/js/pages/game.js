@@ -40,6 +40,7 @@ export async function gamePage(root, id) {
   let info = null;
   let viewPly = null; // null: the current position
   let viewed = null; // the earlier position shown
+  let presence = null; // which seats have the game open now: {first, second}
   let flipped = null; // null: automatic
   let connection = 'connecting';
   let busy = false;
@@ -452,10 +453,22 @@ export async function gamePage(root, id) {
           h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat),
             won ? h('span', { class: 'winner-tag' }, 'winner') : null)),
         h('div', { class: 'pfacts' }, facts),
+        presenceTag(seat),
         toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null);
       elBar.classList.toggle('active', !!toMove);
       elBar.dataset.seat = seat;
     }
+  }
+
+  /** Whether the opponent of an online game has joined and has the game open now. */
+  function presenceTag(seat) {
+    const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
+    if (!online || tokens[seat] || !mySeats().length || !presence) return null;
+    const here = !!presence[seat];
+    const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
+    const text = here ? 'here' : joined ? 'away' : 'not joined yet';
+    const title = here ? 'Your opponent has this game open now' : joined ? 'Your opponent does not have this game open now' : 'Your opponent has not opened the invite link yet';
+    return h('span', { class: ['presence', here ? 'presence-here' : 'presence-away'], id: `presence-${seat}`, title }, text);
   }
 
   function renderStatus() {
@@ -786,6 +799,12 @@ export async function gamePage(root, id) {
   const live = new LiveGame(id, (st) => apply(st), (status) => {
     connection = status;
     render();
+  }, {
+    tokens: () => [tokens.first, tokens.second],
+    onPresence: (p) => {
+      presence = p;
+      render();
+    },
   });
 
   return () => {
