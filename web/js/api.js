@@ -47,6 +47,7 @@ export const api = {
   move: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, body),
   resign: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, body),
   draw: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, body),
+  rematch: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, body),
   undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
   join: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, body),
   /** A position outside any game: {game, options?, seed?, position?, moves?} (docs/api.md). */

@@ -1064,6 +1064,36 @@ test('phone-size layout and pages', async () => {
   await shot(wide.page, 'games');
 });
 
+test('rematch: offered after an online game, accepted, both players follow with colours swapped', async () => {
+  const a = await newBrowser();
+  await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
+  const id = gameId(a.page);
+  const link = await a.page.locator('#invite-link').inputValue();
+  const b = await newBrowser();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('#btn-rematch');
+  await a.page.click('#btn-rematch');
+  await b.page.waitForSelector('#btn-rematch-accept');
+  await shot(b.page, 'rematch-offered');
+  await b.page.click('#btn-rematch-accept');
+  // Both pages go to the new game, each holding the other seat.
+  for (const p of [a.page, b.page]) await p.waitForFunction((old) => !location.pathname.includes(old) && /\/games\/[a-z0-9]+$/.test(location.pathname), id);
+  assert(a.page.url() === b.page.url(), 'both in the same rematch');
+  const newId = gameId(a.page);
+  const st = await apiGet(`/api/games/${newId}`);
+  assert(st.status === 'ongoing' && st.moves.length === 0, 'a fresh game');
+  // The first seat (B now) is to move: B's page may move, A's waits.
+  await waitTurn(b.page);
+  const sa = await pageState(a.page);
+  assert(!sa.canMove, 'A holds the second seat now');
+  await playOneByClicks(b.page, rng(3));
+  await waitTurn(a.page);
+  await shot(a.page, 'rematch-started');
+});
+
 // ---------------------------------------------------------------- review and analysis
 
 async function apiPost(p, body) {

@@ -49,6 +49,7 @@ fn table() -> Vec<Route> {
         ("post", "/api/games/{id}/draw", post(post_draw)),
         ("post", "/api/games/{id}/undo", post(post_undo)),
         ("post", "/api/games/{id}/join", post(post_join)),
+        ("post", "/api/games/{id}/rematch", post(post_rematch)),
         ("get", "/api/games/{id}/record", get(get_record)),
         ("get", "/api/games/{id}/at/{ply}", get(get_at)),
         ("get", "/api/games/{id}/hint", get(get_hint)),
@@ -271,6 +272,7 @@ async fn create_game(
             position: req.position,
             players,
             same_screen: req.same_screen,
+            token_hashes: None,
         })
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
@@ -480,6 +482,17 @@ async fn post_draw(
     };
     let state = app
         .act(&id, &Actor::Token(req.token), action, "", req.version)
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
+async fn post_rematch(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<OfferRequest>,
+) -> Result<Response, ApiError> {
+    let state = app
+        .rematch(&id, req.token, &req.action, req.version)
         .await?;
     Ok(json_response(StatusCode::OK, state))
 }

@@ -68,6 +68,9 @@ pub struct NewGame {
     pub position: Option<String>,
     pub players: [Player; 2],
     pub same_screen: bool,
+    /// The digests of the seats' tokens, when the players keep tokens they already hold (a
+    /// rematch); `None` makes new tokens.
+    pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
 }
 
 /// Server settings that shape behaviour.
@@ -291,12 +294,16 @@ impl App {
     ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
         let mut tokens = BTreeMap::new();
         let mut hashes = [None, None];
-        let shared = new.same_screen.then(token::new_token);
-        for seat in Seat::BOTH {
-            if !new.players[seat.index()].is_computer() {
-                let t = shared.clone().unwrap_or_else(token::new_token);
-                hashes[seat.index()] = Some(token::hash(&t));
-                tokens.insert(seat, t);
+        if let Some(given) = new.token_hashes {
+            hashes = given;
+        } else {
+            let shared = new.same_screen.then(token::new_token);
+            for seat in Seat::BOTH {
+                if !new.players[seat.index()].is_computer() {
+                    let t = shared.clone().unwrap_or_else(token::new_token);
+                    hashes[seat.index()] = Some(token::hash(&t));
+                    tokens.insert(seat, t);
+                }
             }
         }
         let meta = Meta {
@@ -532,6 +539,60 @@ impl App {
                 });
             }
         }
+    }
+
+    /// A rematch of game `id`: `offer`, `accept` or `decline`. Accepting (or offering on one
+    /// screen or against the computer, where the offer is agreed at once) starts a new game
+    /// with the same options and start, the seats swapped, each player keeping the token they
+    /// hold; the old game's log records the new game's id. Answers the old game's state.
+    ///
+    /// # Errors
+    /// As [`App::act`]; the new game is made only once the rematch is sure to be agreed.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<String>,
+        answer: &str,
+        version: Option<i64>,
+    ) -> Result<String, ApiError> {
+        let actor = Actor::Token(token);
+        let action = match answer {
+            "offer" => Action::RematchOffer,
+            "accept" => Action::RematchAccept,
+            "decline" => Action::RematchDecline,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown rematch action '{other}'; accepted: offer, accept, decline"
+                )))
+            }
+        };
+        let (meta, live) = self
+            .with_entry(id, |e| (Arc::clone(&e.meta), e.live.clone()))
+            .await?;
+        let seat = resolve_seat(&meta, &live, &actor, action)?;
+        let at_once = meta.same_screen || meta.player(seat.other()).is_computer();
+        if action == Action::RematchDecline || (action == Action::RematchOffer && !at_once) {
+            return self.act(id, &actor, action, "", version).await;
+        }
+        // Try the acceptance on a copy first, so no game is made for a refused one.
+        let mut trial = live.clone();
+        trial
+            .apply(&meta, seat, Action::RematchAccept, &"0".repeat(16), 0)
+            .map_err(ApiError::from_action)?;
+        let kept = |s: Seat| live.joined[s.index()].or(meta.tokens[s.index()]);
+        let (new_id, _, _) = self
+            .create(NewGame {
+                kind: meta.kind,
+                options: meta.options.clone(),
+                seed: rand::random(),
+                position: meta.position.clone(),
+                players: [meta.players[1].clone(), meta.players[0].clone()],
+                same_screen: meta.same_screen,
+                token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
+            })
+            .await?;
+        self.act(id, &actor, Action::RematchAccept, &new_id, version)
+            .await
     }
 
     /// The seats `token` holds in game `id` (both in a same-screen game); empty for a token

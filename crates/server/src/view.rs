@@ -33,6 +33,10 @@ pub struct State<'a> {
     pub undo_request: Option<Seat>,
     /// The offer just declined, until the next action.
     pub declined: Option<Declined>,
+    /// The seat whose rematch offer is pending.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch's game id, once agreed.
+    pub rematch: Option<&'a str>,
     pub position: String,
     pub diagram: String,
     /// The position drawn by the game itself.
@@ -49,7 +53,7 @@ pub struct State<'a> {
 /// An offer the other seat declined.
 #[derive(Debug, Serialize)]
 pub struct Declined {
-    /// `draw` or `undo`.
+    /// `draw`, `undo` or `rematch`.
     pub offer: &'static str,
     /// The seat that declined it, and its colour.
     pub seat: Seat,
@@ -184,6 +188,8 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         result,
         draw_offer: live.draw_offer,
         undo_request: live.undo_request,
+        rematch_offer: live.rematch_offer,
+        rematch: live.rematch.as_deref(),
         declined: live.declined.map(|(offer, seat)| Declined {
             offer,
             seat,

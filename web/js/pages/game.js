@@ -2,6 +2,7 @@
 // typed moves, undo / draw / resign, record downloads, invite links, live updates.
 
 import { h, mount, cap, toast, copyText } from '../util.js';
+import { go } from '../main.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
@@ -186,6 +187,8 @@ export async function gamePage(root, id) {
   function apply(next) {
     if (!next || (state && next.id === state.id && next.version < state.version)) return;
     const changed = !state || next.version !== state.version;
+    // A rematch agreed while this page is open: both players go to it.
+    const rematchNow = state && !state.rematch && next.rematch;
     const movedOn = state && next.moves.length !== state.moves.length;
     state = next;
     root.dataset.version = String(state.version);
@@ -202,6 +205,10 @@ export async function gamePage(root, id) {
     const ctx = { flipped: isFlipped() };
     builder.setState(state, canMove(), ctx);
     render();
+    if (rematchNow && mySeats().length) {
+      toast('The rematch starts: colours swapped.');
+      followRematch();
+    }
   }
 
   async function send(move) {
@@ -289,6 +296,7 @@ export async function gamePage(root, id) {
       const body = { token: tokens[seat], version: state.version };
       if (kind === 'resign') next = await api.resign(id, body);
       else if (kind === 'draw') next = await api.draw(id, { ...body, action: act });
+      else if (kind === 'rematch') next = await api.rematch(id, { ...body, action: act });
       else next = await api.undo(id, { ...body, action: act });
       setFeedback('');
       apply(next);
@@ -716,9 +724,37 @@ export async function gamePage(root, id) {
       h('div', { class: 'banner-words' },
         h('div', { class: 'banner-head' }, headline),
         h('div', { class: 'banner-text' }, cap(r.text))),
+      rematchRow(mine),
       h('div', { class: 'banner-btns' },
-        h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
+        mine.length && !state.solitaire ? null : h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
+        mine.length && !state.solitaire ? h('a', { class: 'btn', href: newGameLink() }, 'New game') : null,
+        state.moves.length ? h('a', { class: 'btn', href: `/games/${state.id}/review` }, 'Review') : null,
         h('a', { class: 'btn', href: `/games/${state.id}/replay` }, 'Replay'))));
+  }
+
+  /** The rematch: offer one (colours swapped), answer one, or go to the one agreed. */
+  function rematchRow(mine) {
+    if (!mine.length || state.solitaire) return null;
+    const offer = state.rematch_offer;
+    const row = (...parts) => h('div', { class: 'rematch-row', id: 'rematch' }, ...parts);
+    if (state.rematch) return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-go', onclick: () => followRematch() }, 'Go to the rematch'));
+    if (offer && !mine.includes(offer)) {
+      return row(h('span', {}, 'Your opponent offers a rematch, colours swapped.'),
+        h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-accept', onclick: () => action('rematch', 'accept') }, 'Accept'),
+        h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Decline'));
+    }
+    if (offer) {
+      return row(h('span', {}, 'Rematch offered: waiting for your opponent.'),
+        h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Withdraw'));
+    }
+    return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch', title: 'The same game again with the colours swapped', onclick: () => action('rematch', 'offer') }, 'Rematch'));
+  }
+
+  /** Keeps this browser's seats in the rematch (the seats swap) and opens it. */
+  function followRematch() {
+    if (!state.rematch) return;
+    for (const seat of mySeats()) seats.add(state.rematch, seat === 'first' ? 'second' : 'first', tokens[seat]);
+    go(`/games/${state.rematch}`);
   }
 
   function confirmBox(question, yes, then, danger = true) {
