@@ -434,7 +434,11 @@ export class BoardView {
       } else {
         shape = s('rect', { ...attrs, x: cx - K / 2, y: cy - K / 2, width: K, height: K });
       }
-      shape.append(s('title', {}, c.name));
+      // What a screen reader (and a hover) says about the cell: its name, what stands on it,
+      // and whether it can be clicked now.
+      const on = (c.pieces || []).map((p) => `${p.colour} ${p.kind}`).join(', ');
+      const state = v.targets && v.targets.has(c.name) ? 'a possible destination' : v.clickable && v.clickable.has(c.name) ? 'can be chosen' : '';
+      shape.append(s('title', {}, [c.name, on || 'empty', state].filter(Boolean).join(': ')));
       g.append(shape);
     }
     for (const f of this.fighterHits) {

@@ -1094,6 +1094,19 @@ test('rematch: offered after an online game, accepted, both players follow with 
   await shot(a.page, 'rematch-started');
 });
 
+test('screen readers: every cell is named with what stands on it and whether it can be chosen', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  await page.waitForSelector('.board .hit');
+  const st = await apiGet(`/api/games/${gameId(page)}`);
+  const titles = await page.$$eval('.board .hit > title', (ts) => ts.map((t) => t.textContent));
+  assert(titles.length === st.board.cells.length, `${titles.length} cells named`);
+  assert(titles.some((t) => /^[a-h][1-8]: (white|black) /.test(t)), `pieces named: ${titles.slice(0, 3)}`);
+  await page.waitForSelector('.board .hit-active');
+  const active = await page.$$eval('.board .hit-active > title', (ts) => ts.map((t) => t.textContent));
+  assert(active.length && active.every((t) => t.endsWith(': can be chosen')), `the cells that can be chosen say so: ${active.slice(0, 3)}`);
+});
+
 // ---------------------------------------------------------------- review and analysis
 
 async function apiPost(p, body) {
