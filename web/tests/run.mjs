@@ -1105,6 +1105,12 @@ test('screen readers: every cell is named with what stands on it and whether it 
   await page.waitForSelector('.board .hit-active');
   const active = await page.$$eval('.board .hit-active > title', (ts) => ts.map((t) => t.textContent));
   assert(active.length && active.every((t) => t.endsWith(': can be chosen')), `the cells that can be chosen say so: ${active.slice(0, 3)}`);
+  // The move sound is off until turned on, and the choice stays after a reload.
+  assert((await page.locator('#btn-sound').innerText()) === 'Sound: off', 'sound off by default');
+  await page.click('#btn-sound');
+  await page.reload();
+  await page.waitForSelector('#btn-sound');
+  assert((await page.locator('#btn-sound').innerText()) === 'Sound: on', 'sound stays on');
 });
 
 // ---------------------------------------------------------------- review and analysis

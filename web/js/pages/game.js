@@ -3,6 +3,7 @@
 
 import { h, mount, cap, toast, copyText } from '../util.js';
 import { go } from '../main.js';
+import { soundOn, setSound, moveSound } from '../sound.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
@@ -199,6 +200,7 @@ export async function gamePage(root, id) {
         viewed = null;
       }
       if (movedOn) setFeedback('');
+      if (movedOn && next.moves.length > 0) moveSound();
       if (state.status === 'ongoing') bannerClosed = false;
       closeChooser();
     }
@@ -646,6 +648,7 @@ export async function gamePage(root, id) {
     if (hintAvailable && mine.length && ongoing && canMove() && (immediateUndo)) {
       list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
+    list.push(btn(soundOn() ? 'Sound: on' : 'Sound: off', { id: 'btn-sound', 'aria-pressed': String(soundOn()), title: 'A soft click when a move is played', onclick: () => { setSound(!soundOn()); render(); } }));
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
       list.push(btn(showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(showZones), onclick: () => { showZones = !showZones; render(); } }));
