@@ -197,7 +197,11 @@ impl Encoding for Assideum {
                 FLY + 112 * at(from) + 2 * (7 * d + dist - 1) + u32::from(attack)
             }
             Move::Strike { square } => STRIKE + at(square),
-            Move::Fire { ranger, target, at: kind } => {
+            Move::Fire {
+                ranger,
+                target,
+                at: kind,
+            } => {
                 let dist = line(ranger % 64, target % 64).map_or(1, |(_, n)| n);
                 FIRE + 14 * at(ranger) + 2 * (dist.min(7) - 1) + u32::from(kind == FireAt::Ground)
             }
@@ -230,7 +234,11 @@ impl Encoding for Assideum {
                 let i = a - TURNING;
                 let (s, k, f, c) = (i / 144, i % 144 / 16, i % 16 / 4, i % 4);
                 let from_f = s as Square;
-                let to_f = if k == 0 { from_f } else { walk(from_f, k - 1, 1)? };
+                let to_f = if k == 0 {
+                    from_f
+                } else {
+                    walk(from_f, k - 1, 1)?
+                };
                 let (from, to) = (frame(from_f, flip), frame(to_f, flip));
                 let kind = b.kind_at(from)?;
                 if !kind.directional() || (kind == Kind::Ranger && c != 0) {
@@ -292,7 +300,11 @@ impl Encoding for Assideum {
     }
 
     fn write_planes(&self, view: Seat, out: &mut [f32]) {
-        assert_eq!(out.len(), SHAPE.iter().product::<usize>(), "plane buffer size");
+        assert_eq!(
+            out.len(),
+            SHAPE.iter().product::<usize>(),
+            "plane buffer size"
+        );
         out.fill(0.0);
         let b = self.board();
         let own = side_of(view);
@@ -362,8 +374,11 @@ mod tests {
     fn carry_choices_have_their_own_ids() {
         // Figure 14: Portals on b5 (facing east) and e4 (facing north, a Fighter landed);
         // a White Fighter flying on e6 lies in both zones.
-        let g = Assideum::from_position(&options(""), "7k/2[psf]3[rs]1/4[F]3/1[Pe]1[f]4/4[PnF]3/8/8/K7 w 0")
-            .unwrap();
+        let g = Assideum::from_position(
+            &options(""),
+            "7k/2[psf]3[rs]1/4[F]3/1[Pe]1[f]4/4[PnF]3/8/8/K7 w 0",
+        )
+        .unwrap();
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let leave = g.parse_move("b5-a5").unwrap();

@@ -191,7 +191,11 @@ fn check_encoding_at<G: crate::encoding::Encoding>(
     rng: &mut crate::Rng,
     ctx: &str,
 ) {
-    assert_eq!(game.action_count(), count, "{ctx}: the action count changed");
+    assert_eq!(
+        game.action_count(),
+        count,
+        "{ctx}: the action count changed"
+    );
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut seen = HashSet::new();
@@ -200,16 +204,28 @@ fn check_encoding_at<G: crate::encoding::Encoding>(
         let id = game.action_of(mv);
         let text = game.format_move(mv);
         assert!(id < count, "{ctx}: {text} has id {id}, not below {count}");
-        assert!(seen.insert(id), "{ctx}: {text} shares id {id} with another move");
-        assert_eq!(game.move_of(id), Some(mv), "{ctx}: id {id} of {text} names another move");
+        assert!(
+            seen.insert(id),
+            "{ctx}: {text} shares id {id} with another move"
+        );
+        assert_eq!(
+            game.move_of(id),
+            Some(mv),
+            "{ctx}: id {id} of {text} names another move"
+        );
         ids.push(id);
     }
     let mut listed = Vec::new();
     game.legal_actions(&mut listed);
-    assert_eq!(listed, ids, "{ctx}: legal_actions differs from the legal moves' ids");
-    let probes = (0..64)
-        .map(|_| rng.random_range(0..count))
-        .chain([count, count.saturating_add(1), u32::MAX]);
+    assert_eq!(
+        listed, ids,
+        "{ctx}: legal_actions differs from the legal moves' ids"
+    );
+    let probes = (0..64).map(|_| rng.random_range(0..count)).chain([
+        count,
+        count.saturating_add(1),
+        u32::MAX,
+    ]);
     for id in probes {
         if let Some(mv) = game.move_of(id) {
             if game.is_legal(mv) {

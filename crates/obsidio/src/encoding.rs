@@ -152,7 +152,11 @@ impl Encoding for Obsidio {
 
     fn write_planes(&self, view: Seat, out: &mut [f32]) {
         let shape = self.planes_shape();
-        assert_eq!(out.len(), shape.iter().product::<usize>(), "plane buffer size");
+        assert_eq!(
+            out.len(),
+            shape.iter().product::<usize>(),
+            "plane buffer size"
+        );
         out.fill(0.0);
         let geo = self.geometry();
         let n = usize::from(geo.n);
@@ -237,7 +241,8 @@ mod tests {
             ("size=7,tokens=12", 16),
             ("pie=false,tokens=20", 8),
         ] {
-            let n = boardlab_core::testkit::check_encoding::<Obsidio>(&options(text), 0..games, 400);
+            let n =
+                boardlab_core::testkit::check_encoding::<Obsidio>(&options(text), 0..games, 400);
             assert!(n > 50, "{text}: only {n} positions");
         }
     }

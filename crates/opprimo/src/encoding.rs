@@ -171,7 +171,11 @@ impl Encoding for Opprimo {
     }
 
     fn write_planes(&self, view: Seat, out: &mut [f32]) {
-        assert_eq!(out.len(), SHAPE.iter().product::<usize>(), "plane buffer size");
+        assert_eq!(
+            out.len(),
+            SHAPE.iter().product::<usize>(),
+            "plane buffer size"
+        );
         out.fill(0.0);
         let own = if view == Seat::First {
             crate::YELLOW

@@ -26,7 +26,12 @@ create_exception!(
     PyValueError,
     "Base class of boardlab's errors; a ValueError."
 );
-create_exception!(boardlab, UnknownGameError, BoardlabError, "No game has that name.");
+create_exception!(
+    boardlab,
+    UnknownGameError,
+    BoardlabError,
+    "No game has that name."
+);
 create_exception!(
     boardlab,
     OptionError,
@@ -124,7 +129,10 @@ fn ai_error(e: AiError) -> PyErr {
 }
 
 /// Options from `None`, a string `key=value,…` or a dict of strings, numbers and booleans.
-fn options_of(kind: GameKind, options: Option<&Bound<'_, PyAny>>) -> PyResult<boardlab_core::Options> {
+fn options_of(
+    kind: GameKind,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<boardlab_core::Options> {
     let info = kind.info();
     let Some(obj) = options else {
         return Ok(info.default_options());
@@ -141,7 +149,12 @@ fn options_of(kind: GameKind, options: Option<&Bound<'_, PyAny>>) -> PyResult<bo
                 .extract()
                 .map_err(|_| OptionError::new_err("option names must be strings"))?;
             let value = if v.is_instance_of::<PyBool>() {
-                if v.extract::<bool>()? { "true" } else { "false" }.to_string()
+                if v.extract::<bool>()? {
+                    "true"
+                } else {
+                    "false"
+                }
+                .to_string()
             } else if let Ok(n) = v.extract::<i64>() {
                 n.to_string()
             } else if let Ok(s) = v.extract::<String>() {

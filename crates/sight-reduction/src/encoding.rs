@@ -108,7 +108,11 @@ impl Encoding for SightReduction {
     }
 
     fn write_planes(&self, view: Seat, out: &mut [f32]) {
-        assert_eq!(out.len(), SHAPE.iter().product::<usize>(), "plane buffer size");
+        assert_eq!(
+            out.len(),
+            SHAPE.iter().product::<usize>(),
+            "plane buffer size"
+        );
         out.fill(0.0);
         let own_colour = self.colour_of(view);
         let own = if own_colour == Some(Colour::Black) {
@@ -164,11 +168,8 @@ mod tests {
             "setup=deterministic,removal=pair,first=black",
             "mode=solitaire,removal=pair",
         ] {
-            let n = boardlab_core::testkit::check_encoding::<SightReduction>(
-                &options(text),
-                0..12,
-                80,
-            );
+            let n =
+                boardlab_core::testkit::check_encoding::<SightReduction>(&options(text), 0..12, 80);
             assert!(n > 100, "{text}: only {n} positions");
         }
     }
@@ -190,8 +191,11 @@ mod tests {
 
     #[test]
     fn planes_show_own_and_other_pieces_from_each_seat() {
-        let g = SightReduction::from_position(&options(""), "WWBB/BBWW/WWBB/BBWW/WWBB/BBWW/WWBB/1BWW w")
-            .unwrap();
+        let g = SightReduction::from_position(
+            &options(""),
+            "WWBB/BBWW/WWBB/BBWW/WWBB/BBWW/WWBB/1BWW w",
+        )
+        .unwrap();
         let [c, h, w] = g.planes_shape();
         let mut first = vec![0.0; c * h * w];
         let mut second = first.clone();
@@ -204,7 +208,10 @@ mod tests {
         // a1 empty, b1 Black: row 0, column 1.
         assert_eq!(first[cell(SHAPE, 1, 0, 1)], 1.0);
         assert_eq!(second[cell(SHAPE, 0, 0, 1)], 1.0);
-        assert_eq!(first[cell(SHAPE, 0, 0, 0)] + first[cell(SHAPE, 1, 0, 0)], 0.0);
+        assert_eq!(
+            first[cell(SHAPE, 0, 0, 0)] + first[cell(SHAPE, 1, 0, 0)],
+            0.0
+        );
         assert_eq!((sum(&first, 2), sum(&second, 2)), (32.0, 0.0));
         assert_eq!((sum(&first, 4), sum(&second, 4)), (32.0, 0.0));
         assert_eq!(sum(&first, 11), 32.0);
