@@ -140,9 +140,9 @@ fn carry_of(b: &Board, code: u32, flip: bool) -> Option<Carry> {
     let mut carry = Carry::NONE;
     match n {
         2 => {
-            for i in 0..2 {
+            for (i, &s) in squares.iter().enumerate() {
                 if code >> i & 1 == 1 {
-                    carry = carry.with(squares[i], Carry::ALL)?;
+                    carry = carry.with(s, Carry::ALL)?;
                 }
             }
         }

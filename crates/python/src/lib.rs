@@ -75,6 +75,12 @@ create_exception!(
     "The solver cannot answer for this game or position, or ran out of its budget."
 );
 
+/// The most action ids [`PyGame::action_mask`] writes out as an array (64 Mi).
+const MAX_MASK: u32 = 1 << 26;
+
+/// The positions a solitaire search visits when the caller sets no limit (as the command line).
+const SOLITAIRE_NODES: u64 = 2_000_000_000;
+
 /// Generic code run with a game's type and its encoding.
 trait Visit {
     type Out;
@@ -646,9 +652,17 @@ impl PyGame {
     }
 
     /// The legal action ids as a NumPy `int8` array of `action_count` entries, 1 for a legal
-    /// id (all zeros in a finished game).
+    /// id (all zeros in a finished game). Refused (BoardlabError) above `MAX_MASK` ids, where
+    /// `legal_actions` serves instead.
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (count, legal) = visit(&self.game, Mask);
+        if count > MAX_MASK {
+            return Err(BoardlabError::new_err(format!(
+                "{} with these options has {count} action ids, too many for a mask (at most \
+                 {MAX_MASK}); use legal_actions()",
+                self.game.kind()
+            )));
+        }
         let bytes = PyByteArray::new_with(py, count as usize, |buf| {
             for id in legal {
                 buf[id as usize] = 1;
@@ -734,7 +748,9 @@ impl PyGame {
     /// possible), `nodes`, `seconds` and, with `all_moves=True`, `moves`: each legal move with
     /// its value for the side to move. In solitaire mode: `solved`, `exhaustive`, `score`
     /// (pieces left), `moves` (the solution or the best line) and `nodes`. `max_nodes` caps
-    /// the positions searched (SolverError when it runs out in a match).
+    /// the positions searched: no cap in a match (SolverError when a given cap runs out),
+    /// 2·10⁹ in solitaire (then the answer is not `exhaustive`). `table_mb` (1 to 16384) is
+    /// the memory of the solver's table.
     #[pyo3(signature = (distance=false, all_moves=false, max_nodes=None, table_mb=64))]
     fn solve<'py>(
         &self,
@@ -745,12 +761,16 @@ impl PyGame {
         table_mb: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         let game = self.sight_reduction()?.clone();
-        if !(1..=65_536).contains(&table_mb) {
-            return Err(SolverError::new_err("table_mb must be between 1 and 65536"));
+        if !(1..=16_384).contains(&table_mb) {
+            return Err(SolverError::new_err("table_mb must be between 1 and 16384"));
         }
         let config = SolverConfig {
             table_bytes: table_mb << 20,
-            node_limit: max_nodes.unwrap_or(u64::MAX),
+            node_limit: max_nodes.unwrap_or(if game.is_solitaire() {
+                SOLITAIRE_NODES
+            } else {
+                u64::MAX
+            }),
         };
         let start = Instant::now();
         let d = PyDict::new(py);
@@ -872,6 +892,7 @@ fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_game_info_json, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
+    m.add("MAX_MASK", MAX_MASK)?;
     m.add("BoardlabError", py.get_type::<BoardlabError>())?;
     m.add("UnknownGameError", py.get_type::<UnknownGameError>())?;
     m.add("OptionError", py.get_type::<OptionError>())?;

@@ -181,6 +181,11 @@ def test_action_counts():
     }
     for (name, options), n in counts.items():
         assert boardlab.Game(name, options).action_count == n
+    # 11×11 Obsidio's ids are too many for a mask; its legal ids are still listed.
+    big = boardlab.Game("obsidio", "size=11")
+    with pytest.raises(boardlab.BoardlabError, match="legal_actions"):
+        big.action_mask()
+    assert [big.move_of(i) for i in big.legal_actions()] == big.legal_moves()
 
 
 def test_planes_have_their_shape_and_point_of_view():
