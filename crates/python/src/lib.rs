@@ -572,10 +572,6 @@ impl PyGame {
             .is_ok_and(|o| o.game == self.game)
     }
 
-    fn __hash__(&self) -> u64 {
-        self.game.hash()
-    }
-
     /// A text diagram of the board with coordinates.
     fn diagram(&self) -> String {
         self.game.diagram()

@@ -237,7 +237,7 @@ def test_solver_values_and_moves():
     assert set(r["moves"]) == set(g.legal_moves())
     winning = [m for m, v in r["moves"].items() if v["result"] == "win"]
     assert bool(winning) == (r["result"] == "win")
-    # A bot with the exact solver agrees once the position is small.
+    # Without the distance the result is the same.
     quick = g.solve()
     assert quick["result"] == r["result"] and quick["plies"] is None
     with pytest.raises(boardlab.SolverError, match="budget"):
