@@ -12,6 +12,7 @@
 //!   game's tests run.
 
 pub mod coord;
+pub mod encoding;
 pub mod game;
 pub mod options;
 pub mod perft;
@@ -24,6 +25,7 @@ pub mod testkit;
 pub mod toy;
 pub mod zobrist;
 
+pub use encoding::Encoding;
 pub use game::{
     setup, split_moves, Game, GameInfo, IllegalMove, MoveError, NewGameError, ParseMoveError,
     PositionError, SetupError,
