@@ -7,6 +7,7 @@ import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
+import { Legend } from '../legend.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
 
 /**
@@ -99,6 +100,7 @@ export async function gamePage(root, id) {
 
   let styles = {};
   let builder = new MoveBuilder(hooks());
+  const legend = new Legend();
 
   mount(root,
     h('div', { class: 'game-layout' },
@@ -106,6 +108,7 @@ export async function gamePage(root, id) {
         el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
+        legend.card,
         el.facts,
         h('div', { class: 'card moves-card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Moves'), el.nav), el.moves, el.typedForm),
         h('div', { class: 'card' }, el.controls),
@@ -679,6 +682,7 @@ export async function gamePage(root, id) {
     if (hintAvailable && mine.length && ongoing && canMove() && (immediateUndo)) {
       list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
+    list.push(legend.button(state.game));
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
       list.push(btn(showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(showZones), onclick: () => { showZones = !showZones; render(); } }));
