@@ -97,6 +97,15 @@ macro_rules! registry {
                 Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Game>::from_position(options, text)?)),* })
             }
 
+            /// The game `record` starts from (its set-up or position, with its options), as a
+            /// game of `kind`.
+            ///
+            /// # Errors
+            /// A record of another game, bad options or a bad position.
+            pub fn record_start(kind: GameKind, record: &$crate::__core::GameRecord) -> Result<AnyGame, $crate::__core::RecordError> {
+                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(record.start::<$ty>()?)),* })
+            }
+
             /// Which game this is.
             #[must_use]
             pub fn kind(&self) -> GameKind {

@@ -7,6 +7,7 @@
 //!   command-line settings shared by `boardlab serve` and the `boardlab-server` binary.
 //! - The API is documented in `docs/api.md` and served as OpenAPI at `/api/openapi.json`.
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod bot;
@@ -15,6 +16,7 @@ pub mod extract;
 pub mod limits;
 mod live;
 pub mod player;
+pub mod review;
 pub mod state;
 pub mod store;
 pub mod token;
