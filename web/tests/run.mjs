@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { drawnPictures, compareWithCommitted } from './figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -1062,6 +1063,85 @@ test('phone-size layout and pages', async () => {
   await wide.page.goto(`${pageOrigin()}/games`);
   await wide.page.waitForSelector('.games-table');
   await shot(wide.page, 'games');
+});
+
+test('rules pages draw their figures with the board renderer, at both sizes', async () => {
+  const cat = await apiGet('/api/catalog');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const g of cat.games) {
+      await page.goto(`${pageOrigin()}/rules/${g.name}`);
+      await page.waitForSelector('.rules[data-figures="drawn"]');
+      const figs = await page.evaluate(() => [...document.querySelectorAll('figure.board-figure')].map((f) => ({
+        name: f.dataset.name,
+        drawn: f.dataset.drawn === 'true',
+        failed: f.dataset.failed || '',
+        picture: !!f.querySelector('img'),
+        cells: f.querySelectorAll('svg.board .cells rect, svg.board .points circle, svg.board .points use').length,
+        pieces: f.querySelectorAll('svg.board .pieces .pc').length,
+        caption: (f.querySelector('figcaption') || {}).textContent || '',
+        width: f.querySelector('svg.board') ? f.querySelector('svg.board').getBoundingClientRect().width : 0,
+      })));
+      assert(figs.length >= 4, `${g.name}: ${figs.length} figures`);
+      for (const f of figs) {
+        assert(f.drawn && !f.failed, `${g.name}: figure ${f.name} not drawn (${f.failed})`);
+        assert(!f.picture, `${g.name}: figure ${f.name} shows its picture besides the board`);
+        assert(f.cells > 0, `${g.name}: figure ${f.name} has no board`);
+        assert(f.caption.length > 20, `${g.name}: figure ${f.name} has no caption`);
+        assert(f.width > 100 && f.width <= viewport.width, `${g.name}: figure ${f.name} is ${f.width}px wide`);
+      }
+      assert(figs.some((f) => f.pieces > 0), `${g.name}: no figure shows a piece`);
+      // The picture each figure falls back on is served.
+      const r = await fetch(`${origin()}/rules/figures/${figs[0].name}.svg`);
+      assert(r.ok && (r.headers.get('content-type') || '').startsWith('image/svg+xml'), `${figs[0].name}.svg: ${r.status}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      assert(!overflow, `${g.name}: the rules page scrolls sideways at ${viewport.width}px`);
+      await page.screenshot({ path: path.join(artifacts, `rules-${g.name}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+    }
+  }
+});
+
+test('rules figures: the committed pictures are up to date', async () => {
+  const { page } = await newBrowser();
+  const problems = compareWithCommitted(await drawnPictures(page, origin()));
+  assert(!problems.length, `${problems.join('; ')}: run node web/tests/figures.mjs`);
+});
+
+test('legend: each game explains its pieces and marks beside the board, on demand', async () => {
+  const cat = await apiGet('/api/catalog');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const g of cat.games) {
+      assert(g.legend && g.legend.length >= 2, `${g.name}: the catalog has no legend`);
+      await createFromStartPage(page, { game: g.name, mode: 'same', options: (GAMES[g.name] || {}).options || {} });
+      await waitTurn(page);
+      assert(await page.locator('#legend').isHidden(), `${g.name}: the legend shows before it is asked for`);
+      await page.locator('#btn-legend').click();
+      await page.waitForSelector('#legend .legend-item');
+      const items = await page.evaluate(() => [...document.querySelectorAll('#legend .legend-item')].map((li) => ({
+        name: li.dataset.name,
+        text: li.querySelector('.legend-words p').textContent,
+        drawn: li.querySelectorAll('svg.board .cells rect, svg.board .triangles polygon, svg.board .points circle, svg.board .points use, svg.board .pieces .pc').length,
+        width: li.querySelector('svg.board').getBoundingClientRect().width,
+      })));
+      assert(items.length === g.legend.length, `${g.name}: ${items.length} legend entries shown of ${g.legend.length}`);
+      for (const [i, it] of items.entries()) {
+        assert(it.name === g.legend[i].name && it.text === g.legend[i].text, `${g.name}: entry ${i} is not the game's own`);
+        assert(it.drawn > 0 && it.width > 20, `${g.name}: the picture of '${it.name}' is empty`);
+      }
+      // The legend's pieces are the board's: the same drawing of the same piece.
+      const kinds = new Set(g.legend.flatMap((l) => l.sample.cells.flatMap((c) => (c.pieces || []).map((p) => p.kind))));
+      for (const kind of kinds) {
+        // Fighters are drawn as planes (`.fighter`), every other piece as `.pc-KIND`.
+        const sel = kind === 'fighter' ? '#legend .fighter' : `#legend .pc-${kind}`;
+        assert(await page.locator(sel).count() > 0, `${g.name}: no ${kind} drawn in the legend`);
+      }
+      assert(await inView(page, '#legend .legend-item'), `${g.name}: the legend opened out of sight`);
+      await page.screenshot({ path: path.join(artifacts, `legend-${g.name}-${viewport.width}.png`), fullPage: viewport.width < 600, animations: 'disabled' });
+      await page.locator('#btn-legend').click();
+      assert(await page.locator('#legend').isHidden(), `${g.name}: the legend did not close`);
+    }
+  }
 });
 
 test('rematch: offered after an online game, accepted, both players follow with colours swapped', async () => {

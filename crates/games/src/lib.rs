@@ -57,6 +57,13 @@ macro_rules! registry {
                 match self { $(GameKind::$variant => <$ty as $crate::__core::Game>::info()),* }
             }
 
+            /// What the pieces and marks of the game's boards mean (see
+            /// [`$crate::__core::Present::legend`]).
+            #[must_use]
+            pub fn legend(self) -> Vec<$crate::__core::present::LegendItem> {
+                match self { $(GameKind::$variant => <$ty as $crate::__core::Present>::legend()),* }
+            }
+
             /// Runs `visitor` with this game's type.
             pub fn visit<V: $crate::GameVisitor>(self, visitor: V) -> V::Output {
                 match self { $(GameKind::$variant => visitor.visit::<$ty>()),* }

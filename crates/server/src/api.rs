@@ -135,7 +135,13 @@ async fn health(State(app): State<Arc<App>>) -> Response {
 
 async fn catalog() -> Response {
     let c = view::Catalog {
-        games: GameKind::ALL.iter().map(|k| k.info()).collect(),
+        games: GameKind::ALL
+            .iter()
+            .map(|k| view::CatalogGame {
+                info: k.info(),
+                legend: k.legend(),
+            })
+            .collect(),
         players: crate::player::ACCEPTED,
         levels: view::Levels {
             min: 1,
@@ -681,6 +687,7 @@ struct RulesQuery {
 }
 
 async fn get_rules(
+    State(app): State<Arc<App>>,
     Path(params): Path<BTreeMap<String, String>>,
     QueryParams(q): QueryParams<RulesQuery>,
 ) -> Result<Response, ApiError> {
@@ -689,10 +696,16 @@ async fn get_rules(
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
     let missing = || ApiError::not_found(format!("no rules page for {}", kind.name()));
+    let page = crate::web::rules_file(
+        app.settings.web_dir.as_ref(),
+        &format!("{}.md", kind.name()),
+    )
+    .ok_or_else(missing)?;
     match q.format.as_deref() {
         None | Some("markdown") => {}
         Some("html") => {
-            let html = crate::web::rules_html(kind.name()).ok_or_else(missing)?;
+            let text = std::str::from_utf8(&page).map_err(|_| missing())?;
+            let html = crate::web::markdown_html(text);
             return Ok((
                 [(
                     header::CONTENT_TYPE,
@@ -708,7 +721,6 @@ async fn get_rules(
             )))
         }
     }
-    let page = crate::web::rules_page(kind.name()).ok_or_else(missing)?;
     Ok((
         [(
             header::CONTENT_TYPE,

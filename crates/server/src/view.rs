@@ -261,14 +261,23 @@ impl From<Listed> for ListedView {
     }
 }
 
-/// The catalog: every game with colours, option schema and move examples.
+/// The catalog: every game with colours, option schema, move examples and legend.
 #[derive(Debug, Serialize)]
 pub struct Catalog {
-    pub games: Vec<&'static boardlab_core::GameInfo>,
+    pub games: Vec<CatalogGame>,
     /// The accepted seat players.
     pub players: &'static str,
     /// The computer levels (`computer:level:N`) and the level of a plain `computer`.
     pub levels: Levels,
+}
+
+/// One game of the catalog: its static facts, and what the pieces and marks of its boards
+/// mean.
+#[derive(Debug, Serialize)]
+pub struct CatalogGame {
+    #[serde(flatten)]
+    pub info: &'static boardlab_core::GameInfo,
+    pub legend: Vec<boardlab_core::present::LegendItem>,
 }
 
 #[derive(Debug, Serialize)]

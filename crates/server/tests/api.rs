@@ -25,6 +25,17 @@ async fn catalog_lists_every_game_with_colours_and_options() {
             assert_eq!(o["default"], spec.default);
             assert!(o["values"]["kind"].is_string());
         }
+        // The legend: the game's own words, each with a small board to draw.
+        let legend = g["legend"].as_array().unwrap();
+        assert_eq!(legend.len(), kind.legend().len(), "{kind}");
+        assert!(legend.len() >= 2, "{kind}: no legend");
+        for (item, own) in legend.iter().zip(kind.legend()) {
+            assert_eq!(item["name"], own.name);
+            assert_eq!(item["text"], own.text);
+            let cells = item["sample"]["cells"].as_array().unwrap();
+            assert!(!cells.is_empty(), "{kind}: {} has no picture", own.name);
+            assert!(item["sample"]["labels"].as_array().unwrap().is_empty());
+        }
     }
     assert!(c["players"].as_str().unwrap().contains("computer:"));
     // Every game of the list: the server draws its board, and every level and kind of bot
@@ -769,6 +780,32 @@ async fn positions_play_moves_outside_any_game() {
         assert_eq!(c, 400, "{bad}: {v}");
         assert!(v["error"].is_string(), "{v}");
     }
+    s.stop().await;
+}
+
+/// In the fair set-up the arranger chooses which colour removes first, so the option that
+/// would choose it beforehand is refused with that reason, not ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bug_sight_reduction_fair_setup_refuses_first_black_naming_why() {
+    let s = TestServer::sqlite().await;
+    let body =
+        json!({ "game": "sight-reduction", "options": { "setup": "fair", "first": "black" } });
+    let (status, e) = s.post("/api/games", &body).await;
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(e["code"], "bad_request");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("the arranger chooses"),
+        "{e}"
+    );
+    let (status, e) = s.post("/api/positions", &body).await;
+    assert_eq!(status, 400, "{e}");
+    let fine =
+        json!({ "game": "sight-reduction", "options": { "setup": "fair", "first": "white" } });
+    let (status, _) = s.post("/api/positions", &fine).await;
+    assert_eq!(status, 200);
     s.stop().await;
 }
 

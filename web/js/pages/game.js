@@ -10,6 +10,7 @@ import { MoveBuilder } from '../interact.js';
 import { openChooser, closeChooser } from '../chooser.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
+import { Legend } from '../legend.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
 
 /**
@@ -103,6 +104,7 @@ export async function gamePage(root, id) {
 
   let styles = {};
   let builder = new MoveBuilder(hooks());
+  const legend = new Legend();
 
   mount(root,
     h('div', { class: 'game-layout' },
@@ -110,6 +112,7 @@ export async function gamePage(root, id) {
         el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
+        legend.card,
         el.facts,
         h('div', { class: 'card moves-card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Moves'), el.nav), el.moves, el.typedForm),
         h('div', { class: 'card' }, el.controls),
@@ -648,6 +651,7 @@ export async function gamePage(root, id) {
     if (hintAvailable && mine.length && ongoing && canMove() && (immediateUndo)) {
       list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
+    list.push(legend.button(state.game));
     list.push(btn(soundOn() ? 'Sound: on' : 'Sound: off', { id: 'btn-sound', 'aria-pressed': String(soundOn()), title: 'A soft click when a move is played', onclick: () => { setSound(!soundOn()); render(); } }));
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
