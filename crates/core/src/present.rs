@@ -28,6 +28,12 @@ pub trait Present: Game {
     /// suggested. Empty for a move that touches none (a pass, a swap) and in games whose board
     /// marks the last moves itself.
     fn touched(&self, mv: Self::Move) -> Vec<Text>;
+
+    /// The game's tutorial: short lessons on real positions, in order (see
+    /// [`crate::tutorial`]). A game without one has none.
+    fn tutorial() -> &'static [crate::tutorial::Step<Self>] {
+        &[]
+    }
 }
 
 /// A drawable board.

@@ -29,6 +29,7 @@ pub mod claims;
 pub mod geometry;
 mod position;
 mod present;
+mod tutorial;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

@@ -34,6 +34,7 @@
 pub mod board;
 pub mod position;
 mod present;
+mod tutorial;
 
 pub use board::{
     parse_point, parse_triangle, point_name, triangle_name, Castle, Point, Side, Tri, RED, YELLOW,

@@ -54,6 +54,7 @@ fn table() -> Vec<Route> {
         ("get", "/api/games/{id}/hint", get(get_hint)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
+        ("get", "/api/tutorials/{game}", get(get_tutorial)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
         ("get", "/api/games/{id}/events", get(live::sse)),
         ("get", "/api/openapi.json", get(openapi)),
@@ -661,4 +662,35 @@ async fn get_rules(
         page,
     )
         .into_response())
+}
+
+/// A game's tutorial: its steps, each checked against the rules by the game's crate.
+async fn get_tutorial(Path(params): Path<BTreeMap<String, String>>) -> Result<Response, ApiError> {
+    let name = params.get("game").map_or("", String::as_str);
+    let kind: GameKind = name
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
+    let steps = kind.tutorial().map_err(|e| {
+        tracing::error!("{e}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the {} tutorial is broken", kind.name()),
+        )
+    })?;
+    if steps.is_empty() {
+        return Err(ApiError::not_found(format!(
+            "{} has no tutorial",
+            kind.name()
+        )));
+    }
+    let body = view::Tutorial {
+        game: kind.name(),
+        title: kind.info().title,
+        steps,
+    };
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&body).expect("serialises"),
+    ))
 }

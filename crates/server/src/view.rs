@@ -355,3 +355,11 @@ pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> Po
         result: outcome.map(|o| GameResult::by_rules(o).into()),
     }
 }
+
+/// A game's tutorial (`GET /api/tutorials/{game}`).
+#[derive(Debug, Serialize)]
+pub struct Tutorial {
+    pub game: &'static str,
+    pub title: &'static str,
+    pub steps: Vec<boardlab_core::tutorial::Lesson>,
+}

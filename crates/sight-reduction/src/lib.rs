@@ -16,6 +16,7 @@
 
 pub mod kernel;
 mod present;
+mod tutorial;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

@@ -5,6 +5,7 @@ import { h, mount, cap, toast, copyText } from '../util.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
+import { openChooser } from '../chooser.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
@@ -179,62 +180,11 @@ export async function gamePage(root, id) {
   let chooserClose = null;
   function choose(options, cell, title) {
     if (chooserClose) chooserClose(null);
-    return new Promise((resolve) => {
-      const box = h('div', { class: 'chooser', role: 'dialog', 'aria-label': title });
-      const finish = (v) => {
-        chooserClose = null;
-        box.remove();
-        document.removeEventListener('keydown', onKey, true);
-        document.removeEventListener('pointerdown', onOutside, true);
-        resolve(v);
-        boardView.svg.focus({ preventScroll: true });
-      };
-      const onKey = (ev) => {
-        if (ev.key === 'Escape') {
-          ev.preventDefault();
-          ev.stopPropagation();
-          finish(null);
-        }
-      };
-      const onOutside = (ev) => {
-        if (!box.contains(ev.target)) finish(null);
-      };
-      chooserClose = finish;
-      const groups = new Map();
-      for (const o of options) groups.set(o.group || '', (groups.get(o.group || '') || []).concat([o]));
-      box.append(h('div', { class: 'chooser-head' }, h('span', {}, title),
-        h('button', { class: 'chooser-x', type: 'button', 'aria-label': 'Cancel', onclick: () => finish(null) }, '×')));
-      for (const [g, os] of groups) {
-        const row = h('div', { class: 'chooser-row' });
-        if (g && groups.size > 1) row.append(h('div', { class: 'chooser-group' }, cap(g)));
-        else if (g) row.append(h('div', { class: 'chooser-group' }, cap(g)));
-        const btns = h('div', { class: 'chooser-btns' });
-        for (const o of os) {
-          btns.append(h('button', { type: 'button', class: 'btn chooser-btn', title: o.title || '', 'data-move': o.title || '', onclick: () => finish(o) }, o.label));
-        }
-        row.append(btns);
-        box.append(row);
-      }
-      el.boardWrap.append(box);
-      // Place it next to the cell, inside the board area.
-      const hit = boardView.svg.querySelector(`[data-cell="${cell}"]`);
-      const wrapRect = el.boardWrap.getBoundingClientRect();
-      if (hit) {
-        const r = hit.getBoundingClientRect();
-        const bw = box.offsetWidth;
-        const bh = box.offsetHeight;
-        let x = r.left - wrapRect.left + r.width / 2 - bw / 2;
-        let y = r.bottom - wrapRect.top + 6;
-        if (y + bh > wrapRect.height) y = r.top - wrapRect.top - bh - 6;
-        x = Math.max(4, Math.min(wrapRect.width - bw - 4, x));
-        y = Math.max(4, Math.min(wrapRect.height - bh - 4, y));
-        box.style.left = `${x}px`;
-        box.style.top = `${y}px`;
-      }
-      document.addEventListener('keydown', onKey, true);
-      setTimeout(() => document.addEventListener('pointerdown', onOutside, true), 0);
-      const first = box.querySelector('.chooser-btn');
-      if (first) first.focus({ preventScroll: true });
+    const c = openChooser(el.boardWrap, boardView.svg, options, cell, title);
+    chooserClose = c.close;
+    return c.promise.then((v) => {
+      if (chooserClose === c.close) chooserClose = null;
+      return v;
     });
   }
 
