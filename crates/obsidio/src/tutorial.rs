@@ -26,7 +26,7 @@ const EMPTY_7: &str = "......./.+.+.+./......./.+.+.+./......./.+.+.+./....... b
 pub(crate) static TUTORIAL: &[Step<Obsidio>] = &[
     Step {
         title: "A dark square",
-        text: "You play Black, and move first. The squares with a ring are targets; the dark \
+        text: "You play Black, and move first. The tiles with a ring are targets. The darker \
                squares touch targets only at their corners. Put one token on a dark square.",
         options: "size=7,pie=false",
         position: EMPTY_7,

@@ -363,3 +363,14 @@ pub struct Tutorial {
     pub title: &'static str,
     pub steps: Vec<boardlab_core::tutorial::Lesson>,
 }
+
+/// One kind of puzzle (`GET /api/puzzles`).
+#[derive(Debug, Serialize)]
+pub struct PuzzleKind {
+    pub kind: boardlab_solve::collection::Kind,
+    /// The word that starts its puzzles' names (`clear`, `win`).
+    pub word: &'static str,
+    pub title: &'static str,
+    /// What the player does, in plain words.
+    pub goal: &'static str,
+}

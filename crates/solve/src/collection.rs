@@ -449,14 +449,24 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
     }
 }
 
+/// A suggested move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// A move that keeps the puzzle solvable (won), if one was found.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// A sentence for the player.
+    pub text: String,
+}
+
 /// A move that keeps the puzzle solvable (won) after `moves`: for a solitaire the next move of
-/// a solution, for a win puzzle the fastest win. `None` when the puzzle can no longer be
-/// solved (won) from there, or the solver could not tell within its budget.
+/// a solution, for a win puzzle the fastest win. None when the puzzle can no longer be solved
+/// (won) from there, or the solitaire solver could not tell within its budget.
 ///
 /// # Errors
 /// A malformed or illegal move, a finished puzzle, or a win puzzle's line that ends with the
 /// player's move.
-pub fn hint(entry: &Entry, moves: &[String]) -> Result<Option<String>, JudgeError> {
+pub fn hint(entry: &Entry, moves: &[String]) -> Result<Hint, JudgeError> {
     if entry.kind == Kind::Win && moves.len() % 2 == 1 {
         return Err(JudgeError::NotPlayersTurn);
     }
@@ -467,6 +477,15 @@ pub fn hint(entry: &Entry, moves: &[String]) -> Result<Option<String>, JudgeErro
             text: moves.last().cloned().unwrap_or_default(),
         });
     }
+    let lost = "From here the puzzle can no longer be solved: take back a move or start again.";
+    let found = |m: String| Hint {
+        text: format!("Try {m}."),
+        mv: Some(m),
+    };
+    let none = |text: &str| Hint {
+        mv: None,
+        text: text.to_string(),
+    };
     Ok(match entry.kind {
         Kind::Solitaire => {
             let r = solve_position(
@@ -476,19 +495,20 @@ pub fn hint(entry: &Entry, moves: &[String]) -> Result<Option<String>, JudgeErro
                 game.side_to_move(),
                 solitaire_config(),
             );
-            r.moves
-                .first()
-                .filter(|_| r.solved)
-                .map(|&m| game.format_move(m))
+            match r.moves.first() {
+                Some(&m) if r.solved => found(game.format_move(m)),
+                _ if r.exhaustive => none(lost),
+                _ => none("No hint this time: the position is too large to work out quickly."),
+            }
         }
         Kind::Win => {
             let mut solver = win_solver();
             let rules = Rules::of(game.config());
             let pos = Position::of(&game).expect("a removal-phase position");
-            solver
-                .best_move(rules, pos, true)
-                .filter(|(_, v)| v.result_for(pos.seat) == Wdl::Win)
-                .map(|(m, _)| game.format_move(m))
+            match solver.best_move(rules, pos, true) {
+                Some((m, v)) if v.result_for(pos.seat) == Wdl::Win => found(game.format_move(m)),
+                _ => none(lost),
+            }
         }
     })
 }

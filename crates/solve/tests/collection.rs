@@ -127,7 +127,7 @@ fn a_win_puzzle_is_played_to_the_end_with_hints_against_the_best_defence() {
     assert!(j.text.starts_with("That lets "), "{}", j.text);
     let mut line: Vec<String> = Vec::new();
     for _ in 0..20 {
-        let h = hint(&e, &line).unwrap().expect("a winning move");
+        let h = hint(&e, &line).unwrap().mv.expect("a winning move");
         if line.is_empty() {
             assert!(e.solution.contains(&h), "{h}");
         }
@@ -154,13 +154,17 @@ fn a_solitaire_puzzle_is_judged_move_by_move() {
         .find(|m| judge(&e, &[m.clone()]).unwrap().verdict == Verdict::Mistake)
         .expect("a hard puzzle has dead ends");
     assert_ne!(dead, e.solution[0]);
-    assert_eq!(hint(&e, &[dead]).unwrap(), None);
+    let h = hint(&e, &[dead]).unwrap();
+    assert_eq!(h.mv, None);
+    assert!(h.text.contains("can no longer be solved"), "{}", h.text);
     for n in 1..=e.solution.len() {
         let j = judge(&e, &e.solution[..n]).unwrap();
         assert_eq!(j.verdict, Verdict::Good, "move {n}");
         assert_eq!(j.solved, n == e.solution.len(), "move {n}");
         if n < e.solution.len() {
-            let h = hint(&e, &e.solution[..n]).unwrap().expect("solvable");
+            let h = hint(&e, &e.solution[..n]).unwrap();
+            assert_eq!(h.text, format!("Try {}.", h.mv.as_deref().unwrap()));
+            let h = h.mv.unwrap();
             let mut line = e.solution[..n].to_vec();
             line.push(h);
             assert_eq!(judge(&e, &line).unwrap().verdict, Verdict::Good);
