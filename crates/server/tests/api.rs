@@ -784,7 +784,10 @@ async fn tutorials_are_served_and_play_through_positions() {
         assert!((5..=10).contains(&steps.len()), "{kind}");
         for step in steps {
             for field in ["title", "text", "hint", "done", "show", "position"] {
-                assert!(step[field].as_str().is_some_and(|x| !x.is_empty()), "{kind}: {field}");
+                assert!(
+                    step[field].as_str().is_some_and(|x| !x.is_empty()),
+                    "{kind}: {field}"
+                );
             }
             // The start draws through /api/positions, and show-me is one of its legal moves
             // and of the goal; playing it there works.
@@ -792,7 +795,12 @@ async fn tutorials_are_served_and_play_through_positions() {
             let (c, p) = s.post("/api/positions", &body).await;
             assert_eq!(c, 200, "{kind}: {p}");
             let legal = legal(&p);
-            let goal: Vec<&str> = step["goal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+            let goal: Vec<&str> = step["goal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
             assert!(!goal.is_empty());
             for g in &goal {
                 assert!(legal.iter().any(|l| l == g), "{kind}: goal {g} not legal");
@@ -806,10 +814,17 @@ async fn tutorials_are_served_and_play_through_positions() {
             assert_eq!(p["last_move"], show);
             // Some attempt fails: a legal move outside the goal, or a named refused click.
             let outside = legal.iter().any(|l| !goal.contains(&l.as_str()));
-            let clicks = step["mistakes"].as_array().unwrap().iter().any(|m| m["cell"].is_string());
+            let clicks = step["mistakes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["cell"].is_string());
             assert!(outside || clicks, "{kind}: nothing can go wrong");
             if outside {
-                assert!(step["wrong"].as_str().is_some_and(|w| !w.is_empty()), "{kind}");
+                assert!(
+                    step["wrong"].as_str().is_some_and(|w| !w.is_empty()),
+                    "{kind}"
+                );
             }
         }
     }
@@ -833,7 +848,12 @@ async fn puzzles_are_made_judged_and_hinted() {
     let (c, l) = s.get("/api/puzzles").await;
     assert_eq!(c, 200);
     assert_eq!(l["game"], "sight-reduction");
-    let words: Vec<&str> = l["kinds"].as_array().unwrap().iter().map(|k| k["word"].as_str().unwrap()).collect();
+    let words: Vec<&str> = l["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["word"].as_str().unwrap())
+        .collect();
     assert_eq!(words, ["clear", "win"]);
     assert_eq!(l["difficulties"], json!(["easy", "medium", "hard"]));
 
@@ -845,9 +865,19 @@ async fn puzzles_are_made_judged_and_hinted() {
     assert_eq!(p["title"], "Clear the board");
     let (_, again) = s.get("/api/puzzles/clear-medium-2").await;
     assert_eq!(again, p);
-    let solution: Vec<String> = p["solution"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    let solution: Vec<String> = p["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
     for n in 1..=solution.len() {
-        let (c, j) = s.post("/api/puzzles/clear-medium-2/moves", &json!({ "moves": solution[..n] })).await;
+        let (c, j) = s
+            .post(
+                "/api/puzzles/clear-medium-2/moves",
+                &json!({ "moves": solution[..n] }),
+            )
+            .await;
         assert_eq!(c, 200, "{j}");
         assert_eq!(j["verdict"], "good", "{j}");
         assert_eq!(j["solved"], n == solution.len(), "{j}");
@@ -857,38 +887,79 @@ async fn puzzles_are_made_judged_and_hinted() {
         .await;
     assert_eq!(c, 200);
     assert_eq!(pos["result"]["tag"], "solved", "{pos}");
-    let (c, h) = s.post("/api/puzzles/clear-medium-2/hint", &json!({ "moves": [] })).await;
+    let (c, h) = s
+        .post("/api/puzzles/clear-medium-2/hint", &json!({ "moves": [] }))
+        .await;
     assert_eq!(c, 200, "{h}");
     let first = h["move"].as_str().unwrap();
-    let (_, j) = s.post("/api/puzzles/clear-medium-2/moves", &json!({ "moves": [first] })).await;
+    let (_, j) = s
+        .post(
+            "/api/puzzles/clear-medium-2/moves",
+            &json!({ "moves": [first] }),
+        )
+        .await;
     assert_eq!(j["verdict"], "good");
 
     // A win puzzle: a winning move gets the computer's reply; a losing one is a mistake.
     let (c, w) = s.get("/api/puzzles/win-easy-1").await;
     assert_eq!(c, 200, "{w}");
-    let winning: Vec<&str> = w["solution"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    let (c, j) = s.post("/api/puzzles/win-easy-1/moves", &json!({ "moves": [winning[0]] })).await;
+    let winning: Vec<&str> = w["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let (c, j) = s
+        .post(
+            "/api/puzzles/win-easy-1/moves",
+            &json!({ "moves": [winning[0]] }),
+        )
+        .await;
     assert_eq!(c, 200, "{j}");
     assert_eq!(j["verdict"], "good");
     let reply = j["reply"].as_str().unwrap();
-    let (c, h) = s.post("/api/puzzles/win-easy-1/hint", &json!({ "moves": [winning[0], reply] })).await;
+    let (c, h) = s
+        .post(
+            "/api/puzzles/win-easy-1/hint",
+            &json!({ "moves": [winning[0], reply] }),
+        )
+        .await;
     assert_eq!(c, 200, "{h}");
     assert!(h["move"].is_string(), "{h}");
     let (_, start) = s
-        .post("/api/positions", &json!({ "game": "sight-reduction", "position": w["position"] }))
+        .post(
+            "/api/positions",
+            &json!({ "game": "sight-reduction", "position": w["position"] }),
+        )
         .await;
-    let losing = legal(&start).into_iter().find(|m| !winning.contains(&m.as_str())).unwrap();
-    let (c, j) = s.post("/api/puzzles/win-easy-1/moves", &json!({ "moves": [losing] })).await;
+    let losing = legal(&start)
+        .into_iter()
+        .find(|m| !winning.contains(&m.as_str()))
+        .unwrap();
+    let (c, j) = s
+        .post(
+            "/api/puzzles/win-easy-1/moves",
+            &json!({ "moves": [losing] }),
+        )
+        .await;
     assert_eq!(c, 200);
     assert_eq!(j["verdict"], "mistake", "{j}");
     assert!(j["text"].as_str().unwrap().contains("win"), "{j}");
     assert_eq!(j["reply"], Value::Null);
 
     // Bad input.
-    for path in ["/api/puzzles/clear-easy-0", "/api/puzzles/chess-easy-1", "/api/puzzles/clear-tricky-1", "/api/puzzles/x"] {
+    for path in [
+        "/api/puzzles/clear-easy-0",
+        "/api/puzzles/chess-easy-1",
+        "/api/puzzles/clear-tricky-1",
+        "/api/puzzles/x",
+    ] {
         let (c, v) = s.get(path).await;
         assert_eq!(c, 404, "{path}: {v}");
-        assert!(v["error"].as_str().unwrap().contains("KIND-GRADE-NUMBER"), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("KIND-GRADE-NUMBER"),
+            "{v}"
+        );
     }
     for (body, needle) in [
         (json!({ "moves": [] }), "no move to judge"),
@@ -903,7 +974,12 @@ async fn puzzles_are_made_judged_and_hinted() {
         assert_eq!(c, 400, "{body}: {v}");
         assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
     }
-    let (c, v) = s.post("/api/puzzles/win-easy-1/hint", &json!({ "moves": [winning[0]] })).await;
+    let (c, v) = s
+        .post(
+            "/api/puzzles/win-easy-1/hint",
+            &json!({ "moves": [winning[0]] }),
+        )
+        .await;
     assert_eq!(c, 400, "{v}");
     let (c, v) = s.post_raw("/api/puzzles/clear-easy-1/moves", "{").await;
     assert_eq!(c, 400, "{v}");

@@ -226,11 +226,118 @@ pub(crate) static TUTORIAL: &[Step<SightReduction>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use boardlab_core::tutorial::{check, lessons};
+    use boardlab_core::tutorial::{check, lesson, lessons};
 
     #[test]
     fn tutorial_steps_are_sound() {
         check::<SightReduction>();
+    }
+
+    /// A sound step to break one field at a time.
+    fn base() -> Step<SightReduction> {
+        Step {
+            title: "t",
+            text: "Remove a White piece.",
+            options: "",
+            position: "4/1W2/1B2/4/3W/W2B/4/WB2 w",
+            goal: Goal::Moves(&["a3"]),
+            hint: "h",
+            show: "a3",
+            done: "d",
+            wrong: "Not that one.",
+            mistakes: &[],
+        }
+    }
+
+    fn problem(step: &Step<SightReduction>) -> String {
+        lesson(1, step).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn unsound_steps_are_refused_naming_the_problem() {
+        let _ = lesson(1, &base()).unwrap();
+        let e = problem(&Step {
+            goal: Goal::Moves(&["b7"]),
+            show: "b7",
+            ..base()
+        });
+        assert!(e.contains("goal move 'b7' is not legal"), "{e}");
+        let e = problem(&Step {
+            show: "a1",
+            ..base()
+        });
+        assert!(
+            e.contains("the show-me move 'a1' does not reach the goal"),
+            "{e}"
+        );
+        let e = problem(&Step {
+            goal: Goal::Check(|_, _| false),
+            ..base()
+        });
+        assert!(e.contains("no legal move reaches the goal"), "{e}");
+        let e = problem(&Step {
+            goal: Goal::Moves(&["a1", "a3"]),
+            wrong: "",
+            ..base()
+        });
+        assert!(e.contains("nothing can go wrong"), "{e}");
+        let e = problem(&Step {
+            wrong: "",
+            ..base()
+        });
+        assert!(e.contains("no words say why"), "{e}");
+        let e = problem(&Step {
+            text: "Your seat moves first.",
+            ..base()
+        });
+        assert!(e.contains("engine's word 'seat'"), "{e}");
+        let e = problem(&Step {
+            hint: "Set sight=any first.",
+            ..base()
+        });
+        assert!(e.contains("engine's word 'sight=any'"), "{e}");
+        let e = problem(&Step {
+            mistakes: &[Mistake::Click("a1", "no")],
+            ..base()
+        });
+        assert!(e.contains("'a1' starts a legal move"), "{e}");
+        let e = problem(&Step {
+            mistakes: &[Mistake::Move("a3", "no")],
+            ..base()
+        });
+        assert!(e.contains("mistake 'a3' reaches the goal"), "{e}");
+        let e = problem(&Step {
+            mistakes: &[Mistake::Move("b7", "no")],
+            ..base()
+        });
+        assert!(e.contains("mistake 'b7' is not a legal move"), "{e}");
+        let e = problem(&Step {
+            position: "4/4/4/4/4/4/4/W2B w",
+            ..base()
+        });
+        assert!(e.contains("already over"), "{e}");
+        let e = problem(&Step {
+            position: "4/4 w",
+            ..base()
+        });
+        assert!(e.contains("position:"), "{e}");
+        let e = problem(&Step {
+            options: "sight=sideways",
+            ..base()
+        });
+        assert!(e.contains("options:"), "{e}");
+        // The words of a refused move: the mistake's own, else the step's.
+        let l = lesson(
+            1,
+            &Step {
+                mistakes: &[Mistake::Move("a1", "Keep a1.")],
+                goal: Goal::Moves(&["a3"]),
+                ..base()
+            },
+        )
+        .unwrap();
+        assert_eq!(l.refusal("a3"), None);
+        assert_eq!(l.refusal("a1"), Some("Keep a1."));
     }
 
     #[test]

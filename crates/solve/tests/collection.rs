@@ -151,7 +151,7 @@ fn a_solitaire_puzzle_is_judged_move_by_move() {
     let e = puzzle("clear-hard-1");
     let dead = legal(&e.game())
         .into_iter()
-        .find(|m| judge(&e, &[m.clone()]).unwrap().verdict == Verdict::Mistake)
+        .find(|m| judge(&e, std::slice::from_ref(m)).unwrap().verdict == Verdict::Mistake)
         .expect("a hard puzzle has dead ends");
     assert_ne!(dead, e.solution[0]);
     let h = hint(&e, &[dead]).unwrap();
