@@ -99,7 +99,8 @@ export async function learnPage(root, game) {
     game,
     play: (move) => judge(move),
     refuse: (cell) => {
-      const m = step().mistakes.find((x) => x.cell === cell);
+      // The lesson's words for a click it names, while the step is being played.
+      const m = state === 'play' && step().mistakes.find((x) => x.cell === cell);
       return m ? m.text : null;
     },
     turn: (view) => {
