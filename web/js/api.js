@@ -58,6 +58,16 @@ export const api = {
   /** Reviews a record (text or JSON form); answers the review when done. */
   reviewRecord: (record) => request('POST', '/api/reviews', { record }),
   hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
+  /** A game's tutorial: {game, title, steps: [{title, text, options, position, goal, …}]}. */
+  tutorial: (game) => request('GET', `/api/tutorials/${encodeURIComponent(game)}`),
+  /** The kinds and grades of puzzles. */
+  puzzles: () => request('GET', '/api/puzzles'),
+  /** Puzzle `id` (`clear-easy-1`): its position, options and solution. */
+  puzzle: (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}`),
+  /** Judges the last of `moves` played in puzzle `id`: {verdict, solved, reply, text}. */
+  puzzleMove: (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/moves`, { moves }),
+  /** A move that keeps puzzle `id` solvable after `moves`: {move, text}. */
+  puzzleHint: (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/hint`, { moves }),
   /** The rules page as HTML, rendered by the server from the game's Markdown page. */
   rules: async (game) => {
     const res = await fetch(`/api/rules/${encodeURIComponent(game)}?format=html`, { headers: { Accept: 'text/html' } });

@@ -9,6 +9,8 @@ import { listPage } from './pages/list.js';
 import { rulesPage } from './pages/rules.js';
 import { gameReviewPage, uploadReviewPage } from './pages/review.js';
 import { analysisPage } from './pages/analysis.js';
+import { learnIndexPage, learnPage } from './pages/learn.js';
+import { puzzlesPage, puzzlePage } from './pages/puzzles.js';
 import { installDefs } from './board.js';
 
 const main = document.getElementById('main');
@@ -24,6 +26,10 @@ const routes = [
   [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el, q) => gamePage(el, m[1], q)],
   [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
+  [/^\/learn\/?$/, () => learnIndexPage],
+  [/^\/learn\/([a-z0-9-]+)\/?$/, (m) => (el) => learnPage(el, m[1])],
+  [/^\/puzzles\/?$/, () => puzzlesPage],
+  [/^\/puzzles\/([a-z0-9-]+)\/?$/, (m) => (el) => puzzlePage(el, m[1])],
 ];
 
 function notFound(el) {
@@ -53,7 +59,8 @@ async function route() {
   for (const a of document.querySelectorAll('.nav a')) {
     const nav = a.dataset.nav;
     const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && path.startsWith('/rules'))
-      || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')));
+      || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')))
+      || (nav === 'learn' && path.startsWith('/learn')) || (nav === 'puzzles' && path.startsWith('/puzzles'));
     a.classList.toggle('active', active);
     if (active) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

@@ -1328,6 +1328,219 @@ test('analysis board: scratch moves, side lines, streamed evaluation, shared lin
   // Bad position text: a clear message, no crash.
   await phone.page.goto(`${pageOrigin()}/analysis?game=obsidio&position=nonsense`);
   await phone.page.waitForSelector('.error-text');
+// ---------------------------------------------------------------- tutorials and puzzles
+
+/** Waits until a tutorial or puzzle page is ready for a click. */
+async function waitPractice(page, timeout = 20000) {
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'play'
+    && document.querySelector('.practice .board .hit'), null, { timeout, polling: 50 });
+}
+
+async function feedback(page) {
+  return page.evaluate(() => {
+    const f = document.querySelector('.practice-feedback');
+    return { text: f.textContent, error: f.classList.contains('feedback-error'), ok: f.classList.contains('feedback-ok'), advice: f.classList.contains('feedback-advice') };
+  });
+}
+
+test('tutorial: a step done by clicking, wrong attempts refused with words, show me, progress after reload', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const tutorial = await apiGet('/api/tutorials/sight-reduction');
+  await page.goto(`${pageOrigin()}/learn/sight-reduction`);
+  await waitPractice(page);
+  assert((await page.locator('.step-count').textContent()).includes(`Step 1 of ${tutorial.steps.length}`), 'step count');
+  assert((await page.locator('.practice-status').textContent()) === 'White to move — your turn', 'turn words');
+  // A click on a piece that cannot go: the lesson's own words.
+  await clickCell(page, 'b7');
+  let f = await feedback(page);
+  assert(f.error && f.text === tutorial.steps[0].mistakes.find((m) => m.cell === 'b7').text, `b7 refused: ${f.text}`);
+  // The move of the goal, by clicking.
+  await clickCell(page, 'a3');
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+  f = await feedback(page);
+  assert(f.ok && f.text === tutorial.steps[0].done, `success words: ${f.text}`);
+  assert(await page.locator('#btn-next.btn-primary').count() === 1, 'Next is offered');
+  assert((await page.locator('.step-dot').first().textContent()) === '✓', 'step 1 marked done');
+  await shot(page, 'learn-step-done-1280');
+  // Step 3: a legal move outside the goal is refused with the lesson's words, and nothing moves.
+  await page.locator('.step-dot').nth(2).click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.step === '2' && document.querySelector('main').dataset.state === 'play');
+  await waitPractice(page);
+  const pieces = () => page.evaluate(() => document.querySelectorAll('.practice .board .pc').length);
+  const before = await pieces();
+  await clickCell(page, 'a5');
+  f = await feedback(page);
+  assert(f.error && f.text === tutorial.steps[2].mistakes.find((m) => m.move === 'a5').text, `a5 refused: ${f.text}`);
+  assert(await pieces() === before, 'a refused move changes nothing');
+  await page.locator('#btn-hint').click();
+  f = await feedback(page);
+  assert(f.advice && f.text === tutorial.steps[2].hint, 'hint shown');
+  // Show me plays the lesson's move.
+  await page.locator('#btn-show').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'shown');
+  f = await feedback(page);
+  assert(f.ok && f.text.startsWith('Here is one way:'), `show me: ${f.text}`);
+  assert(await pieces() === before - 1, 'show me removed a piece');
+  assert((await page.locator('.practice-status').textContent()).startsWith('White wins'), 'the result is shown');
+  // After a reload: the same step, step 1 still done.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('main').dataset.step === '2');
+  await waitPractice(page);
+  assert((await page.locator('.step-dot').first().textContent()) === '✓', 'progress kept after reload');
+  assert(await page.locator('.step-dot.dot-shown').count() === 1, 'the shown step is marked');
+  // The index page counts the steps done.
+  await page.goto(`${pageOrigin()}/learn`);
+  await page.waitForSelector('.learn-card[data-game="sight-reduction"]');
+  assert((await page.locator('.learn-card[data-game="sight-reduction"]').textContent()).includes('2 done'), 'index shows progress');
+});
+
+test('tutorial: every step of every game completes by clicking its show-me move', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  for (const game of Object.keys(GAMES)) {
+    const tutorial = await apiGet(`/api/tutorials/${game}`);
+    await page.goto(`${pageOrigin()}/learn/${game}`);
+    for (let i = 0; i < tutorial.steps.length; i += 1) {
+      const step = tutorial.steps[i];
+      await page.locator('.step-dot').nth(i).click();
+      await page.waitForFunction((n) => document.querySelector('main').dataset.step === String(n), i);
+      await waitPractice(page);
+      // The show-me move, entered the way a player would: its clicks, a chooser, a button or a claim.
+      const view = await (await fetch(`${origin()}/api/positions`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ game, options: step.options, position: step.position }),
+      })).json();
+      const input = view.interaction.moves.find((m) => m.move === step.show);
+      assert(input, `${game} step ${i + 1}: no input for ${step.show}`);
+      if (input.paths && input.paths.length) {
+        for (const c of input.paths[0]) await clickCell(page, c.cell, c.layer || '');
+        const chooser = page.locator(`.chooser .chooser-btn[data-move="${step.show}"]`);
+        if (await chooser.count()) await chooser.click();
+      } else if (input.set) {
+        for (const c of input.set) await clickCell(page, c);
+        await page.locator('.pending .btn-primary').click();
+      } else {
+        await page.locator(`.move-buttons .btn-move[data-move="${step.show}"]`).click();
+      }
+      await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved', null, { timeout: 5000 })
+        .catch(async () => { throw new Error(`${game} step ${i + 1} (${step.title}): not solved; feedback: ${(await feedback(page)).text}`); });
+    }
+    const done = await page.locator('.step-dot.dot-solved').count();
+    assert(done === tutorial.steps.length, `${game}: ${done} of ${tutorial.steps.length} steps done`);
+  }
+});
+
+test('puzzles: a solitaire solved by clicking, a win against the computer, progress after reload', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const clear = await apiGet('/api/puzzles/clear-easy-1');
+  await page.goto(`${pageOrigin()}/puzzles/clear-easy-1`);
+  await waitPractice(page);
+  assert((await page.locator('.practice-status').textContent()).includes('you remove for both colours'), 'solitaire turn words');
+  for (let i = 0; i < clear.solution.length; i += 1) {
+    await clickCell(page, clear.solution[i]);
+    await page.waitForFunction((n) => {
+      const r = document.querySelector('main');
+      return r.dataset.moves === String(n) && r.dataset.state !== 'busy';
+    }, i + 1, { timeout: 10000 });
+  }
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+  let f = await feedback(page);
+  assert(f.ok && f.text.startsWith('Solved'), `solved: ${f.text}`);
+  assert((await page.locator('.practice-status').textContent()) === 'Solved', 'status says solved');
+  await shot(page, 'puzzle-solved-1280');
+
+  // "Win from here": a losing move is taken back with words; a hinted move gets an answer.
+  const win = await apiGet('/api/puzzles/win-easy-1');
+  await page.goto(`${pageOrigin()}/puzzles/win-easy-1`);
+  await waitPractice(page);
+  const start = await (await fetch(`${origin()}/api/positions`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game: 'sight-reduction', position: win.position }),
+  })).json();
+  const losing = start.legal_moves.find((m) => !win.solution.includes(m) && !m.includes('+'));
+  await clickCell(page, losing);
+  await page.waitForFunction(() => document.querySelector('.practice-feedback').classList.contains('feedback-error'));
+  f = await feedback(page);
+  assert(/^That lets (White|Black) win/.test(f.text), `mistake: ${f.text}`);
+  assert(await page.evaluate(() => document.querySelector('main').dataset.moves) === '0', 'the mistake is taken back');
+  await page.locator('#btn-hint').click();
+  await page.waitForFunction(() => document.querySelector('.practice-feedback').classList.contains('feedback-advice'));
+  f = await feedback(page);
+  const hinted = /^Try (\S+)\.$/.exec(f.text);
+  assert(hinted && win.solution.includes(hinted[1]), `hint: ${f.text}`);
+  assert(await page.locator('.practice .board .hint-mark').count() > 0, 'the hint is marked on the board');
+  await clickCell(page, hinted[1]);
+  await page.waitForFunction(() => {
+    const r = document.querySelector('main');
+    return r.dataset.state !== 'busy' && Number(r.dataset.moves) >= 1;
+  }, null, { timeout: 10000 });
+  const after = await page.evaluate(() => document.querySelector('main').dataset);
+  assert(after.moves === '2' || after.state === 'solved', `the computer answered: ${JSON.stringify(after)}`);
+  if (after.moves === '2') {
+    f = await feedback(page);
+    assert(/answers \S+\. Your turn\./.test(f.text), `reply words: ${f.text}`);
+  }
+
+  // The list remembers both, also after a reload.
+  await page.goto(`${pageOrigin()}/puzzles`);
+  await page.waitForSelector('.puzzle-link[data-puzzle="clear-easy-1"]');
+  for (let i = 0; i < 2; i += 1) {
+    assert(await page.locator('.puzzle-link.solved[data-puzzle="clear-easy-1"]').count() === 1, 'solved puzzle marked');
+    if (after.moves === '2') assert(await page.locator('.puzzle-link.started[data-puzzle="win-easy-1"]').count() === 1, 'started puzzle marked');
+    await page.reload();
+    await page.waitForSelector('.puzzle-link[data-puzzle="clear-easy-1"]');
+  }
+  // An unfinished line comes back where it was left.
+  if (after.moves === '2') {
+    await page.goto(`${pageOrigin()}/puzzles/win-easy-1`);
+    await waitPractice(page);
+    assert(await page.evaluate(() => document.querySelector('main').dataset.moves) === '2', 'the line is restored');
+    await page.locator('#btn-back').click();
+    await waitPractice(page);
+    assert(await page.evaluate(() => document.querySelector('main').dataset.moves) === '0', 'take back removes the answer too');
+  }
+});
+
+test('layout: tutorial and puzzle pages keep the board, the task and the buttons in view', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    const size = viewport.width;
+    const check = async (what, sels) => {
+      await page.waitForTimeout(200);
+      for (const sel of sels) assert(await inView(page, sel), `${what}: ${sel} outside the ${size}x${viewport.height} window`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      assert(!overflow, `${what}: the page scrolls sideways at ${size}`);
+    };
+    for (const game of Object.keys(GAMES)) {
+      const tutorial = await apiGet(`/api/tutorials/${game}`);
+      await page.goto(`${pageOrigin()}/learn/${game}`);
+      // The longest step text of the game, to check the worst case.
+      const longest = tutorial.steps.reduce((b, s, i) => (s.text.length > tutorial.steps[b].text.length ? i : b), 0);
+      await page.locator('.step-dot').nth(longest).click();
+      await page.waitForFunction((n) => document.querySelector('main').dataset.step === String(n), longest);
+      await waitPractice(page);
+      await check(`learn ${game}`, ['.practice .board', '.practice-title', '.practice-text', '.practice-status', '#btn-hint', '#btn-show', '#btn-next']);
+      await shot(page, `learn-${game}-${size}`);
+    }
+    for (const id of ['clear-medium-1', 'win-medium-1']) {
+      await page.goto(`${pageOrigin()}/puzzles/${id}`);
+      await waitPractice(page);
+      await check(`puzzle ${id}`, ['.practice .board', '.practice-title', '.practice-text', '.practice-status', '#btn-hint', '#btn-next']);
+      await shot(page, `puzzle-${id}-${size}`);
+    }
+    await page.goto(`${pageOrigin()}/learn`);
+    await page.waitForSelector('.learn-card');
+    await check('learn index', ['.learn-card']);
+    await shot(page, `learn-index-${size}`);
+    await page.goto(`${pageOrigin()}/puzzles`);
+    await page.waitForSelector('.puzzle-link');
+    await check('puzzle list', ['.puzzle-link']);
+    await shot(page, `puzzles-${size}`);
+    await page.goto(`${pageOrigin()}/rules/obsidio`);
+    await page.waitForSelector('#rules-learn');
+    await page.locator('#rules-learn').click();
+    await page.waitForFunction(() => location.pathname === '/learn/obsidio');
+    await waitPractice(page);
+  }
 });
 
 // ---------------------------------------------------------------- runner

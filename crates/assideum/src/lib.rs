@@ -29,6 +29,7 @@ pub mod notation;
 pub mod position;
 mod present;
 pub mod tables;
+mod tutorial;
 
 pub use board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
 

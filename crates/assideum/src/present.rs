@@ -547,6 +547,10 @@ impl Present for Assideum {
         }
     }
 
+    fn tutorial() -> &'static [boardlab_core::tutorial::Step<Self>] {
+        crate::tutorial::TUTORIAL
+    }
+
     fn touched(&self, mv: Move) -> Vec<Text> {
         cells_of(mv)
     }

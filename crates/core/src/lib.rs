@@ -7,6 +7,7 @@
 //!   exact search proved, always from a named point of view.
 //! - [`Present`]: the position as a drawable board and each legal move as clicks, so any
 //!   interface draws and plays a game without knowing its rules.
+//! - [`tutorial`]: each game's lessons on real positions, checked against its rules.
 //! - [`GameRecord`]: a whole game in JSON or a PGN-like text form, replayed through the rules.
 //! - [`perft`](perft::perft) and, with the `testkit` feature, the conformance suite that every
 //!   game's tests run.
@@ -23,6 +24,7 @@ pub mod record;
 pub mod testkit;
 #[cfg(feature = "testkit")]
 pub mod toy;
+pub mod tutorial;
 pub mod zobrist;
 
 pub use encoding::Encoding;

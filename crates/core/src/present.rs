@@ -29,6 +29,12 @@ pub trait Present: Game {
     /// marks the last moves itself.
     fn touched(&self, mv: Self::Move) -> Vec<Text>;
 
+    /// The game's tutorial: short lessons on real positions, in order (see
+    /// [`crate::tutorial`]). A game without one has none.
+    fn tutorial() -> &'static [crate::tutorial::Step<Self>] {
+        &[]
+    }
+
     /// What the pieces and marks of this game's boards mean, each with a small picture drawn
     /// like any board: the legend beside the board. Empty for a game that has none.
     #[must_use]

@@ -68,6 +68,15 @@ macro_rules! registry {
             pub fn visit<V: $crate::GameVisitor>(self, visitor: V) -> V::Output {
                 match self { $(GameKind::$variant => visitor.visit::<$ty>()),* }
             }
+
+            /// The game's tutorial, each step checked against the rules (empty for a game
+            /// without one; see `boardlab_core::tutorial`).
+            ///
+            /// # Errors
+            /// A step that does not hold up against the rules.
+            pub fn tutorial(self) -> Result<Vec<$crate::__core::tutorial::Lesson>, $crate::__core::tutorial::TutorialError> {
+                match self { $(GameKind::$variant => $crate::__core::tutorial::lessons::<$ty>()),* }
+            }
         }
 
         /// A game of any kind, with a text-level interface.
@@ -304,5 +313,17 @@ mod tests {
         }
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert!(e.to_string().contains("accepted: sight-reduction"), "{e}");
+    }
+
+    #[test]
+    fn every_game_has_a_tutorial_that_holds_up() {
+        for &k in GameKind::ALL {
+            let steps = k.tutorial().unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                (5..=10).contains(&steps.len()),
+                "{k}: {} steps",
+                steps.len()
+            );
+        }
     }
 }

@@ -30,6 +30,7 @@ pub mod encoding;
 pub mod geometry;
 mod position;
 mod present;
+mod tutorial;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

@@ -247,6 +247,10 @@ impl Present for Obsidio {
         out
     }
 
+    fn tutorial() -> &'static [boardlab_core::tutorial::Step<Self>] {
+        crate::tutorial::TUTORIAL
+    }
+
     fn touched(&self, _mv: Move) -> Vec<Text> {
         Vec::new()
     }

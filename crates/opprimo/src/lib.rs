@@ -35,6 +35,7 @@ pub mod board;
 pub mod encoding;
 pub mod position;
 mod present;
+mod tutorial;
 
 pub use board::{
     parse_point, parse_triangle, point_name, triangle_name, Castle, Point, Side, Tri, RED, YELLOW,

@@ -349,6 +349,10 @@ impl Present for Opprimo {
         }
     }
 
+    fn tutorial() -> &'static [boardlab_core::tutorial::Step<Self>] {
+        crate::tutorial::TUTORIAL
+    }
+
     fn touched(&self, mv: Move) -> Vec<Text> {
         match mv {
             Move::Place(t) => vec![triangle_text(t)],

@@ -59,6 +59,11 @@ fn table() -> Vec<Route> {
         ("get", "/api/analysis", get(crate::analysis::analysis)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
+        ("get", "/api/tutorials/{game}", get(get_tutorial)),
+        ("get", "/api/puzzles", get(list_puzzles)),
+        ("get", "/api/puzzles/{id}", get(get_puzzle)),
+        ("post", "/api/puzzles/{id}/moves", post(post_puzzle_move)),
+        ("post", "/api/puzzles/{id}/hint", post(post_puzzle_hint)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
         ("get", "/api/games/{id}/events", get(live::sse)),
         ("get", "/api/openapi.json", get(openapi)),
@@ -729,4 +734,150 @@ async fn get_rules(
         page,
     )
         .into_response())
+}
+
+/// A game's tutorial: its steps, each checked against the rules by the game's crate.
+async fn get_tutorial(Path(params): Path<BTreeMap<String, String>>) -> Result<Response, ApiError> {
+    let name = params.get("game").map_or("", String::as_str);
+    let kind: GameKind = name
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
+    let steps = kind.tutorial().map_err(|e| {
+        tracing::error!("{e}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the {} tutorial is broken", kind.name()),
+        )
+    })?;
+    if steps.is_empty() {
+        return Err(ApiError::not_found(format!(
+            "{} has no tutorial",
+            kind.name()
+        )));
+    }
+    let body = view::Tutorial {
+        game: kind.name(),
+        title: kind.info().title,
+        steps,
+    };
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&body).expect("serialises"),
+    ))
+}
+
+/// Most moves a puzzle line may hold (a Sight Reduction board has 32 pieces).
+const PUZZLE_MOVES_LIMIT: usize = 40;
+
+/// The kinds and grades of puzzles.
+async fn list_puzzles() -> Response {
+    use boardlab_solve::collection::{Kind, DIFFICULTIES, MAX_NUMBER};
+    let kinds: Vec<view::PuzzleKind> = Kind::ALL
+        .iter()
+        .map(|&k| view::PuzzleKind {
+            kind: k,
+            word: k.word(),
+            title: k.title(),
+            goal: k.goal(),
+        })
+        .collect();
+    let body = serde_json::json!({
+        "game": "sight-reduction",
+        "kinds": kinds,
+        "difficulties": DIFFICULTIES,
+        "numbers": { "min": 1, "max": MAX_NUMBER },
+    });
+    json_response(StatusCode::OK, body.to_string())
+}
+
+/// The puzzle named in the path, made on first request.
+async fn puzzle_of(
+    app: &App,
+    params: &BTreeMap<String, String>,
+) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
+    let name = params.get("id").map_or("", String::as_str);
+    let id: boardlab_solve::collection::PuzzleId = name
+        .parse()
+        .map_err(|e: boardlab_solve::collection::BadPuzzleId| ApiError::not_found(e.to_string()))?;
+    app.puzzle(id).await
+}
+
+async fn get_puzzle(
+    State(app): State<Arc<App>>,
+    Path(params): Path<BTreeMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let entry = puzzle_of(&app, &params).await?;
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&*entry).expect("serialises"),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PuzzleLine {
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// Refuses a line that is too long or holds an over-long move.
+fn check_line(line: &PuzzleLine) -> Result<(), ApiError> {
+    if line.moves.len() > PUZZLE_MOVES_LIMIT {
+        return Err(ApiError::bad_request(format!(
+            "more than {PUZZLE_MOVES_LIMIT} moves"
+        )));
+    }
+    if let Some((i, m)) = line
+        .moves
+        .iter()
+        .enumerate()
+        .find(|(_, m)| m.len() > MOVE_LIMIT)
+    {
+        return Err(ApiError::bad_request(format!(
+            "move {} '{}': longer than {MOVE_LIMIT} characters",
+            i + 1,
+            shorten(m)
+        )));
+    }
+    Ok(())
+}
+
+/// Judges the last move of a puzzle line; for a "win from here" puzzle also gives the
+/// computer's answer.
+async fn post_puzzle_move(
+    State(app): State<Arc<App>>,
+    Path(params): Path<BTreeMap<String, String>>,
+    JsonBody(line): JsonBody<PuzzleLine>,
+) -> Result<Response, ApiError> {
+    check_line(&line)?;
+    let entry = puzzle_of(&app, &params).await?;
+    let judgement = app
+        .search(move || boardlab_solve::collection::judge(&entry, &line.moves))
+        .await?
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&judgement).expect("serialises"),
+    ))
+}
+
+/// A move that keeps the puzzle solvable (won) after a line.
+async fn post_puzzle_hint(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    Path(params): Path<BTreeMap<String, String>>,
+    JsonBody(line): JsonBody<PuzzleLine>,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
+    check_line(&line)?;
+    let entry = puzzle_of(&app, &params).await?;
+    let hint = app
+        .search(move || boardlab_solve::collection::hint(&entry, &line.moves))
+        .await?
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_string(&hint).expect("serialises"),
+    ))
 }

@@ -22,6 +22,12 @@ const HINT_PUZZLE_NODES: u64 = 4_000_000;
 /// The search behind `GET /api/games/{id}/hint`.
 pub const HINT_SPEC: &str = "best:time=500ms";
 
+/// The longest time making one puzzle may take.
+pub const PUZZLE_TIME: Duration = Duration::from_secs(5);
+
+/// Puzzles kept in memory at most (all are dropped when the cache is full).
+const PUZZLE_CACHE: usize = 10_000;
+
 /// Games kept in memory at most (least recently touched ones are dropped first).
 const CACHE_LIMIT: usize = 20_000;
 
@@ -119,6 +125,8 @@ pub struct App {
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
+    /// Puzzles made so far, by name (made again on request when dropped).
+    puzzles: Mutex<HashMap<String, Arc<boardlab_solve::collection::Entry>>>,
 }
 
 impl std::fmt::Debug for App {
@@ -222,6 +230,7 @@ impl App {
             ai_slots: Arc::new(Semaphore::new(threads)),
             reviews: Mutex::new(HashMap::new()),
             presence: Mutex::new(HashMap::new()),
+            puzzles: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             shutdown,
         })
@@ -879,6 +888,79 @@ impl App {
                 false
             }
         }
+    }
+
+    /// Runs `work` on the blocking pool while holding one of the computer players' threads
+    /// (waiting at most 10 seconds for one).
+    ///
+    /// # Errors
+    /// 503 when the computer players' threads stay busy.
+    pub async fn search<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = tokio::time::timeout(
+            Duration::from_secs(10),
+            Arc::clone(&self.ai_slots).acquire_owned(),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the computer players are all busy; try again shortly",
+            )
+        })?;
+        tokio::task::spawn_blocking(move || {
+            let out = work();
+            drop(permit);
+            out
+        })
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                e.to_string(),
+            )
+        })
+    }
+
+    /// The puzzle `id`, made on first request (within [`PUZZLE_TIME`]) and kept.
+    ///
+    /// # Errors
+    /// 404 when the generator finds no such puzzle, 503 when making it takes too long or the
+    /// computer players are busy.
+    pub async fn puzzle(
+        &self,
+        id: boardlab_solve::collection::PuzzleId,
+    ) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
+        use boardlab_solve::collection::{make, MakeError};
+        let name = id.to_string();
+        if let Some(e) = lock(&self.puzzles).get(&name) {
+            return Ok(Arc::clone(e));
+        }
+        let deadline = std::time::Instant::now() + PUZZLE_TIME;
+        let entry = self
+            .search(move || make(id, Some(deadline)))
+            .await?
+            .map_err(|e| match e {
+                MakeError::NotFound(_) => ApiError::not_found(e.to_string()),
+                MakeError::OutOfTime(_) => ApiError::new(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    e.to_string(),
+                ),
+            })?;
+        let entry = Arc::new(entry);
+        let mut cache = lock(&self.puzzles);
+        if cache.len() >= PUZZLE_CACHE {
+            cache.clear();
+        }
+        cache.insert(name, Arc::clone(&entry));
+        Ok(entry)
     }
 
     /// A suggested move for the side to move of game `id`: a short search of the strongest

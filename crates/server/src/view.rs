@@ -387,3 +387,22 @@ pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> Po
         result: outcome.map(|o| GameResult::by_rules(o).into()),
     }
 }
+
+/// A game's tutorial (`GET /api/tutorials/{game}`).
+#[derive(Debug, Serialize)]
+pub struct Tutorial {
+    pub game: &'static str,
+    pub title: &'static str,
+    pub steps: Vec<boardlab_core::tutorial::Lesson>,
+}
+
+/// One kind of puzzle (`GET /api/puzzles`).
+#[derive(Debug, Serialize)]
+pub struct PuzzleKind {
+    pub kind: boardlab_solve::collection::Kind,
+    /// The word that starts its puzzles' names (`clear`, `win`).
+    pub word: &'static str,
+    pub title: &'static str,
+    /// What the player does, in plain words.
+    pub goal: &'static str,
+}

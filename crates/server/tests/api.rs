@@ -806,6 +806,75 @@ async fn bug_sight_reduction_fair_setup_refuses_first_black_naming_why() {
         json!({ "game": "sight-reduction", "options": { "setup": "fair", "first": "white" } });
     let (status, _) = s.post("/api/positions", &fine).await;
     assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tutorials_are_served_and_play_through_positions() {
+    let s = TestServer::sqlite().await;
+    for kind in GameKind::ALL {
+        let (c, t) = s.get(&format!("/api/tutorials/{}", kind.name())).await;
+        assert_eq!(c, 200, "{kind}: {t}");
+        assert_eq!(t["game"], kind.name());
+        assert_eq!(t["title"], kind.info().title);
+        let steps = t["steps"].as_array().unwrap();
+        assert!((5..=10).contains(&steps.len()), "{kind}");
+        for step in steps {
+            for field in ["title", "text", "hint", "done", "show", "position"] {
+                assert!(
+                    step[field].as_str().is_some_and(|x| !x.is_empty()),
+                    "{kind}: {field}"
+                );
+            }
+            // The start draws through /api/positions, and show-me is one of its legal moves
+            // and of the goal; playing it there works.
+            let body = json!({ "game": kind.name(), "options": step["options"], "position": step["position"] });
+            let (c, p) = s.post("/api/positions", &body).await;
+            assert_eq!(c, 200, "{kind}: {p}");
+            let legal = legal(&p);
+            let goal: Vec<&str> = step["goal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert!(!goal.is_empty());
+            for g in &goal {
+                assert!(legal.iter().any(|l| l == g), "{kind}: goal {g} not legal");
+            }
+            let show = step["show"].as_str().unwrap();
+            assert!(goal.contains(&show), "{kind}: {show}");
+            let mut after = body.clone();
+            after["moves"] = json!([show]);
+            let (c, p) = s.post("/api/positions", &after).await;
+            assert_eq!(c, 200, "{kind}: {p}");
+            assert_eq!(p["last_move"], show);
+            // Some attempt fails: a legal move outside the goal, or a named refused click.
+            let outside = legal.iter().any(|l| !goal.contains(&l.as_str()));
+            let clicks = step["mistakes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["cell"].is_string());
+            assert!(outside || clicks, "{kind}: nothing can go wrong");
+            if outside {
+                assert!(
+                    step["wrong"].as_str().is_some_and(|w| !w.is_empty()),
+                    "{kind}"
+                );
+            }
+        }
+    }
+    for (path, code) in [
+        ("/api/tutorials/chess", 404),
+        ("/api/tutorials/", 404),
+        ("/api/tutorials/sight-reduction/extra", 404),
+    ] {
+        let (c, v) = s.get(path).await;
+        assert_eq!(c, code, "{path}: {v}");
+        assert!(v["error"].is_string(), "{path}: {v}");
+    }
+    let (c, v) = s.post("/api/tutorials/obsidio", &json!({})).await;
+    assert_eq!(c, 405, "{v}");
     s.stop().await;
 }
 
@@ -883,5 +952,145 @@ async fn a_rematch_swaps_the_seats_and_keeps_the_players_tokens() {
         )
         .await;
     assert_eq!(c, 409);
+async fn puzzles_are_made_judged_and_hinted() {
+    let s = TestServer::sqlite().await;
+    let (c, l) = s.get("/api/puzzles").await;
+    assert_eq!(c, 200);
+    assert_eq!(l["game"], "sight-reduction");
+    let words: Vec<&str> = l["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["word"].as_str().unwrap())
+        .collect();
+    assert_eq!(words, ["clear", "win"]);
+    assert_eq!(l["difficulties"], json!(["easy", "medium", "hard"]));
+
+    // A solitaire puzzle: the same name twice gives the same puzzle; its solution is judged
+    // good move by move and solves it, which /api/positions confirms.
+    let (c, p) = s.get("/api/puzzles/clear-medium-2").await;
+    assert_eq!(c, 200, "{p}");
+    assert_eq!(p["kind"], "solitaire");
+    assert_eq!(p["title"], "Clear the board");
+    let (_, again) = s.get("/api/puzzles/clear-medium-2").await;
+    assert_eq!(again, p);
+    let solution: Vec<String> = p["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    for n in 1..=solution.len() {
+        let (c, j) = s
+            .post(
+                "/api/puzzles/clear-medium-2/moves",
+                &json!({ "moves": solution[..n] }),
+            )
+            .await;
+        assert_eq!(c, 200, "{j}");
+        assert_eq!(j["verdict"], "good", "{j}");
+        assert_eq!(j["solved"], n == solution.len(), "{j}");
+    }
+    let (c, pos) = s
+        .post("/api/positions", &json!({ "game": "sight-reduction", "options": p["options"], "position": p["position"], "moves": solution }))
+        .await;
+    assert_eq!(c, 200);
+    assert_eq!(pos["result"]["tag"], "solved", "{pos}");
+    let (c, h) = s
+        .post("/api/puzzles/clear-medium-2/hint", &json!({ "moves": [] }))
+        .await;
+    assert_eq!(c, 200, "{h}");
+    let first = h["move"].as_str().unwrap();
+    let (_, j) = s
+        .post(
+            "/api/puzzles/clear-medium-2/moves",
+            &json!({ "moves": [first] }),
+        )
+        .await;
+    assert_eq!(j["verdict"], "good");
+
+    // A win puzzle: a winning move gets the computer's reply; a losing one is a mistake.
+    let (c, w) = s.get("/api/puzzles/win-easy-1").await;
+    assert_eq!(c, 200, "{w}");
+    let winning: Vec<&str> = w["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let (c, j) = s
+        .post(
+            "/api/puzzles/win-easy-1/moves",
+            &json!({ "moves": [winning[0]] }),
+        )
+        .await;
+    assert_eq!(c, 200, "{j}");
+    assert_eq!(j["verdict"], "good");
+    let reply = j["reply"].as_str().unwrap();
+    let (c, h) = s
+        .post(
+            "/api/puzzles/win-easy-1/hint",
+            &json!({ "moves": [winning[0], reply] }),
+        )
+        .await;
+    assert_eq!(c, 200, "{h}");
+    assert!(h["move"].is_string(), "{h}");
+    let (_, start) = s
+        .post(
+            "/api/positions",
+            &json!({ "game": "sight-reduction", "position": w["position"] }),
+        )
+        .await;
+    let losing = legal(&start)
+        .into_iter()
+        .find(|m| !winning.contains(&m.as_str()))
+        .unwrap();
+    let (c, j) = s
+        .post(
+            "/api/puzzles/win-easy-1/moves",
+            &json!({ "moves": [losing] }),
+        )
+        .await;
+    assert_eq!(c, 200);
+    assert_eq!(j["verdict"], "mistake", "{j}");
+    assert!(j["text"].as_str().unwrap().contains("win"), "{j}");
+    assert_eq!(j["reply"], Value::Null);
+
+    // Bad input.
+    for path in [
+        "/api/puzzles/clear-easy-0",
+        "/api/puzzles/chess-easy-1",
+        "/api/puzzles/clear-tricky-1",
+        "/api/puzzles/x",
+    ] {
+        let (c, v) = s.get(path).await;
+        assert_eq!(c, 404, "{path}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("KIND-GRADE-NUMBER"),
+            "{v}"
+        );
+    }
+    for (body, needle) in [
+        (json!({ "moves": [] }), "no move to judge"),
+        (json!({ "moves": ["z9"] }), "move 1"),
+        (json!({ "moves": [winning[0], reply] }), "computer's"),
+        (json!({ "moves": "a1" }), ""),
+        (json!({ "moves": [], "extra": 1 }), ""),
+        (json!({ "moves": vec!["a1"; 41] }), "more than 40 moves"),
+        (json!({ "moves": ["a".repeat(300)] }), "longer than"),
+    ] {
+        let (c, v) = s.post("/api/puzzles/win-easy-1/moves", &body).await;
+        assert_eq!(c, 400, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
+    }
+    let (c, v) = s
+        .post(
+            "/api/puzzles/win-easy-1/hint",
+            &json!({ "moves": [winning[0]] }),
+        )
+        .await;
+    assert_eq!(c, 400, "{v}");
+    let (c, v) = s.post_raw("/api/puzzles/clear-easy-1/moves", "{").await;
+    assert_eq!(c, 400, "{v}");
     s.stop().await;
 }

@@ -17,6 +17,7 @@
 pub mod encoding;
 pub mod kernel;
 mod present;
+mod tutorial;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{

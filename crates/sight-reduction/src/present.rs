@@ -8,6 +8,7 @@ use boardlab_core::present::{
     grid, legal_with_notation, square, Board, Click, Interaction, LegendItem, MoveInput, Piece,
     Refusal, Selection, Text,
 };
+use boardlab_core::tutorial::Step;
 use boardlab_core::{Colour, Game, Present};
 
 /// The name of a square as a cell name (`b3`), without allocating.
@@ -208,6 +209,10 @@ impl Present for SightReduction {
             Move::Pair(a, b) | Move::Swap(a, b) => vec![cell(a), cell(b)],
             Move::Done | Move::ChooseColour(_) | Move::ChooseFirst(_) => Vec::new(),
         }
+    }
+
+    fn tutorial() -> &'static [Step<Self>] {
+        crate::tutorial::TUTORIAL
     }
 }
 

@@ -12,7 +12,8 @@
 //! - [`solitaire`]: the one-person puzzle (`mode=solitaire`): a solution that reaches the
 //!   goal, or a proof that none exists and the lowest score reachable.
 //! - [`puzzle`]: random solvable solitaire puzzles graded by how many first moves lead to
-//!   dead ends.
+//!   dead ends, and "win from here" positions graded the same way.
+//! - [`collection`]: the puzzles the web app offers, and the judge of each move in them.
 //! - [`study`]: many random set-ups solved exactly, in parallel and resumable, with
 //!   first-player statistics, JSON, CSV and an SVG chart.
 //!
@@ -44,6 +45,7 @@
 
 pub mod bench;
 mod budget;
+pub mod collection;
 pub mod groups;
 pub mod puzzle;
 mod search;

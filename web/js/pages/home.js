@@ -150,7 +150,8 @@ export async function homePage(root, query) {
     const start = h('button', { type: 'button', class: 'btn btn-primary btn-big', id: 'start-game', onclick: () => create(err, start) }, 'Start game');
     mount(form,
       h('h2', {}, `${g.title}`),
-      h('p', { class: 'lead' }, g.summary, ' ', h('a', { href: `/rules/${g.name}` }, 'Read the rules')),
+      h('p', { class: 'lead' }, g.summary, ' ', h('a', { href: `/rules/${g.name}` }, 'Read the rules'), ' or ',
+        h('a', { href: `/learn/${g.name}`, id: 'home-learn' }, 'learn step by step'), '.'),
       h('div', { class: 'modes', role: 'radiogroup', 'aria-label': 'How to play' },
         modeCard('computer', 'Against the computer', 'Pick a level and a side.'),
         modeCard('same', solitaire() ? 'Solitaire' : 'Same screen', solitaire() ? 'One person removes for both colours.' : 'Two people take turns on this device.'),
@@ -226,7 +227,8 @@ export async function homePage(root, query) {
   mount(root,
     h('section', { class: 'hero' },
       h('h1', {}, 'Play abstract strategy games'),
-      h('p', {}, `${cap(countWord(cat.games.length))} games with exact rules: play on one screen, against the computer, or online with a friend.`)),
+      h('p', {}, `${cap(countWord(cat.games.length))} games with exact rules: play on one screen, against the computer, or online with a friend.`),
+      h('p', { class: 'hero-links' }, 'New to a game? ', h('a', { href: '/learn' }, 'Learn it step by step'), ', or try the ', h('a', { href: '/puzzles' }, 'Sight Reduction puzzles'), '.')),
     h('section', { class: 'page home' }, cards, h('div', { class: 'home-grid' }, h('div', { class: 'card setup-card' }, form), recent)));
   renderCards();
   renderForm();

@@ -15,7 +15,8 @@ export async function rulesPage(root, game) {
     h('a', { href: '/api/docs', target: '_blank', rel: 'noopener', class: 'api-link' }, 'API reference'));
   if (!game) {
     mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'Rules'), nav,
-      h('ul', { class: 'rules-index' }, cat.games.map((g) => h('li', {}, h('a', { href: `/rules/${g.name}` }, h('strong', {}, g.title)), ' — ', g.summary)))));
+      h('ul', { class: 'rules-index' }, cat.games.map((g) => h('li', {}, h('a', { href: `/rules/${g.name}` }, h('strong', {}, g.title)), ' — ', g.summary, ' ', h('a', { href: `/learn/${g.name}` }, 'Tutorial')))),
+      h('p', {}, 'New to a game? ', h('a', { href: '/learn' }, 'Learn it step by step'), ' on real positions.')));
     document.title = 'Rules · boardlab';
     return null;
   }
@@ -25,7 +26,9 @@ export async function rulesPage(root, game) {
   }
   const body = h('article', { class: 'rules' }, h('p', { class: 'muted' }, 'Loading…'));
   mount(root, h('section', { class: 'page narrow' }, nav, body,
-    h('p', { class: 'rules-play' }, h('a', { class: 'btn btn-primary', href: `/?game=${info.name}` }, `Play ${info.title}`))));
+    h('p', { class: 'rules-play' }, h('a', { class: 'btn btn-primary', href: `/?game=${info.name}` }, `Play ${info.title}`),
+      ' ', h('a', { class: 'btn', href: `/learn/${info.name}`, id: 'rules-learn' }, 'Learn step by step'),
+      info.name === 'sight-reduction' ? [' ', h('a', { class: 'btn', href: '/puzzles' }, 'Puzzles')] : null)));
   document.title = `${info.title} rules · boardlab`;
   try {
     // The server's own rules page, rendered from Markdown by the server.
