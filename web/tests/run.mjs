@@ -1328,6 +1328,8 @@ test('analysis board: scratch moves, side lines, streamed evaluation, shared lin
   // Bad position text: a clear message, no crash.
   await phone.page.goto(`${pageOrigin()}/analysis?game=obsidio&position=nonsense`);
   await phone.page.waitForSelector('.error-text');
+});
+
 // ---------------------------------------------------------------- tutorials and puzzles
 
 /** Waits until a tutorial or puzzle page is ready for a click. */
