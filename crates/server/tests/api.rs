@@ -952,6 +952,10 @@ async fn a_rematch_swaps_the_seats_and_keeps_the_players_tokens() {
         )
         .await;
     assert_eq!(c, 409);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzles_are_made_judged_and_hinted() {
     let s = TestServer::sqlite().await;
     let (c, l) = s.get("/api/puzzles").await;
