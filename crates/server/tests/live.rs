@@ -162,7 +162,9 @@ async fn players_and_spectators_receive_every_change_live() {
                 buf.drain(..end + 2);
                 if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data: ")) {
                     let v: Value = serde_json::from_str(data).unwrap();
-                    got.push(v["state"].clone());
+                    if v["type"] == "state" {
+                        got.push(v["state"].clone());
+                    }
                 }
             }
         }

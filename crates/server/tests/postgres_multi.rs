@@ -24,6 +24,10 @@ where
             .expect("no error");
         if let Message::Text(t) = msg {
             let v: Value = serde_json::from_str(&t).unwrap();
+            // Presence and review progress come on the same channel.
+            if v["type"] != "state" {
+                continue;
+            }
             return v["state"].clone();
         }
     }
