@@ -890,16 +890,12 @@ impl App {
         }
     }
 
-    /// Runs `work` on the blocking pool while holding one of the computer players' threads
-    /// (waiting at most 10 seconds for one).
+    /// One of the computer players' search threads, waited for up to 10 seconds.
     ///
     /// # Errors
-    /// 503 when the computer players' threads stay busy.
-    pub async fn search<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let permit = tokio::time::timeout(
+    /// 503 when they stay busy.
+    async fn computer_slot(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        tokio::time::timeout(
             Duration::from_secs(10),
             Arc::clone(&self.ai_slots).acquire_owned(),
         )
@@ -912,7 +908,19 @@ impl App {
                 "busy",
                 "the computer players are all busy; try again shortly",
             )
-        })?;
+        })
+    }
+
+    /// Runs `work` on the blocking pool while holding one of the computer players' threads
+    /// (waiting at most 10 seconds for one).
+    ///
+    /// # Errors
+    /// 503 when the computer players' threads stay busy.
+    pub async fn search<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self.computer_slot().await?;
         tokio::task::spawn_blocking(move || {
             let out = work();
             drop(permit);
@@ -995,20 +1003,7 @@ impl App {
                 "the game is over: there is no move to suggest",
             ));
         }
-        let permit = tokio::time::timeout(
-            Duration::from_secs(10),
-            Arc::clone(&self.ai_slots).acquire_owned(),
-        )
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                "the computer players are all busy; try again shortly",
-            )
-        })?;
+        let permit = self.computer_slot().await?;
         // A puzzle is answered exactly where the solitaire solver decides it quickly.
         let puzzle = game.clone();
         let exact = tokio::task::spawn_blocking(move || {
