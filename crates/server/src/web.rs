@@ -28,17 +28,17 @@ pub fn files() -> &'static [(&'static str, &'static [u8])] {
 /// The rules page of `game` (Markdown), if there is one.
 #[must_use]
 pub fn rules_page(game: &str) -> Option<&'static [u8]> {
-    let name = format!("{game}.md");
-    rules::FILES
-        .iter()
-        .find(|(p, _)| *p == name)
-        .map(|(_, b)| *b)
+    embedded_rules_file(&format!("{game}.md"))
 }
 
 /// A figure of the rules pages (`docs/rules/figures/NAME.svg`), by file name.
 #[must_use]
 pub fn rules_figure(name: &str) -> Option<&'static [u8]> {
-    let path = format!("figures/{name}");
+    embedded_rules_file(&format!("figures/{name}"))
+}
+
+/// The copy built into the binary of `docs/rules/PATH`.
+fn embedded_rules_file(path: &str) -> Option<&'static [u8]> {
     rules::FILES
         .iter()
         .find(|(p, _)| *p == path)
@@ -60,10 +60,7 @@ pub fn rules_file(web_dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, 
         Some(dir) => std::fs::read(dir.join("../docs/rules").join(path))
             .ok()
             .map(Cow::Owned),
-        None => rules::FILES
-            .iter()
-            .find(|(p, _)| *p == path)
-            .map(|(_, b)| Cow::Borrowed(*b)),
+        None => embedded_rules_file(path).map(Cow::Borrowed),
     }
 }
 
