@@ -3,7 +3,8 @@
 //! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder and the
 //!   notes on what it needs from the server). Without a `web/`
 //!   folder the table is empty and the server shows a page saying the UI is not built.
-//! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`.
+//! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`, and
+//!   the pictures of their figures (`docs/rules/figures/*.svg`), served at `/rules/figures/`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -47,10 +47,16 @@ export const api = {
   move: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, body),
   resign: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, body),
   draw: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, body),
+  rematch: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, body),
   undo: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, body),
   join: (id, body) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, body),
   /** A position outside any game: {game, options?, seed?, position?, moves?} (docs/api.md). */
   position: (body) => request('POST', '/api/positions', body),
+  /** Starts the review of a game (or answers the stored one): {status, version, current, …}. */
+  startReview: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/review`, {}),
+  review: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/review`),
+  /** Reviews a record (text or JSON form); answers the review when done. */
+  reviewRecord: (record) => request('POST', '/api/reviews', { record }),
   hint: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`),
   /** A game's tutorial: {game, title, steps: [{title, text, options, position, goal, …}]}. */
   tutorial: (game) => request('GET', `/api/tutorials/${encodeURIComponent(game)}`),

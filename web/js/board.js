@@ -64,7 +64,10 @@ const FACING_ANGLE = { n: 0, e: 90, s: 180, w: 270 };
  * view: {
  *   game, flipped, targets: Map(name → 'move'|'capture'|'confirm'|'special'),
  *   selected: Set, last: Set, order: Map(name → n), flash: name, cursor: name,
- *   zones: 'white'|'black'|'both'|null, goal: Map(name → colour), dim: bool
+ *   zones: 'white'|'black'|'both'|null, goal: Map(name → colour), dim: bool,
+ *   // Pictures (the rules' figures, the legend): marks that say something about cells.
+ *   yes: Set (a ring, or a dot on an empty cell), no: Set (a cross),
+ *   arrows: [[from, to]], still: bool (nothing to click), bare: bool (no frame or coordinates)
  * }
  */
 export class BoardView {
@@ -107,16 +110,50 @@ export class BoardView {
     if (!board) return;
     const w = board.width;
     const hgt = board.height;
-    svg.setAttribute('viewBox', `${-MARGIN * 0.92 * K - 4} ${-0.12 * K - 4} ${(w + MARGIN * 1.05) * K + 8} ${(hgt + MARGIN * 1.05) * K + 8}`);
+    if (view.bare) svg.setAttribute('viewBox', `-4 -4 ${w * K + 8} ${hgt * K + 8}`);
+    else svg.setAttribute('viewBox', `${-MARGIN * 0.92 * K - 4} ${-0.12 * K - 4} ${(w + MARGIN * 1.05) * K + 8} ${(hgt + MARGIN * 1.05) * K + 8}`);
     svg.dataset.game = view.game || '';
     svg.dataset.layout = board.layout;
     svg.classList.toggle('flipped', !!view.flipped);
-    const g = view.game || '';
-    svg.append(this.frame());
+    if (!view.bare) svg.append(this.frame());
     if (board.layout === 'points') this.drawPointBoard();
     else this.drawGrid();
-    svg.append(this.labels());
-    svg.append(this.hitLayer());
+    if (view.arrows && view.arrows.length) svg.append(this.arrowLayer());
+    if (!view.bare) svg.append(this.labels());
+    if (!view.still && !view.bare) svg.append(this.hitLayer());
+  }
+
+  /** Arrows from cell to cell (figures): a shaft and a head, stopping short of the centres. */
+  arrowLayer() {
+    const g = s('g', { class: 'arrows' });
+    const at = new Map(this.board.cells.map((c) => [c.name, c]));
+    for (const [from, to] of this.view.arrows) {
+      const a = at.get(from);
+      const b = at.get(to);
+      if (!a || !b) continue;
+      const [x1, y1] = this.xy(a.x, a.y);
+      const [x2, y2] = this.xy(b.x, b.y);
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      if (len < 1) continue;
+      const ux = (x2 - x1) / len;
+      const uy = (y2 - y1) / len;
+      const start = Math.min(0.22 * K, len / 4);
+      const stop = Math.min(0.2 * K, len / 4);
+      const head = 0.26 * K;
+      const sx = x1 + ux * start;
+      const sy = y1 + uy * start;
+      const tx = x2 - ux * stop;
+      const ty = y2 - uy * stop;
+      const bx = tx - ux * head;
+      const by = ty - uy * head;
+      const r = (v) => Math.round(v * 10) / 10;
+      g.append(s('line', { class: 'arrow-shaft', x1: r(sx), y1: r(sy), x2: r(bx + ux * 4), y2: r(by + uy * 4) }));
+      g.append(s('path', {
+        class: 'arrow-head',
+        d: `M${r(tx)} ${r(ty)} L${r(bx - uy * head * 0.5)} ${r(by + ux * head * 0.5)} L${r(bx + uy * head * 0.5)} ${r(by - ux * head * 0.5)} Z`,
+      }));
+    }
+    return g;
   }
 
   /** The board's border, wide enough on the left and at the bottom for the coordinates. */
@@ -268,6 +305,14 @@ export class BoardView {
     else if (v.showAvailable && v.clickable && v.clickable.has(c.name)) {
       if (occupied) g.append(s('circle', { class: 'avail avail-ring', cx, cy, r: (point ? 0.34 : 0.43) * K }));
       else g.append(s('circle', { class: 'avail avail-dot', cx, cy, r: (point ? 0.1 : 0.11) * K }));
+    }
+    if (v.yes && v.yes.has(c.name)) {
+      if (occupied) g.append(s('circle', { class: 'fig-yes fig-ring', cx, cy, r: (point ? 0.36 : 0.44) * K }));
+      else g.append(s('circle', { class: 'fig-yes fig-dot', cx, cy, r: (point ? 0.13 : 0.16) * K }));
+    }
+    if (v.no && v.no.has(c.name)) {
+      const d = (point ? 0.24 : 0.3) * K;
+      g.append(s('path', { class: 'fig-no', d: `M${cx - d} ${cy - d} L${cx + d} ${cy + d} M${cx + d} ${cy - d} L${cx - d} ${cy + d}` }));
     }
     if (v.order && v.order.has(c.name)) {
       g.append(s('circle', { class: 'order-badge', cx: cx + 0.3 * K, cy: cy - 0.3 * K, r: 0.15 * K }));
@@ -434,7 +479,11 @@ export class BoardView {
       } else {
         shape = s('rect', { ...attrs, x: cx - K / 2, y: cy - K / 2, width: K, height: K });
       }
-      shape.append(s('title', {}, c.name));
+      // What a screen reader (and a hover) says about the cell: its name, what stands on it,
+      // and whether it can be clicked now.
+      const on = (c.pieces || []).map((p) => `${p.colour} ${p.kind}`).join(', ');
+      const state = v.targets && v.targets.has(c.name) ? 'a possible destination' : v.clickable && v.clickable.has(c.name) ? 'can be chosen' : '';
+      shape.append(s('title', {}, [c.name, on || 'empty', state].filter(Boolean).join(': ')));
       g.append(shape);
     }
     for (const f of this.fighterHits) {

@@ -1,18 +1,26 @@
-// The chooser: a small menu by the clicked cell, offering the moves that share the same clicks
-// (a spin's facing, a Fighter attacking or sharing a square, which piece of a cell was meant).
+// The chooser: a small menu by a clicked cell, offering the moves that share the clicks made
+// (a step with or without a spin, carry or leave…), grouped in rows.
 
 import { h, cap } from './util.js';
 
+let chooserClose = null;
+
 /**
- * Opens a chooser over `wrap` (the board's container), next to `cell` of the board `svg`.
- * `options` are {label, group?, value, title?}. Returns {promise, close}: the promise gives the
- * option picked, or null when the chooser is cancelled (Escape, a click outside, the ×, or
- * `close(null)`).
+ * Opens a chooser over `wrap` next to `cell` of the board `svg`; resolves with the chosen
+ * option, or null when cancelled (Escape, a click outside, the × button, another chooser).
  */
 export function openChooser(wrap, svg, options, cell, title) {
-  let close = null;
-  const promise = new Promise((resolve) => {
+  if (chooserClose) chooserClose(null);
+  return new Promise((resolve) => {
     const box = h('div', { class: 'chooser', role: 'dialog', 'aria-label': title });
+    const finish = (v) => {
+      chooserClose = null;
+      box.remove();
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onOutside, true);
+      resolve(v);
+      svg.focus({ preventScroll: true });
+    };
     const onKey = (ev) => {
       if (ev.key === 'Escape') {
         ev.preventDefault();
@@ -23,24 +31,15 @@ export function openChooser(wrap, svg, options, cell, title) {
     const onOutside = (ev) => {
       if (!box.contains(ev.target)) finish(null);
     };
-    let done = false;
-    function finish(v) {
-      if (done) return;
-      done = true;
-      box.remove();
-      document.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onOutside, true);
-      resolve(v);
-      svg.focus({ preventScroll: true });
-    }
-    close = finish;
+    chooserClose = finish;
     const groups = new Map();
     for (const o of options) groups.set(o.group || '', (groups.get(o.group || '') || []).concat([o]));
     box.append(h('div', { class: 'chooser-head' }, h('span', {}, title),
       h('button', { class: 'chooser-x', type: 'button', 'aria-label': 'Cancel', onclick: () => finish(null) }, '×')));
     for (const [g, os] of groups) {
       const row = h('div', { class: 'chooser-row' });
-      if (g) row.append(h('div', { class: 'chooser-group' }, cap(g)));
+      if (g && groups.size > 1) row.append(h('div', { class: 'chooser-group' }, cap(g)));
+      else if (g) row.append(h('div', { class: 'chooser-group' }, cap(g)));
       const btns = h('div', { class: 'chooser-btns' });
       for (const o of os) {
         btns.append(h('button', { type: 'button', class: 'btn chooser-btn', title: o.title || '', 'data-move': o.title || '', onclick: () => finish(o) }, o.label));
@@ -65,9 +64,13 @@ export function openChooser(wrap, svg, options, cell, title) {
       box.style.top = `${y}px`;
     }
     document.addEventListener('keydown', onKey, true);
-    setTimeout(() => { if (!done) document.addEventListener('pointerdown', onOutside, true); }, 0);
+    setTimeout(() => document.addEventListener('pointerdown', onOutside, true), 0);
     const first = box.querySelector('.chooser-btn');
     if (first) first.focus({ preventScroll: true });
   });
-  return { promise, close };
+}
+
+/** Closes the open chooser, if any (as cancelled). */
+export function closeChooser() {
+  if (chooserClose) chooserClose(null);
 }

@@ -1,16 +1,22 @@
 // Live updates of one game over a WebSocket, reconnecting on its own. Each message carries the
-// whole state, so a reconnection brings the page up to date at once.
+// whole state, so a reconnection brings the page up to date at once. A browser holding a seat
+// says so on connecting, so the other player sees it is here.
 
 export class LiveGame {
   /**
    * @param {string} id the game
    * @param {(state: object) => void} onState called with every state received
    * @param {(status: 'connecting'|'live'|'offline') => void} onStatus connection changes
+   * @param {object} [more] `tokens()`: the seat tokens this browser holds (sent so the server
+   *   can tell the other player this seat is here); `onPresence(presence)`: which seats are
+   *   connected, `{first, second}`
    */
-  constructor(id, onState, onStatus) {
+  constructor(id, onState, onStatus, more = {}) {
     this.id = id;
     this.onState = onState;
     this.onStatus = onStatus;
+    this.tokens = more.tokens || (() => []);
+    this.onPresence = more.onPresence || (() => {});
     this.ws = null;
     this.closed = false;
     this.attempt = 0;
@@ -58,8 +64,11 @@ export class LiveGame {
         this.attempt = 0;
         this.setStatus('live');
         this.onState(msg.state);
+      } else if (msg && msg.type === 'presence' && msg.presence) {
+        this.onPresence(msg.presence);
       }
     };
+    ws.onopen = () => this.hello();
     ws.onclose = () => {
       if (this.closed) return;
       this.attempt += 1;
@@ -70,6 +79,12 @@ export class LiveGame {
     ws.onerror = () => {
       // onclose follows and schedules the retry.
     };
+  }
+
+  /** Tells the server which seats this browser holds (again after it joined one). */
+  hello() {
+    const tokens = this.tokens().filter(Boolean);
+    if (tokens.length && this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify({ type: 'hello', tokens }));
   }
 
   close() {

@@ -7,6 +7,8 @@ import { gamePage } from './pages/game.js';
 import { replayPage } from './pages/replay.js';
 import { listPage } from './pages/list.js';
 import { rulesPage } from './pages/rules.js';
+import { gameReviewPage, uploadReviewPage } from './pages/review.js';
+import { analysisPage } from './pages/analysis.js';
 import { learnIndexPage, learnPage } from './pages/learn.js';
 import { puzzlesPage, puzzlePage } from './pages/puzzles.js';
 import { installDefs } from './board.js';
@@ -18,6 +20,9 @@ const routes = [
   [/^\/$/, () => homePage],
   [/^\/games\/?$/, () => listPage],
   [/^\/games\/([a-z0-9]+)\/replay\/?$/, (m) => (el, q) => replayPage(el, m[1], q)],
+  [/^\/games\/([a-z0-9]+)\/review\/?$/, (m) => (el, q) => gameReviewPage(el, m[1], q)],
+  [/^\/review\/?$/, () => uploadReviewPage],
+  [/^\/analysis\/?$/, () => analysisPage],
   [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el, q) => gamePage(el, m[1], q)],
   [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
@@ -54,6 +59,7 @@ async function route() {
   for (const a of document.querySelectorAll('.nav a')) {
     const nav = a.dataset.nav;
     const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && path.startsWith('/rules'))
+      || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')))
       || (nav === 'learn' && path.startsWith('/learn')) || (nav === 'puzzles' && path.startsWith('/puzzles'));
     a.classList.toggle('active', active);
     if (active) a.setAttribute('aria-current', 'page');

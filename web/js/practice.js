@@ -7,7 +7,7 @@
 import { h, mount, cap } from './util.js';
 import { BoardView } from './board.js';
 import { MoveBuilder } from './interact.js';
-import { openChooser } from './chooser.js';
+import { openChooser, closeChooser } from './chooser.js';
 import { stylesFor } from './games/index.js';
 
 export class Practice {
@@ -25,7 +25,6 @@ export class Practice {
     this.message = { text: '', kind: '' };
     this.flash = null;
     this.marked = null;
-    this.closeChooser = null;
     this.el = {
       status: h('div', { class: 'practice-status', role: 'status', 'aria-live': 'polite' }),
       wrap: h('div', { class: 'board-wrap practice-wrap' }),
@@ -64,7 +63,7 @@ export class Practice {
 
   /** Shows `view` (an answer of POST /api/positions); clicks make moves when `enabled`. */
   show(view, enabled) {
-    if (this.closeChooser) this.closeChooser(null);
+    closeChooser();
     this.view = view;
     this.version += 1;
     this.enabled = enabled;
@@ -119,13 +118,7 @@ export class Practice {
   }
 
   choose(options, cell, title) {
-    if (this.closeChooser) this.closeChooser(null);
-    const c = openChooser(this.el.wrap, this.boardView.svg, options, cell, title);
-    this.closeChooser = c.close;
-    return c.promise.then((v) => {
-      if (this.closeChooser === c.close) this.closeChooser = null;
-      return v;
-    });
+    return openChooser(this.el.wrap, this.boardView.svg, options, cell, title);
   }
 
   /** Width / height of the drawn board. */
@@ -188,7 +181,7 @@ export class Practice {
 
   close() {
     document.removeEventListener('keydown', this.onKey);
-    if (this.closeChooser) this.closeChooser(null);
+    closeChooser();
   }
 }
 

@@ -105,3 +105,12 @@ export function debounce(fn, ms) {
     t = setTimeout(() => fn(...args), ms);
   };
 }
+
+/** Scrolls `container` (a scrolling list) so that `el` is in view, without moving the page. */
+export function scrollWithin(container, el) {
+  if (!container || !el) return;
+  const c = container.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < c.top) container.scrollTop -= c.top - r.top;
+  else if (r.bottom > c.bottom) container.scrollTop += r.bottom - c.bottom;
+}

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { drawnPictures, compareWithCommitted } from './figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -467,9 +468,14 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
   const id = gameId(a.page);
   const link = await a.page.locator('#invite-link').inputValue();
+  await a.page.waitForSelector('#presence-second');
+  assert((await a.page.locator('#presence-second').innerText()) === 'not joined yet', 'before the link is opened');
   const b = await newBrowser();
   await b.page.goto(link);
   await b.page.waitForSelector('.board .hit');
+  // Each sees the other here.
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'here');
+  await b.page.waitForFunction(() => document.querySelector('#presence-first')?.textContent === 'here');
   await waitTurn(a.page);
   await playOneByClicks(a.page, rng(1));
   await waitTurn(b.page);
@@ -486,7 +492,11 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   await b.page.locator('#btn-draw').click();
   await a.page.waitForSelector('.offer-in');
   await a.page.locator('.offer-in .btn:not(.btn-primary)').click();
-  await b.page.waitForFunction(() => !document.querySelector('.offer'));
+  // B is told the offer was declined.
+  await b.page.waitForSelector('#offer-declined');
+  const told = await b.page.locator('#offer-declined').innerText();
+  assert(told === 'Your opponent declined your draw offer.', `B is told: ${told}`);
+  await shot(b.page, 'online-draw-declined');
   await b.page.locator('#btn-resign').click();
   await b.page.locator('#confirm-yes').click();
   await a.page.waitForSelector('.result-banner');
@@ -503,6 +513,9 @@ test('undo, draw offer and resignation in an online game; record downloads', asy
   }
   const api = await apiGet(`/api/games/${id}`);
   assert(api.result.termination === 'resignation', 'not ended by resignation');
+  // B closes the game: A sees B away.
+  await b.page.goto('about:blank');
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'away');
 });
 
 test('move list navigation shows earlier positions', async () => {
@@ -1050,6 +1063,271 @@ test('phone-size layout and pages', async () => {
   await wide.page.goto(`${pageOrigin()}/games`);
   await wide.page.waitForSelector('.games-table');
   await shot(wide.page, 'games');
+});
+
+test('rules pages draw their figures with the board renderer, at both sizes', async () => {
+  const cat = await apiGet('/api/catalog');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const g of cat.games) {
+      await page.goto(`${pageOrigin()}/rules/${g.name}`);
+      await page.waitForSelector('.rules[data-figures="drawn"]');
+      const figs = await page.evaluate(() => [...document.querySelectorAll('figure.board-figure')].map((f) => ({
+        name: f.dataset.name,
+        drawn: f.dataset.drawn === 'true',
+        failed: f.dataset.failed || '',
+        picture: !!f.querySelector('img'),
+        cells: f.querySelectorAll('svg.board .cells rect, svg.board .points circle, svg.board .points use').length,
+        pieces: f.querySelectorAll('svg.board .pieces .pc').length,
+        caption: (f.querySelector('figcaption') || {}).textContent || '',
+        width: f.querySelector('svg.board') ? f.querySelector('svg.board').getBoundingClientRect().width : 0,
+      })));
+      assert(figs.length >= 4, `${g.name}: ${figs.length} figures`);
+      for (const f of figs) {
+        assert(f.drawn && !f.failed, `${g.name}: figure ${f.name} not drawn (${f.failed})`);
+        assert(!f.picture, `${g.name}: figure ${f.name} shows its picture besides the board`);
+        assert(f.cells > 0, `${g.name}: figure ${f.name} has no board`);
+        assert(f.caption.length > 20, `${g.name}: figure ${f.name} has no caption`);
+        assert(f.width > 100 && f.width <= viewport.width, `${g.name}: figure ${f.name} is ${f.width}px wide`);
+      }
+      assert(figs.some((f) => f.pieces > 0), `${g.name}: no figure shows a piece`);
+      // The picture each figure falls back on is served.
+      const r = await fetch(`${origin()}/rules/figures/${figs[0].name}.svg`);
+      assert(r.ok && (r.headers.get('content-type') || '').startsWith('image/svg+xml'), `${figs[0].name}.svg: ${r.status}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      assert(!overflow, `${g.name}: the rules page scrolls sideways at ${viewport.width}px`);
+      await page.screenshot({ path: path.join(artifacts, `rules-${g.name}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+    }
+  }
+});
+
+test('rules figures: the committed pictures are up to date', async () => {
+  const { page } = await newBrowser();
+  const problems = compareWithCommitted(await drawnPictures(page, origin()));
+  assert(!problems.length, `${problems.join('; ')}: run node web/tests/figures.mjs`);
+});
+
+test('legend: each game explains its pieces and marks beside the board, on demand', async () => {
+  const cat = await apiGet('/api/catalog');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const g of cat.games) {
+      assert(g.legend && g.legend.length >= 2, `${g.name}: the catalog has no legend`);
+      await createFromStartPage(page, { game: g.name, mode: 'same', options: (GAMES[g.name] || {}).options || {} });
+      await waitTurn(page);
+      assert(await page.locator('#legend').isHidden(), `${g.name}: the legend shows before it is asked for`);
+      await page.locator('#btn-legend').click();
+      await page.waitForSelector('#legend .legend-item');
+      const items = await page.evaluate(() => [...document.querySelectorAll('#legend .legend-item')].map((li) => ({
+        name: li.dataset.name,
+        text: li.querySelector('.legend-words p').textContent,
+        drawn: li.querySelectorAll('svg.board .cells rect, svg.board .triangles polygon, svg.board .points circle, svg.board .points use, svg.board .pieces .pc').length,
+        width: li.querySelector('svg.board').getBoundingClientRect().width,
+      })));
+      assert(items.length === g.legend.length, `${g.name}: ${items.length} legend entries shown of ${g.legend.length}`);
+      for (const [i, it] of items.entries()) {
+        assert(it.name === g.legend[i].name && it.text === g.legend[i].text, `${g.name}: entry ${i} is not the game's own`);
+        assert(it.drawn > 0 && it.width > 20, `${g.name}: the picture of '${it.name}' is empty`);
+      }
+      // The legend's pieces are the board's: the same drawing of the same piece.
+      const kinds = new Set(g.legend.flatMap((l) => l.sample.cells.flatMap((c) => (c.pieces || []).map((p) => p.kind))));
+      for (const kind of kinds) {
+        // Fighters are drawn as planes (`.fighter`), every other piece as `.pc-KIND`.
+        const sel = kind === 'fighter' ? '#legend .fighter' : `#legend .pc-${kind}`;
+        assert(await page.locator(sel).count() > 0, `${g.name}: no ${kind} drawn in the legend`);
+      }
+      assert(await inView(page, '#legend .legend-item'), `${g.name}: the legend opened out of sight`);
+      await page.screenshot({ path: path.join(artifacts, `legend-${g.name}-${viewport.width}.png`), fullPage: viewport.width < 600, animations: 'disabled' });
+      await page.locator('#btn-legend').click();
+      assert(await page.locator('#legend').isHidden(), `${g.name}: the legend did not close`);
+    }
+  }
+});
+
+test('rematch: offered after an online game, accepted, both players follow with colours swapped', async () => {
+  const a = await newBrowser();
+  await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
+  const id = gameId(a.page);
+  const link = await a.page.locator('#invite-link').inputValue();
+  const b = await newBrowser();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('#btn-rematch');
+  await a.page.click('#btn-rematch');
+  await b.page.waitForSelector('#btn-rematch-accept');
+  await shot(b.page, 'rematch-offered');
+  await b.page.click('#btn-rematch-accept');
+  // Both pages go to the new game, each holding the other seat.
+  for (const p of [a.page, b.page]) await p.waitForFunction((old) => !location.pathname.includes(old) && /\/games\/[a-z0-9]+$/.test(location.pathname), id);
+  assert(a.page.url() === b.page.url(), 'both in the same rematch');
+  const newId = gameId(a.page);
+  const st = await apiGet(`/api/games/${newId}`);
+  assert(st.status === 'ongoing' && st.moves.length === 0, 'a fresh game');
+  // The first seat (B now) is to move: B's page may move, A's waits.
+  await waitTurn(b.page);
+  const sa = await pageState(a.page);
+  assert(!sa.canMove, 'A holds the second seat now');
+  await playOneByClicks(b.page, rng(3));
+  await waitTurn(a.page);
+  await shot(a.page, 'rematch-started');
+});
+
+test('screen readers: every cell is named with what stands on it and whether it can be chosen', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  await page.waitForSelector('.board .hit');
+  const st = await apiGet(`/api/games/${gameId(page)}`);
+  const titles = await page.$$eval('.board .hit > title', (ts) => ts.map((t) => t.textContent));
+  assert(titles.length === st.board.cells.length, `${titles.length} cells named`);
+  assert(titles.some((t) => /^[a-h][1-8]: (white|black) /.test(t)), `pieces named: ${titles.slice(0, 3)}`);
+  await page.waitForSelector('.board .hit-active');
+  const active = await page.$$eval('.board .hit-active > title', (ts) => ts.map((t) => t.textContent));
+  assert(active.length && active.every((t) => t.endsWith(': can be chosen')), `the cells that can be chosen say so: ${active.slice(0, 3)}`);
+  // The move sound is off until turned on, and the choice stays after a reload.
+  assert((await page.locator('#btn-sound').innerText()) === 'Sound: off', 'sound off by default');
+  await page.click('#btn-sound');
+  await page.reload();
+  await page.waitForSelector('#btn-sound');
+  assert((await page.locator('#btn-sound').innerText()) === 'Sound: on', 'sound stays on');
+});
+
+// ---------------------------------------------------------------- review and analysis
+
+async function apiPost(p, body) {
+  const r = await fetch(origin() + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) throw new Error(`POST ${p}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A finished same-screen game played through the API with the first legal move each turn. */
+async function finishedGame(game, seed, maxMoves = 400) {
+  const made = await apiPost('/api/games', { game, seed, same_screen: true });
+  let st = made.state;
+  for (let i = 0; i < maxMoves && st.status === 'ongoing'; i += 1) {
+    st = await apiPost(`/api/games/${made.id}/moves`, { move: st.legal_moves[0], token: made.tokens.first });
+  }
+  return { id: made.id, state: st };
+}
+
+/** Plays one move on the analysis board by clicking; resolves when the position changed. */
+async function analysisClickMove(page, rand) {
+  const before = await page.evaluate(() => document.querySelector('main').dataset.depth);
+  for (let step = 0; step < 8; step += 1) {
+    const chooser = page.locator('.chooser-btn');
+    if (await chooser.count()) await chooser.first().click();
+    else {
+      const cells = await clickables(page);
+      const targets = cells.filter((c) => c.target);
+      const pool = targets.length ? targets : cells;
+      if (!pool.length) {
+        const btn = page.locator('.move-buttons .btn-move');
+        if (await btn.count()) await btn.first().click();
+        else throw new Error('nothing to click on the analysis board');
+      } else {
+        const c = pool[Math.floor(rand() * pool.length)];
+        await clickCell(page, c.cell, c.layer);
+      }
+    }
+    // The position comes from the server: give it time before the next click.
+    const moved = await page.waitForFunction((b) => document.querySelector('main').dataset.depth !== b, before, { timeout: 400, polling: 20 })
+      .then(() => true, () => false);
+    if (moved) return Number(await page.evaluate(() => document.querySelector('main').dataset.depth));
+  }
+  throw new Error('the analysis board did not take a move');
+}
+
+test('review: a finished game reviewed in the browser, with graph, marks, best move and summary', async () => {
+  const { id, state } = await finishedGame('sight-reduction', 21);
+  const n = state.moves.length;
+  for (const [w, hgt, name] of [[1280, 800, 'review-desktop'], [390, 844, 'review-phone']]) {
+    const { page } = await newBrowser({ width: w, height: hgt });
+    await page.goto(`${pageOrigin()}/games/${id}`);
+    await page.waitForSelector('#link-review');
+    await page.click('#link-review');
+    await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+    assert((await page.locator('#review-moves .mv').count()) === n, 'every move is in the list');
+    assert((await page.locator('#review-summary tbody tr').count()) === 2, 'a summary row per side');
+    await page.waitForSelector('.board .hint-mark');
+    assert(await inView(page, '.board'), 'the board is in view');
+    assert(await inView(page, '#review-comment'), 'the comment is in view');
+    // A click on the graph goes to that move; the move list follows.
+    const box = await page.locator('#eval-graph svg').boundingBox();
+    await page.locator('#eval-graph svg').click({ position: { x: box.width / 2, y: box.height / 2 } });
+    await page.waitForFunction((k) => Math.abs(Number(document.querySelector('main').dataset.ply) - k) <= 1, n / 2);
+    const shown = await page.evaluate(() => document.querySelector('main').dataset.ply);
+    const current = await page.locator('#review-moves .mv-current').getAttribute('data-ply');
+    assert(current === shown, `the list marks move ${current}, the board shows ${shown}`);
+    const text = await page.locator('#review-comment').innerText();
+    assert(/best move|good|inaccuracy|mistake|blunder/.test(text) && !/seat|ply/i.test(text), `comment in words: ${text}`);
+    await shot(page, name);
+  }
+  // Stored: the review answers at once from the database.
+  const again = await apiGet(`/api/games/${id}/review`);
+  assert(again.status === 'done' && again.review.plies.length === n, 'the review is stored');
+});
+
+test('review: a pasted record is reviewed on the Review page', async () => {
+  const { id, state } = await finishedGame('sight-reduction', 22);
+  const record = await (await fetch(`${origin()}/api/games/${id}/record?format=pgn`)).text();
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  await page.goto(`${pageOrigin()}/review`);
+  await page.fill('#record-text', 'not a record');
+  await page.click('#review-go');
+  await page.waitForSelector('.review-form .feedback-error');
+  await page.fill('#record-text', record);
+  await page.click('#review-go');
+  await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+  assert((await page.locator('#review-moves .mv').count()) === state.moves.length, 'every move is listed');
+  await shot(page, 'review-upload');
+});
+
+test('analysis board: scratch moves, side lines, streamed evaluation, shared link', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // From a game: analysis changes nothing in it.
+  const made = await apiPost('/api/games', { game: 'opprimo', seed: 5, same_screen: true });
+  await page.goto(`${pageOrigin()}/games/${made.id}`);
+  await page.waitForSelector('#link-analyse');
+  await page.click('#link-analyse');
+  await page.waitForSelector('#engine-text', { timeout: 20000 });
+  const rand = rng(9);
+  assert((await analysisClickMove(page, rand)) === 1, 'a first move');
+  const t0 = Date.now();
+  await page.waitForSelector('#engine-text', { timeout: 20000 });
+  console.log(`    first evaluation ${Date.now() - t0} ms after the move`);
+  await analysisClickMove(page, rand);
+  await page.click('#an-back');
+  await page.click('#an-back');
+  await page.waitForFunction(() => document.querySelector('main').dataset.depth === '0');
+  // Another first move: a side line beside the first one.
+  let d = 0;
+  for (let i = 0; i < 5 && (await page.locator('.variation').count()) === 0; i += 1) {
+    if (d) {
+      await page.click('#an-back');
+      await page.waitForFunction(() => document.querySelector('main').dataset.depth === '0');
+    }
+    d = await analysisClickMove(page, rand);
+  }
+  assert((await page.locator('.variation').count()) >= 1, 'a side line is shown');
+  await page.waitForSelector('#engine-text', { timeout: 20000 });
+  assert(await inView(page, '#engine-text'), 'the evaluation is in view');
+  await shot(page, 'analysis-desktop');
+  const st = await apiGet(`/api/games/${made.id}`);
+  assert(st.moves.length === 0 && st.version === made.state.version, 'the game is unchanged');
+  // The address holds the moves: a second browser opens the same position.
+  const url = page.url();
+  assert(/[?&]m=/.test(url), `moves in the address: ${url}`);
+  const phone = await newBrowser({ width: 390, height: 844 });
+  await phone.page.goto(url);
+  await phone.page.waitForFunction((k) => document.querySelector('main').dataset.depth === String(k), d);
+  await phone.page.waitForSelector('#engine-text', { timeout: 20000 });
+  assert(await inView(phone.page, '.board'), 'the board is in view on a phone');
+  await shot(phone.page, 'analysis-phone');
+  // Bad position text: a clear message, no crash.
+  await phone.page.goto(`${pageOrigin()}/analysis?game=obsidio&position=nonsense`);
+  await phone.page.waitForSelector('.error-text');
 });
 
 // ---------------------------------------------------------------- tutorials and puzzles

@@ -24,6 +24,7 @@
 //!    place, then the flights by destination square in square order, sharing before attacking.
 
 pub mod board;
+pub mod encoding;
 pub mod notation;
 pub mod position;
 mod present;

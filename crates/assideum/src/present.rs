@@ -11,8 +11,8 @@ use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE}
 use crate::tables::{Bits, Square, ZONE};
 use crate::Assideum;
 use boardlab_core::present::{
-    grid, square, Board as Drawn, Click, Interaction, MoveInput, Piece, Refusal, Selection, Text,
-    Zones,
+    grid, square, Board as Drawn, Click, Interaction, LegendItem, MoveInput, Piece, Refusal,
+    Selection, Text, Zones,
 };
 use boardlab_core::{Game, Present};
 use std::borrow::Cow;
@@ -251,6 +251,138 @@ impl Assideum {
 }
 
 impl Present for Assideum {
+    fn legend() -> Vec<LegendItem> {
+        let piece = |colour, kind: &'static str, label: &'static str| {
+            let mut p = Piece::new(colour, kind).label(label);
+            if matches!(kind, "portal" | "ranger") {
+                p.facing = Some(if colour == "white" { "n" } else { "s" });
+            }
+            p
+        };
+        let fighter = |colour, flying| {
+            let mut p = Piece::new(colour, "fighter").label("F");
+            p.flying = Some(flying);
+            p
+        };
+        let pair = |kind: &'static str, label: &'static str| {
+            vec![
+                (Some("light"), &[][..], vec![piece("white", kind, label)]),
+                (Some("dark"), &[][..], vec![piece("black", kind, label)]),
+            ]
+        };
+        let mut promoted = [piece("white", "vedrin", "V"), piece("black", "vedrin", "V")];
+        for p in &mut promoted {
+            p.promoted = Some(true);
+        }
+        let [promoted_white, promoted_black] = promoted;
+        vec![
+            LegendItem::squares(
+                "Commander",
+                "Moves one square in any direction. A player whose Commander is under attack \
+                 (in siege) and cannot get out of it loses.",
+                pair("commander", "K"),
+            ),
+            LegendItem::squares(
+                "Ved'rin (V)",
+                "Steps one square forward, straight or diagonally, and attacks the same way.",
+                pair("vedrin", "V"),
+            ),
+            LegendItem::squares(
+                "Promoted Ved'rin",
+                "A Ved'rin that reached the far rank (the bar): it moves like the Commander.",
+                vec![
+                    (Some("light"), &[], vec![promoted_white]),
+                    (Some("dark"), &[], vec![promoted_black]),
+                ],
+            ),
+            LegendItem::squares(
+                "Striker (S)",
+                "Moves any distance along a rank or file.",
+                pair("striker", "S"),
+            ),
+            LegendItem::squares(
+                "Cruiser (C)",
+                "Moves any distance along a rank, file or diagonal.",
+                pair("cruiser", "C"),
+            ),
+            LegendItem::squares(
+                "Portal (P)",
+                "Moves like the Commander and can turn. The arrow shows where it faces: its \
+                 flight zone reaches three squares that way, one square back and one to each \
+                 side.",
+                pair("portal", "P"),
+            ),
+            LegendItem::squares(
+                "Ranger (R)",
+                "Moves like the Commander and can turn. Instead of moving it may fire at the \
+                 squares ahead, the way its arrow points.",
+                pair("ranger", "R"),
+            ),
+            LegendItem::squares(
+                "Landed Fighter",
+                "A Fighter resting on its own Portal (the badge): it goes where the Portal goes, \
+                 and an attack on the Portal removes it too.",
+                vec![
+                    (
+                        Some("light"),
+                        &[],
+                        vec![piece("white", "portal", "P"), fighter("white", false)],
+                    ),
+                    (
+                        Some("dark"),
+                        &[],
+                        vec![piece("black", "portal", "P"), fighter("black", false)],
+                    ),
+                ],
+            ),
+            LegendItem::squares(
+                "Flying Fighter",
+                "A Fighter in the air (the ringed plane, pointing the way its side moves \
+                 forward). It flies in straight lines inside its side's flight zones, over \
+                 any ground piece.",
+                vec![
+                    (Some("light"), &[], vec![fighter("white", true)]),
+                    (Some("dark"), &[], vec![fighter("black", true)]),
+                ],
+            ),
+            LegendItem::squares(
+                "Fighter over a piece",
+                "A flying Fighter sharing a square with a ground piece (top corner); a number \
+                 counts the Fighters on one square.",
+                vec![
+                    (
+                        Some("light"),
+                        &[],
+                        vec![piece("black", "striker", "S"), fighter("white", true)],
+                    ),
+                    (
+                        Some("dark"),
+                        &[],
+                        vec![fighter("white", true), fighter("white", true)],
+                    ),
+                ],
+            ),
+            LegendItem::squares(
+                "Flight zones",
+                "The squares where White's (blue stripes) and Black's (grey stripes) Fighters \
+                 may fly, shown while a Portal or Fighter is selected or with \"Show flight \
+                 zones\".",
+                vec![
+                    (Some("light"), &["zone-white"], vec![]),
+                    (Some("dark"), &["zone-black"], vec![]),
+                ],
+            ),
+            LegendItem::square(
+                "Siege",
+                "The Commander of the player to move is under attack: the move must end the \
+                 siege.",
+                Some("light"),
+                &["siege"],
+                vec![piece("white", "commander", "K")],
+            ),
+        ]
+    }
+
     fn board(&self) -> Drawn {
         let b = self.board();
         let mut out = grid(8, 8, true);

@@ -13,6 +13,7 @@
 //!   game's tests run.
 
 pub mod coord;
+pub mod encoding;
 pub mod game;
 pub mod options;
 pub mod perft;
@@ -26,6 +27,7 @@ pub mod toy;
 pub mod tutorial;
 pub mod zobrist;
 
+pub use encoding::Encoding;
 pub use game::{
     setup, split_moves, Game, GameInfo, IllegalMove, MoveError, NewGameError, ParseMoveError,
     PositionError, SetupError,

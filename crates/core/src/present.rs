@@ -34,6 +34,59 @@ pub trait Present: Game {
     fn tutorial() -> &'static [crate::tutorial::Step<Self>] {
         &[]
     }
+
+    /// What the pieces and marks of this game's boards mean, each with a small picture drawn
+    /// like any board: the legend beside the board. Empty for a game that has none.
+    #[must_use]
+    fn legend() -> Vec<LegendItem>
+    where
+        Self: Sized,
+    {
+        Vec::new()
+    }
+}
+
+/// One entry of a game's legend: a name, what it means, and a picture.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegendItem {
+    /// What is shown, in a word or two: `Portal`, `Anchor`.
+    pub name: &'static str,
+    /// What it means, for players.
+    pub text: &'static str,
+    /// The picture: a small board of a cell or two, drawn like any board (no coordinates).
+    pub sample: Board,
+}
+
+impl LegendItem {
+    /// An entry with a picture of one square cell of `shade` (or none) holding `pieces`, with
+    /// `marks`.
+    #[must_use]
+    pub fn square(
+        name: &'static str,
+        text: &'static str,
+        shade: Option<&'static str>,
+        marks: &[&'static str],
+        pieces: Vec<Piece>,
+    ) -> LegendItem {
+        LegendItem::squares(name, text, vec![(shade, marks, pieces)])
+    }
+
+    /// An entry with a picture of a row of square cells, each `(shade, marks, pieces)`.
+    #[must_use]
+    pub fn squares(
+        name: &'static str,
+        text: &'static str,
+        cells: Vec<(Option<&'static str>, &[&'static str], Vec<Piece>)>,
+    ) -> LegendItem {
+        let mut sample = grid(cells.len(), 1, false);
+        sample.labels.clear();
+        for (cell, (shade, marks, pieces)) in sample.cells.iter_mut().zip(cells) {
+            cell.shade = shade;
+            cell.marks = marks.iter().map(|m| Cow::Borrowed(*m)).collect();
+            cell.pieces = pieces;
+        }
+        LegendItem { name, text, sample }
+    }
 }
 
 /// A drawable board.

@@ -146,6 +146,112 @@ fn checked_playout<G: Game>(
     record.moves
 }
 
+/// Checks a game's [`Encoding`](crate::encoding::Encoding) in every position of `seeds`
+/// random games of `options` (at most `max_plies` moves each): the action count never
+/// changes, every legal move has an id below it, no two legal moves share an id, each id
+/// names its move again ([`Encoding::move_of`](crate::encoding::Encoding::move_of)), random
+/// ids never name another legal move, and the planes have their shape, hold numbers in
+/// 0..=1 for both seats' views and are written in full. Returns the positions checked.
+///
+/// # Panics
+/// On the first violation, with a message naming the options, seed and position.
+pub fn check_encoding<G: crate::encoding::Encoding>(
+    options: &Options,
+    seeds: Range<u64>,
+    max_plies: u32,
+) -> usize {
+    let mut positions = 0;
+    for seed in seeds {
+        let mut game = G::new(options, seed).expect("the options make a game");
+        let count = game.action_count();
+        let mut rng = crate::rng(seed ^ 0xE4C0);
+        let mut moves = Vec::new();
+        for _ in 0..=max_plies {
+            let ctx = format!(
+                "{options:?} seed {seed} ply {} position {}",
+                game.ply(),
+                game.position_text()
+            );
+            check_encoding_at(&game, count, &mut rng, &ctx);
+            positions += 1;
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("a generated move plays");
+        }
+    }
+    positions
+}
+
+fn check_encoding_at<G: crate::encoding::Encoding>(
+    game: &G,
+    count: u32,
+    rng: &mut crate::Rng,
+    ctx: &str,
+) {
+    assert_eq!(
+        game.action_count(),
+        count,
+        "{ctx}: the action count changed"
+    );
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut seen = HashSet::new();
+    let mut ids = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        let id = game.action_of(mv);
+        let text = game.format_move(mv);
+        assert!(id < count, "{ctx}: {text} has id {id}, not below {count}");
+        assert!(
+            seen.insert(id),
+            "{ctx}: {text} shares id {id} with another move"
+        );
+        assert_eq!(
+            game.move_of(id),
+            Some(mv),
+            "{ctx}: id {id} of {text} names another move"
+        );
+        ids.push(id);
+    }
+    let mut listed = Vec::new();
+    game.legal_actions(&mut listed);
+    assert_eq!(
+        listed, ids,
+        "{ctx}: legal_actions differs from the legal moves' ids"
+    );
+    let probes = (0..64).map(|_| rng.random_range(0..count)).chain([
+        count,
+        count.saturating_add(1),
+        u32::MAX,
+    ]);
+    for id in probes {
+        if let Some(mv) = game.move_of(id) {
+            if game.is_legal(mv) {
+                assert_eq!(
+                    game.action_of(mv),
+                    id,
+                    "{ctx}: id {id} names the legal move {}, whose id differs",
+                    game.format_move(mv)
+                );
+            }
+        }
+    }
+    let [c, h, w] = game.planes_shape();
+    assert!(c * h * w > 0, "{ctx}: empty planes");
+    for view in [crate::Seat::First, crate::Seat::Second] {
+        let mut out = vec![f32::NAN; c * h * w];
+        game.write_planes(view, &mut out);
+        for (i, &x) in out.iter().enumerate() {
+            assert!(
+                (0.0..=1.0).contains(&x),
+                "{ctx}: plane value {x} at {i} (view {view:?}) is not in 0..=1 or was not written"
+            );
+        }
+    }
+}
+
 /// Checks one position; `pool` collects moves seen in other positions to test rejection.
 ///
 /// # Panics

@@ -57,6 +57,13 @@ macro_rules! registry {
                 match self { $(GameKind::$variant => <$ty as $crate::__core::Game>::info()),* }
             }
 
+            /// What the pieces and marks of the game's boards mean (see
+            /// [`$crate::__core::Present::legend`]).
+            #[must_use]
+            pub fn legend(self) -> Vec<$crate::__core::present::LegendItem> {
+                match self { $(GameKind::$variant => <$ty as $crate::__core::Present>::legend()),* }
+            }
+
             /// Runs `visitor` with this game's type.
             pub fn visit<V: $crate::GameVisitor>(self, visitor: V) -> V::Output {
                 match self { $(GameKind::$variant => visitor.visit::<$ty>()),* }
@@ -97,6 +104,15 @@ macro_rules! registry {
             /// An invalid position text.
             pub fn from_position(kind: GameKind, options: &$crate::__core::Options, text: &str) -> Result<AnyGame, $crate::__core::NewGameError> {
                 Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Game>::from_position(options, text)?)),* })
+            }
+
+            /// The game `record` starts from (its set-up or position, with its options), as a
+            /// game of `kind`.
+            ///
+            /// # Errors
+            /// A record of another game, bad options or a bad position.
+            pub fn record_start(kind: GameKind, record: &$crate::__core::GameRecord) -> Result<AnyGame, $crate::__core::RecordError> {
+                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(record.start::<$ty>()?)),* })
             }
 
             /// Which game this is.

@@ -26,6 +26,7 @@
 //! 5. `pass` (only when nothing else is legal).
 
 pub mod claims;
+pub mod encoding;
 pub mod geometry;
 mod position;
 mod present;

@@ -12,7 +12,9 @@
 
 use crate::geometry::{Bits, Kind, Square};
 use crate::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
-use boardlab_core::present::{self, Board, Click, MoveInput, Refusal, Selection, SetWords, Text};
+use boardlab_core::present::{
+    self, Board, Click, LegendItem, MoveInput, Refusal, Selection, SetWords, Text,
+};
 use boardlab_core::{Game, Present};
 
 const COLOURS: [(Side, &str); 2] = [(BLACK, "black"), (WHITE, "white")];
@@ -51,6 +53,67 @@ fn first_token_hint(cell: &str) -> String {
 }
 
 impl Present for Obsidio {
+    fn legend() -> Vec<LegendItem> {
+        let token = |colour| vec![present::Piece::new(colour, "token")];
+        let control = |colour| vec![present::Piece::new(colour, "control")];
+        let (dark, light, target) = (Some("dark"), Some("light"), Some("target"));
+        vec![
+            LegendItem::square(
+                "Dark square",
+                "Takes one token in a turn. It looks along its rank and file.",
+                dark,
+                &[],
+                vec![],
+            ),
+            LegendItem::square(
+                "Light square",
+                "Takes two tokens in one turn: the second on another light square that sees \
+                 the first and is not next to it.",
+                light,
+                &[],
+                vec![],
+            ),
+            LegendItem::square(
+                "Target",
+                "Claim it when four or more of your tokens stand on the eight squares around \
+                 it. Whoever holds more than half of the targets wins.",
+                target,
+                &[],
+                vec![],
+            ),
+            LegendItem::squares(
+                "Tokens",
+                "Black's and White's tokens, placed around the targets.",
+                vec![(light, &[], token("black")), (dark, &[], token("white"))],
+            ),
+            LegendItem::squares(
+                "Claimed targets",
+                "A target claimed by Black and one claimed by White.",
+                vec![
+                    (target, &[], control("black")),
+                    (target, &[], control("white")),
+                ],
+            ),
+            LegendItem::square(
+                "Anchor",
+                "The last token put on the board, by either player. A new token must go on a \
+                 square that sees it, when a free square of that kind (dark, or light) does.",
+                dark,
+                &["anchor"],
+                token("white"),
+            ),
+            LegendItem::squares(
+                "Last moves",
+                "Where each player moved last; the tab in the corner shows whose move it was, \
+                 and the later one is brighter.",
+                vec![
+                    (light, &["last-black"], token("black")),
+                    (dark, &["last-white"], token("white")),
+                ],
+            ),
+        ]
+    }
+
     fn board(&self) -> Board {
         let g = self.geometry();
         let n = usize::from(g.n);

@@ -32,6 +32,7 @@
 //! See [`position`]: `rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy - - y 0` is the start.
 
 pub mod board;
+pub mod encoding;
 pub mod position;
 mod present;
 mod tutorial;

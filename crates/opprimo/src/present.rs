@@ -13,7 +13,7 @@ use crate::board::{
 use crate::{Move, Opprimo, RED, YELLOW};
 use boardlab_core::present::{
     file_label, legal_with_notation, rank_label, square, Board, Cell, Click, Interaction, Label,
-    Line, MoveInput, Piece, Present, Refusal, Selection, Text,
+    LegendItem, Line, MoveInput, Piece, Present, Refusal, Selection, Text,
 };
 use boardlab_core::Game;
 use std::borrow::Cow;
@@ -71,7 +71,110 @@ const KING_HINT: &str =
     "Click a soldier and then a point to step or jump to, or your King and then a triangle.";
 const SOLDIER_HINT: &str = "Click a soldier and then a point to step or jump to.";
 
+/// A picture for the legend: `count` points or triangles side by side, one board unit apart,
+/// each made by `cell` from its left edge; triangles get their sides drawn as lines.
+fn sample(count: usize, cell: impl Fn(f64) -> Cell) -> Board {
+    let cells: Vec<Cell> = (0..count).map(|i| cell(i as f64)).collect();
+    let mut lines = Vec::new();
+    for c in &cells {
+        if let Some(p) = &c.polygon {
+            for i in 0..p.len() {
+                lines.push(Line {
+                    from: p[i],
+                    to: p[(i + 1) % p.len()],
+                });
+            }
+        }
+    }
+    Board {
+        layout: "points",
+        width: count as f64,
+        height: 1.0,
+        cells,
+        lines,
+        labels: Vec::new(),
+        facts: BTreeMap::new(),
+    }
+}
+
+/// A point of a legend picture, in the middle of the unit from `left`.
+fn sample_point(left: f64, marks: &[&'static str], pieces: Vec<Piece>) -> Cell {
+    Cell {
+        name: Cow::Borrowed(""),
+        shape: "point",
+        x: left + 0.5,
+        y: 0.5,
+        polygon: None,
+        shade: None,
+        marks: marks.iter().map(|m| Cow::Borrowed(*m)).collect(),
+        pieces,
+    }
+}
+
+/// A triangle of a legend picture (a vertical side on the left, as on the board).
+fn sample_triangle(left: f64, marks: &[&'static str], pieces: Vec<Piece>) -> Cell {
+    let polygon = vec![[left + 0.22, 0.06], [left + 0.22, 0.94], [left + 0.98, 0.5]];
+    Cell {
+        name: Cow::Borrowed(""),
+        shape: "triangle",
+        x: left + (0.22 + 0.22 + 0.98) / 3.0,
+        y: 0.5,
+        polygon: Some(polygon),
+        shade: None,
+        marks: marks.iter().map(|m| Cow::Borrowed(*m)).collect(),
+        pieces,
+    }
+}
+
 impl Present for Opprimo {
+    fn legend() -> Vec<LegendItem> {
+        let both = |kind: &'static str| move |i: usize| vec![Piece::new(COLOURS[i], kind)];
+        let soldier = both("soldier");
+        let officer = both("officer");
+        let king = both("king");
+        let unit = |x: f64| if x < 1.0 { 0 } else { 1 };
+        vec![
+            LegendItem {
+                name: "Soldiers",
+                text: "Yellow's and Red's soldiers stand on the points. A soldier steps forward \
+                       along a line to an empty point, or jumps an enemy soldier next to it to \
+                       the empty point beyond, and the jumped soldier changes colour.",
+                sample: sample(2, |x| sample_point(x, &[], soldier(unit(x)))),
+            },
+            LegendItem {
+                name: "Officers",
+                text: "A soldier that moved onto one of its stars (the star on the piece): it \
+                       may also step and jump backwards. Converted, it becomes a plain soldier.",
+                sample: sample(2, |x| sample_point(x, &[], officer(unit(x)))),
+            },
+            LegendItem {
+                name: "Kings",
+                text: "Each King stands inside a triangle of its castle and moves to a \
+                       neighbouring one. A King whose three corners all hold enemy soldiers is \
+                       trapped: its side loses.",
+                sample: sample(2, |x| {
+                    let i = unit(x);
+                    sample_triangle(x, &[["castle-yellow", "castle-red"][i]], king(i))
+                }),
+            },
+            LegendItem {
+                name: "Stars",
+                text: "A yellow star is a point where Yellow's soldiers become Officers (at \
+                       Red's end of the board); a red star is one of Red's, at Yellow's end.",
+                sample: sample(2, |x| {
+                    sample_point(x, &[["star-yellow", "star-red"][unit(x)]], Vec::new())
+                }),
+            },
+            LegendItem {
+                name: "Castles",
+                text: "The shaded triangles are the castles: Yellow's King stays in the yellow \
+                       ones, Red's King in the red ones.",
+                sample: sample(2, |x| {
+                    sample_triangle(x, &[["castle-yellow", "castle-red"][unit(x)]], Vec::new())
+                }),
+            },
+        ]
+    }
     fn board(&self) -> Board {
         let mut cells: Vec<Cell> = Vec::with_capacity(POINTS + TRIANGLES);
         for p in 0..POINTS as Point {

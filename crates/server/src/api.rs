@@ -49,9 +49,14 @@ fn table() -> Vec<Route> {
         ("post", "/api/games/{id}/draw", post(post_draw)),
         ("post", "/api/games/{id}/undo", post(post_undo)),
         ("post", "/api/games/{id}/join", post(post_join)),
+        ("post", "/api/games/{id}/rematch", post(post_rematch)),
         ("get", "/api/games/{id}/record", get(get_record)),
         ("get", "/api/games/{id}/at/{ply}", get(get_at)),
         ("get", "/api/games/{id}/hint", get(get_hint)),
+        ("post", "/api/games/{id}/review", post(post_review)),
+        ("get", "/api/games/{id}/review", get(get_review)),
+        ("post", "/api/reviews", post(post_reviews)),
+        ("get", "/api/analysis", get(crate::analysis::analysis)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
         ("get", "/api/tutorials/{game}", get(get_tutorial)),
@@ -135,7 +140,13 @@ async fn health(State(app): State<Arc<App>>) -> Response {
 
 async fn catalog() -> Response {
     let c = view::Catalog {
-        games: GameKind::ALL.iter().map(|k| k.info()).collect(),
+        games: GameKind::ALL
+            .iter()
+            .map(|k| view::CatalogGame {
+                info: k.info(),
+                legend: k.legend(),
+            })
+            .collect(),
         players: crate::player::ACCEPTED,
         levels: view::Levels {
             min: 1,
@@ -272,6 +283,7 @@ async fn create_game(
             position: req.position,
             players,
             same_screen: req.same_screen,
+            token_hashes: None,
         })
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
@@ -485,6 +497,17 @@ async fn post_draw(
     Ok(json_response(StatusCode::OK, state))
 }
 
+async fn post_rematch(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<OfferRequest>,
+) -> Result<Response, ApiError> {
+    let state = app
+        .rematch(&id, req.token, &req.action, req.version)
+        .await?;
+    Ok(json_response(StatusCode::OK, state))
+}
+
 async fn post_undo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
@@ -623,6 +646,45 @@ async fn get_hint(
     ))
 }
 
+async fn post_review(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
+    let (status, body) = app.start_review(&id).await?;
+    let mut r = json_response(status, body);
+    if status == StatusCode::ACCEPTED {
+        if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}/review")) {
+            r.headers_mut().insert(header::LOCATION, v);
+        }
+    }
+    Ok(r)
+}
+
+async fn get_review(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    Ok(json_response(StatusCode::OK, app.get_review(&id).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    /// The record, in its text or JSON form.
+    record: String,
+}
+
+async fn post_reviews(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    JsonBody(req): JsonBody<ReviewRequest>,
+) -> Result<Response, ApiError> {
+    app.hint_limit.check(client)?;
+    Ok(json_response(
+        StatusCode::OK,
+        app.review_upload(&req.record).await?,
+    ))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RulesQuery {
@@ -630,6 +692,7 @@ struct RulesQuery {
 }
 
 async fn get_rules(
+    State(app): State<Arc<App>>,
     Path(params): Path<BTreeMap<String, String>>,
     QueryParams(q): QueryParams<RulesQuery>,
 ) -> Result<Response, ApiError> {
@@ -638,10 +701,16 @@ async fn get_rules(
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
     let missing = || ApiError::not_found(format!("no rules page for {}", kind.name()));
+    let page = crate::web::rules_file(
+        app.settings.web_dir.as_ref(),
+        &format!("{}.md", kind.name()),
+    )
+    .ok_or_else(missing)?;
     match q.format.as_deref() {
         None | Some("markdown") => {}
         Some("html") => {
-            let html = crate::web::rules_html(kind.name()).ok_or_else(missing)?;
+            let text = std::str::from_utf8(&page).map_err(|_| missing())?;
+            let html = crate::web::markdown_html(text);
             return Ok((
                 [(
                     header::CONTENT_TYPE,
@@ -657,7 +726,6 @@ async fn get_rules(
             )))
         }
     }
-    let page = crate::web::rules_page(kind.name()).ok_or_else(missing)?;
     Ok((
         [(
             header::CONTENT_TYPE,

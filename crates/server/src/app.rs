@@ -44,8 +44,17 @@ pub struct Slot {
     entry: tokio::sync::Mutex<Option<Entry>>,
 }
 
-/// A live update: the version and the message text.
-pub type Update = (i64, Arc<str>);
+/// A live update: a message for the game's live channel.
+#[derive(Clone, Debug)]
+pub struct Update {
+    /// The game's version for a state (sent only to clients that have not seen it yet);
+    /// `None` for a message that is not a state (a review's progress), sent to everyone.
+    pub version: Option<i64>,
+    /// The event's name for server-sent events: `state` or `review`.
+    pub event: &'static str,
+    /// The message, JSON text.
+    pub text: Arc<str>,
+}
 
 /// Who acts.
 #[derive(Clone, Debug)]
@@ -65,6 +74,9 @@ pub struct NewGame {
     pub position: Option<String>,
     pub players: [Player; 2],
     pub same_screen: bool,
+    /// The digests of the seats' tokens, when the players keep tokens they already hold (a
+    /// rematch); `None` makes new tokens.
+    pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
 }
 
 /// Server settings that shape behaviour.
@@ -99,11 +111,17 @@ pub struct App {
     channels: Mutex<HashMap<String, broadcast::Sender<Update>>>,
     thinking: Mutex<HashMap<String, Thinking>>,
     /// One permit per search thread of the computer players and hints together.
-    ai_slots: Arc<Semaphore>,
+    pub(crate) ai_slots: Arc<Semaphore>,
+    /// Reviews in progress, by game id.
+    pub(crate) reviews: Mutex<HashMap<String, crate::review::Job>>,
+    /// Live connections that showed a seat's token, per game and seat (this server's only).
+    presence: Mutex<HashMap<String, [u32; 2]>>,
     /// Game creations per client address.
     pub create_limit: PerAddress,
     /// Hints per client address.
     pub hint_limit: PerAddress,
+    /// Analysis-board evaluations per client address.
+    pub analysis_limit: PerAddress,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -117,7 +135,7 @@ impl std::fmt::Debug for App {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -198,12 +216,20 @@ impl App {
                 settings.hints_per_minute,
                 settings.hints_per_minute.min(10),
             ),
+            // The analysis board asks again at every move it shows: four times the hints.
+            analysis_limit: PerAddress::new(
+                "analyses",
+                settings.hints_per_minute.saturating_mul(4),
+                settings.hints_per_minute.saturating_mul(4).min(40),
+            ),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),
             channels: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashMap::new()),
             ai_slots: Arc::new(Semaphore::new(threads)),
+            reviews: Mutex::new(HashMap::new()),
+            presence: Mutex::new(HashMap::new()),
             puzzles: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             shutdown,
@@ -277,12 +303,16 @@ impl App {
     ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
         let mut tokens = BTreeMap::new();
         let mut hashes = [None, None];
-        let shared = new.same_screen.then(token::new_token);
-        for seat in Seat::BOTH {
-            if !new.players[seat.index()].is_computer() {
-                let t = shared.clone().unwrap_or_else(token::new_token);
-                hashes[seat.index()] = Some(token::hash(&t));
-                tokens.insert(seat, t);
+        if let Some(given) = new.token_hashes {
+            hashes = given;
+        } else {
+            let shared = new.same_screen.then(token::new_token);
+            for seat in Seat::BOTH {
+                if !new.players[seat.index()].is_computer() {
+                    let t = shared.clone().unwrap_or_else(token::new_token);
+                    hashes[seat.index()] = Some(token::hash(&t));
+                    tokens.insert(seat, t);
+                }
             }
         }
         let meta = Meta {
@@ -497,8 +527,133 @@ impl App {
         let channels = lock(&self.channels);
         if let Some(tx) = channels.get(id) {
             if tx.receiver_count() > 0 {
-                let _ = tx.send((version, Arc::from(live_message(json))));
+                let _ = tx.send(Update {
+                    version: Some(version),
+                    event: "state",
+                    text: Arc::from(live_message(json)),
+                });
             }
+        }
+    }
+
+    /// Sends `text`, a message that is not a state, to every live client of game `id`.
+    pub(crate) fn announce(&self, id: &str, event: &'static str, text: String) {
+        let channels = lock(&self.channels);
+        if let Some(tx) = channels.get(id) {
+            if tx.receiver_count() > 0 {
+                let _ = tx.send(Update {
+                    version: None,
+                    event,
+                    text: Arc::from(text),
+                });
+            }
+        }
+    }
+
+    /// A rematch of game `id`: `offer`, `accept` or `decline`. Accepting (or offering on one
+    /// screen or against the computer, where the offer is agreed at once) starts a new game
+    /// with the same options and start, the seats swapped, each player keeping the token they
+    /// hold; the old game's log records the new game's id. Answers the old game's state.
+    ///
+    /// # Errors
+    /// As [`App::act`]; the new game is made only once the rematch is sure to be agreed.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<String>,
+        answer: &str,
+        version: Option<i64>,
+    ) -> Result<String, ApiError> {
+        let actor = Actor::Token(token);
+        let action = match answer {
+            "offer" => Action::RematchOffer,
+            "accept" => Action::RematchAccept,
+            "decline" => Action::RematchDecline,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown rematch action '{other}'; accepted: offer, accept, decline"
+                )))
+            }
+        };
+        let (meta, live) = self
+            .with_entry(id, |e| (Arc::clone(&e.meta), e.live.clone()))
+            .await?;
+        let seat = resolve_seat(&meta, &live, &actor, action)?;
+        let at_once = meta.same_screen || meta.player(seat.other()).is_computer();
+        if action == Action::RematchDecline || (action == Action::RematchOffer && !at_once) {
+            return self.act(id, &actor, action, "", version).await;
+        }
+        // Try the acceptance on a copy first, so no game is made for a refused one.
+        let mut trial = live.clone();
+        trial
+            .apply(&meta, seat, Action::RematchAccept, &"0".repeat(16), 0)
+            .map_err(ApiError::from_action)?;
+        let kept = |s: Seat| live.joined[s.index()].or(meta.tokens[s.index()]);
+        let (new_id, _, _) = self
+            .create(NewGame {
+                kind: meta.kind,
+                options: meta.options.clone(),
+                seed: rand::random(),
+                position: meta.position.clone(),
+                players: [meta.players[1].clone(), meta.players[0].clone()],
+                same_screen: meta.same_screen,
+                token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
+            })
+            .await?;
+        self.act(id, &actor, Action::RematchAccept, &new_id, version)
+            .await
+    }
+
+    /// The seats `token` holds in game `id` (both in a same-screen game); empty for a token
+    /// that holds none, or an unknown game.
+    pub async fn seats_of_token(&self, id: &str, token: &str) -> Vec<Seat> {
+        self.with_entry(id, |e| {
+            Seat::BOTH
+                .into_iter()
+                .filter(|&seat| {
+                    let actor = Actor::Token(Some(token.to_string()));
+                    resolve_seat(&e.meta, &e.live, &actor, Action::Resign)
+                        .is_ok_and(|s| s == seat || e.meta.same_screen)
+                })
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// The presence message of game `id`: which seats have a live connection here.
+    pub(crate) fn presence_message(&self, id: &str) -> String {
+        let counts = lock(&self.presence).get(id).copied().unwrap_or([0, 0]);
+        serde_json::json!({
+            "type": "presence",
+            "presence": { "first": counts[0] > 0, "second": counts[1] > 0 },
+        })
+        .to_string()
+    }
+
+    /// A live connection to game `id` holds `seats` (`delta` 1) or no longer does (-1); tells
+    /// every live client when a seat comes or goes.
+    pub(crate) fn set_present(&self, id: &str, seats: &[Seat], delta: i32) {
+        let changed = {
+            let mut map = lock(&self.presence);
+            let counts = map.entry(id.to_string()).or_insert([0, 0]);
+            let before = counts.map(|c| c > 0);
+            for seat in seats {
+                let c = &mut counts[seat.index()];
+                *c = if delta > 0 {
+                    *c + 1
+                } else {
+                    c.saturating_sub(1)
+                };
+            }
+            let after = counts.map(|c| c > 0);
+            if *counts == [0, 0] {
+                map.remove(id);
+            }
+            before != after
+        };
+        if changed {
+            self.announce(id, "presence", self.presence_message(id));
         }
     }
 
@@ -931,6 +1086,7 @@ impl App {
     pub fn forget_idle_clients(&self) {
         self.create_limit.forget_idle();
         self.hint_limit.forget_idle();
+        self.analysis_limit.forget_idle();
     }
 
     /// Stops the computer players and tells live connections to close.
@@ -939,6 +1095,7 @@ impl App {
         for t in lock(&self.thinking).values() {
             t.stop.store(true, Ordering::Relaxed);
         }
+        self.stop_reviews();
         let _ = self.shutdown.send(true);
     }
 

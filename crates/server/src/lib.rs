@@ -7,6 +7,7 @@
 //!   command-line settings shared by `boardlab serve` and the `boardlab-server` binary.
 //! - The API is documented in `docs/api.md` and served as OpenAPI at `/api/openapi.json`.
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod bot;
@@ -15,6 +16,7 @@ pub mod extract;
 pub mod limits;
 mod live;
 pub mod player;
+pub mod review;
 pub mod state;
 pub mod store;
 pub mod token;
@@ -71,8 +73,9 @@ pub struct ServeArgs {
     /// Pause before each computer move, in milliseconds (for watching computer games).
     #[arg(long, default_value_t = 0)]
     pub computer_delay_ms: u64,
-    /// Serve the browser UI from the source tree's web/ folder on disk instead of the copy
-    /// built into the binary (for working on the UI: edits show on reload).
+    /// Serve the browser UI from the source tree's web/ folder, and the rules pages from its
+    /// docs/rules/, on disk instead of the copies built into the binary (for working on the UI
+    /// and the rules pages: edits show on reload).
     #[arg(long)]
     pub dev: bool,
     /// Connections served at once (lowered to what the open-file limit allows); further

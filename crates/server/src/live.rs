@@ -1,6 +1,10 @@
 //! Live updates: a WebSocket (`/api/games/{id}/live`) or server-sent events
 //! (`/api/games/{id}/events`). Both send the game's state at once and again after every change,
-//! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token).
+//! as `{"type":"state","state":{…}}`, to players and spectators alike (a state holds no token),
+//! a review's progress as `{"type":"review","review":{…}}`, and which seats are connected as
+//! `{"type":"presence","presence":{"first":true,"second":false}}`. A WebSocket client holding
+//! seats says so with `{"type":"hello","tokens":[…]}`; it then counts as present until it
+//! closes (on this server: each server knows its own connections).
 
 use crate::app::{live_message, App, Update};
 use crate::error::ApiError;
@@ -51,13 +55,14 @@ pub async fn websocket(
         .max_message_size(CLIENT_MESSAGE_LIMIT)
         .max_frame_size(CLIENT_MESSAGE_LIMIT)
         .on_upgrade(move |socket| async move {
-            run_socket(&app, socket, rx, version, first).await;
+            run_socket(&app, &id, socket, rx, version, first).await;
             app.unsubscribed(&id);
         }))
 }
 
 async fn run_socket(
     app: &Arc<App>,
+    id: &str,
     socket: WebSocket,
     mut rx: Receiver<Update>,
     mut sent: i64,
@@ -71,16 +76,30 @@ async fn run_socket(
     {
         return;
     }
+    if sink
+        .send(Message::Text(app.presence_message(id).into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    // The seats this connection showed a token for (`{"type":"hello","tokens":[…]}`).
+    let mut present = Present {
+        app,
+        id: id.to_string(),
+        seats: Vec::new(),
+    };
     let mut shutdown = app.shutdown.subscribe();
     let mut ping = tokio::time::interval(Duration::from_secs(30));
     ping.tick().await;
     loop {
         tokio::select! {
             update = rx.recv() => match update {
-                Ok((version, text)) => {
-                    if version > sent {
-                        sent = version;
-                        if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                Ok(update) => {
+                    let fresh = update.version.is_none_or(|v| v > sent);
+                    if fresh {
+                        sent = update.version.unwrap_or(sent);
+                        if sink.send(Message::Text(update.text.as_ref().into())).await.is_err() {
                             return;
                         }
                     }
@@ -92,6 +111,7 @@ async fn run_socket(
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                Some(Ok(Message::Text(text))) => present.hello(&text).await,
                 Some(Ok(_)) => {}
             },
             _ = ping.tick() => {
@@ -104,6 +124,45 @@ async fn run_socket(
                 return;
             }
         }
+    }
+}
+
+/// The seats a live connection holds, counted as present until it closes.
+struct Present<'a> {
+    app: &'a Arc<App>,
+    id: String,
+    seats: Vec<boardlab_core::Seat>,
+}
+
+impl Present<'_> {
+    /// A client message: `{"type":"hello","tokens":[…]}` names the seats this client holds
+    /// (checked against the game); anything else is ignored.
+    async fn hello(&mut self, text: &str) {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+            return;
+        };
+        if v["type"] != "hello" {
+            return;
+        }
+        let mut seats = Vec::new();
+        for t in v["tokens"].as_array().into_iter().flatten().take(2) {
+            if let Some(t) = t.as_str() {
+                for seat in self.app.seats_of_token(&self.id, t).await {
+                    if !seats.contains(&seat) {
+                        seats.push(seat);
+                    }
+                }
+            }
+        }
+        self.app.set_present(&self.id, &self.seats, -1);
+        self.app.set_present(&self.id, &seats, 1);
+        self.seats = seats;
+    }
+}
+
+impl Drop for Present<'_> {
+    fn drop(&mut self) {
+        self.app.set_present(&self.id, &self.seats, -1);
     }
 }
 
@@ -128,9 +187,9 @@ pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Resp
             loop {
                 tokio::select! {
                     update = rx.recv() => match update {
-                        Ok((v, text)) if v > sent => {
-                            sent = v;
-                            let ev = Event::default().event("state").data(text.as_ref());
+                        Ok(u) if u.version.is_none_or(|v| v > sent) => {
+                            sent = u.version.unwrap_or(sent);
+                            let ev = Event::default().event(u.event).data(u.text.as_ref());
                             return Some((Ok(ev), (rx, sent, shutdown, guard)));
                         }
                         Ok(_) | Err(RecvError::Lagged(_)) => {}

@@ -85,10 +85,17 @@ pub enum Action {
     /// An invite link is opened: the seat's token from the link is replaced by a fresh one
     /// (the data is the new token's digest in hex), so the link works once.
     Join,
+    /// After the game: offer a new game with the seats (and so the colours) swapped.
+    RematchOffer,
+    /// Accept the other seat's offer (at once on one screen and against the computer): the
+    /// data is the new game's id.
+    RematchAccept,
+    /// Decline the other seat's offer, or withdraw one's own.
+    RematchDecline,
 }
 
 impl Action {
-    pub const ALL: [Action; 9] = [
+    pub const ALL: [Action; 12] = [
         Action::Move,
         Action::Resign,
         Action::DrawOffer,
@@ -98,6 +105,9 @@ impl Action {
         Action::UndoAccept,
         Action::UndoDecline,
         Action::Join,
+        Action::RematchOffer,
+        Action::RematchAccept,
+        Action::RematchDecline,
     ];
 
     /// The name stored in the log and used by the API.
@@ -113,6 +123,9 @@ impl Action {
             Action::UndoAccept => "undo-accept",
             Action::UndoDecline => "undo-decline",
             Action::Join => "join",
+            Action::RematchOffer => "rematch-offer",
+            Action::RematchAccept => "rematch-accept",
+            Action::RematchDecline => "rematch-decline",
         }
     }
 }
@@ -212,6 +225,13 @@ pub struct Live {
     pub draw_offer: Option<Seat>,
     /// The seat whose take-back request is pending.
     pub undo_request: Option<Seat>,
+    /// The seat whose rematch offer is pending.
+    pub rematch_offer: Option<Seat>,
+    /// The id of the rematch, once agreed.
+    pub rematch: Option<String>,
+    /// The offer the other seat just declined (shown until the next action): `draw`, `undo`
+    /// or `rematch`, and the seat that declined it.
+    pub declined: Option<(&'static str, Seat)>,
     /// Time of the last event (or of creation), milliseconds since 1970.
     pub updated_ms: i64,
     /// For each seat whose invite link was used, the digest of the token given then; it
@@ -234,6 +254,9 @@ impl Live {
             ending: None,
             draw_offer: None,
             undo_request: None,
+            rematch_offer: None,
+            rematch: None,
+            declined: None,
             updated_ms: meta.created_ms,
             joined: [None, None],
         })
@@ -319,7 +342,12 @@ impl Live {
         data: &str,
         at_ms: i64,
     ) -> Result<String, ActionError> {
+        let before = self.declined;
         let stored = self.check_and_apply(meta, seat, action, data)?;
+        if self.declined == before {
+            // A declined offer is news until the next action.
+            self.declined = None;
+        }
         self.version += 1;
         self.updated_ms = at_ms;
         Ok(stored)
@@ -430,6 +458,9 @@ impl Live {
                 if self.draw_offer.is_none() {
                     return Err(conflict("no draw offer is pending"));
                 }
+                if self.draw_offer == Some(other) {
+                    self.declined = Some(("draw", seat));
+                }
                 self.draw_offer = None;
                 Ok(String::new())
             }
@@ -494,7 +525,50 @@ impl Live {
                 if self.undo_request.is_none() {
                     return Err(conflict("no take-back request is pending"));
                 }
+                if self.undo_request == Some(other) {
+                    self.declined = Some(("undo", seat));
+                }
                 self.undo_request = None;
+                Ok(String::new())
+            }
+            Action::RematchOffer => {
+                self.check_rematch(solitaire)?;
+                if self.rematch_offer == Some(seat) {
+                    return Err(conflict(format!(
+                        "the {seat} seat has already offered a rematch; wait for the answer"
+                    )));
+                }
+                if self.rematch_offer == Some(other) {
+                    return Err(conflict(format!(
+                        "the {other} seat offers a rematch already: accept it instead"
+                    )));
+                }
+                self.rematch_offer = Some(seat);
+                Ok(String::new())
+            }
+            Action::RematchAccept => {
+                self.check_rematch(solitaire)?;
+                let at_once = meta.same_screen || meta.player(other).is_computer();
+                if self.rematch_offer != Some(other) && !at_once {
+                    return Err(conflict(format!(
+                        "the {other} seat has not offered a rematch, so there is nothing to accept"
+                    )));
+                }
+                if !crate::app::valid_id(data) {
+                    return Err(conflict("a rematch names its new game's id"));
+                }
+                self.rematch_offer = None;
+                self.rematch = Some(data.to_string());
+                Ok(data.to_string())
+            }
+            Action::RematchDecline => {
+                if self.rematch_offer.is_none() {
+                    return Err(conflict("no rematch offer is pending"));
+                }
+                if self.rematch_offer == Some(other) {
+                    self.declined = Some(("rematch", seat));
+                }
+                self.rematch_offer = None;
                 Ok(String::new())
             }
             Action::Join => {
@@ -518,6 +592,27 @@ impl Live {
                 Ok(data.to_string())
             }
         }
+    }
+
+    /// Refuses a rematch before the game ends, in a puzzle, or after one was agreed.
+    fn check_rematch(&self, solitaire: bool) -> Result<(), ActionError> {
+        if !self.finished() {
+            return Err(conflict(
+                "the game is not over: a rematch is offered once it has ended",
+            ));
+        }
+        if solitaire {
+            return Err(conflict(
+                "a puzzle has no opponent for a rematch; start a new puzzle instead",
+            ));
+        }
+        if let Some(id) = &self.rematch {
+            return Err(ActionError::Conflict {
+                code: "rematch_started",
+                message: format!("the rematch has already started: game {id}"),
+            });
+        }
+        Ok(())
     }
 
     /// How many moves a take-back by `seat` removes: its last move and every move after it
@@ -724,6 +819,30 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_declined_offer_is_told_until_the_next_action() {
+        let meta = meta();
+        let mut live = Live::new(&meta).unwrap();
+        let first = Seat::First;
+        live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
+        // Withdrawing one's own offer is no refusal.
+        live.apply(&meta, first, Action::DrawDecline, "", 0)
+            .unwrap();
+        assert_eq!(live.declined, None);
+        live.apply(&meta, first, Action::DrawOffer, "", 0).unwrap();
+        live.apply(&meta, first.other(), Action::DrawDecline, "", 0)
+            .unwrap();
+        assert_eq!(live.declined, Some(("draw", first.other())));
+        // A refused action changes nothing; the next applied one clears it.
+        assert!(live
+            .apply(&meta, first.other(), Action::DrawAccept, "", 0)
+            .is_err());
+        assert_eq!(live.declined, Some(("draw", first.other())));
+        let mv = live.game.legal_moves()[0].clone();
+        live.apply(&meta, first, Action::Move, &mv, 0).unwrap();
+        assert_eq!(live.declined, None);
     }
 
     #[test]

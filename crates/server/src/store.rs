@@ -112,6 +112,20 @@ pub enum Write {
         event: Event,
         summary: Summary,
     },
+    /// A game's review, replacing the one stored before.
+    Review(ReviewRow),
+}
+
+/// A stored review of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRow {
+    pub game_id: String,
+    /// The game's version (events played) when it was reviewed.
+    pub version: i64,
+    pub bot: String,
+    /// The review as JSON.
+    pub review: String,
+    pub created_ms: i64,
 }
 
 type Reply = oneshot::Sender<Result<bool, StoreError>>;
@@ -165,6 +179,7 @@ struct BatchJson {
     games: String,
     events: String,
     summaries: String,
+    reviews: String,
     /// Per write: `(index, game id, version)` of appends; creates always apply.
     appends: Vec<(usize, String, i64)>,
     creates: usize,
@@ -176,6 +191,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
     let mut events = Vec::new();
     let mut summaries = Vec::new();
     let mut appends = Vec::new();
+    let mut reviews = Vec::new();
     let summary = |id: &str, s: &Summary| {
         json!({
             "g": id, "v": s.version, "st": s.status, "r": s.result, "te": s.termination,
@@ -203,6 +219,9 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
                 summaries.push(summary(game_id, s));
                 appends.push((i, game_id.clone(), event.seq));
             }
+            Write::Review(r) => reviews.push(json!({
+                "g": r.game_id, "v": r.version, "b": r.bot, "r": r.review, "m": r.created_ms,
+            })),
         }
     }
     BatchJson {
@@ -210,6 +229,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
         games: serde_json::Value::Array(games).to_string(),
         events: serde_json::Value::Array(events).to_string(),
         summaries: serde_json::Value::Array(summaries).to_string(),
+        reviews: serde_json::Value::Array(reviews).to_string(),
         appends,
     }
 }
@@ -267,6 +287,11 @@ UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = 
     computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u'
 FROM json_each($3) AS j
 WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
+INSERT INTO reviews (game_id, version, bot, review, created_ms)
+SELECT value ->> 'g', value ->> 'v', value ->> 'b', value ->> 'r', value ->> 'm'
+FROM json_each($4) WHERE true
+ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, bot = excluded.bot,
+    review = excluded.review, created_ms = excluded.created_ms;
 COMMIT;";
 
 /// Commits a batch on SQLite: [`SQLITE_BATCH`] with the batch as JSON.
@@ -279,6 +304,7 @@ async fn commit_sqlite(
         .bind(&b.games)
         .bind(&b.events)
         .bind(&b.summaries)
+        .bind(&b.reviews)
         .fetch_all(&mut *conn)
         .await;
     let rows = match result {
@@ -349,6 +375,18 @@ async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, 
                 .execute(&mut *tx)
                 .await?;
         }
+    }
+    if b.reviews != "[]" {
+        sqlx::query(
+            "INSERT INTO reviews (game_id, version, bot, review, created_ms) \
+             SELECT x.g, x.v, x.b, x.r, x.m FROM jsonb_to_recordset($1::jsonb) \
+             AS x(g text, v bigint, b text, r text, m bigint) \
+             ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, \
+             bot = excluded.bot, review = excluded.review, created_ms = excluded.created_ms",
+        )
+        .bind(&b.reviews)
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(applied(writes, &b, &returned))
@@ -752,6 +790,27 @@ impl Store {
         })
     }
 
+    /// The stored review of a game, if any.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn review(&self, id: &str) -> Result<Option<ReviewRow>, StoreError> {
+        let sql =
+            "SELECT game_id, version, bot, review, created_ms FROM reviews WHERE game_id = $1";
+        on_pool!(&self.pools, pool => {
+            let Some(r) = sqlx::query(sql).bind(id).fetch_optional(pool).await? else {
+                return Ok(None);
+            };
+            Ok(Some(ReviewRow {
+                game_id: r.try_get("game_id")?,
+                version: r.try_get("version")?,
+                bot: r.try_get("bot")?,
+                review: r.try_get("review")?,
+                created_ms: r.try_get("created_ms")?,
+            }))
+        })
+    }
+
     /// Whether the database answers a trivial query.
     ///
     /// # Errors
@@ -877,7 +936,7 @@ mod tests {
             .iter()
             .map(|(w, _)| match w {
                 Write::Append { game_id, event, .. } => (game_id.as_str(), event.data.as_str()),
-                Write::Create(..) => unreachable!(),
+                Write::Create(..) | Write::Review(_) => unreachable!(),
             })
             .collect();
         assert_eq!(kept, [("g", "d1"), ("h", "d2")]);

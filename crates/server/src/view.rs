@@ -31,6 +31,12 @@ pub struct State<'a> {
     pub result: Option<ResultView>,
     pub draw_offer: Option<Seat>,
     pub undo_request: Option<Seat>,
+    /// The offer just declined, until the next action.
+    pub declined: Option<Declined>,
+    /// The seat whose rematch offer is pending.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch's game id, once agreed.
+    pub rematch: Option<&'a str>,
     pub position: String,
     pub diagram: String,
     /// The position drawn by the game itself.
@@ -42,6 +48,16 @@ pub struct State<'a> {
     pub last_cells: &'a [Text],
     pub created: String,
     pub updated: String,
+}
+
+/// An offer the other seat declined.
+#[derive(Debug, Serialize)]
+pub struct Declined {
+    /// `draw`, `undo` or `rematch`.
+    pub offer: &'static str,
+    /// The seat that declined it, and its colour.
+    pub seat: Seat,
+    pub colour: Option<Colour>,
 }
 
 #[derive(Debug, Serialize)]
@@ -172,6 +188,13 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         result,
         draw_offer: live.draw_offer,
         undo_request: live.undo_request,
+        rematch_offer: live.rematch_offer,
+        rematch: live.rematch.as_deref(),
+        declined: live.declined.map(|(offer, seat)| Declined {
+            offer,
+            seat,
+            colour: game.colour_of(seat),
+        }),
         position: game.position_text(),
         diagram: game.diagram(),
         board: game.board(),
@@ -238,14 +261,23 @@ impl From<Listed> for ListedView {
     }
 }
 
-/// The catalog: every game with colours, option schema and move examples.
+/// The catalog: every game with colours, option schema, move examples and legend.
 #[derive(Debug, Serialize)]
 pub struct Catalog {
-    pub games: Vec<&'static boardlab_core::GameInfo>,
+    pub games: Vec<CatalogGame>,
     /// The accepted seat players.
     pub players: &'static str,
     /// The computer levels (`computer:level:N`) and the level of a plain `computer`.
     pub levels: Levels,
+}
+
+/// One game of the catalog: its static facts, and what the pieces and marks of its boards
+/// mean.
+#[derive(Debug, Serialize)]
+pub struct CatalogGame {
+    #[serde(flatten)]
+    pub info: &'static boardlab_core::GameInfo,
+    pub legend: Vec<boardlab_core::present::LegendItem>,
 }
 
 #[derive(Debug, Serialize)]

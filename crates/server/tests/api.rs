@@ -25,6 +25,17 @@ async fn catalog_lists_every_game_with_colours_and_options() {
             assert_eq!(o["default"], spec.default);
             assert!(o["values"]["kind"].is_string());
         }
+        // The legend: the game's own words, each with a small board to draw.
+        let legend = g["legend"].as_array().unwrap();
+        assert_eq!(legend.len(), kind.legend().len(), "{kind}");
+        assert!(legend.len() >= 2, "{kind}: no legend");
+        for (item, own) in legend.iter().zip(kind.legend()) {
+            assert_eq!(item["name"], own.name);
+            assert_eq!(item["text"], own.text);
+            let cells = item["sample"]["cells"].as_array().unwrap();
+            assert!(!cells.is_empty(), "{kind}: {} has no picture", own.name);
+            assert!(item["sample"]["labels"].as_array().unwrap().is_empty());
+        }
     }
     assert!(c["players"].as_str().unwrap().contains("computer:"));
     // Every game of the list: the server draws its board, and every level and kind of bot
@@ -772,6 +783,31 @@ async fn positions_play_moves_outside_any_game() {
     s.stop().await;
 }
 
+/// In the fair set-up the arranger chooses which colour removes first, so the option that
+/// would choose it beforehand is refused with that reason, not ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bug_sight_reduction_fair_setup_refuses_first_black_naming_why() {
+    let s = TestServer::sqlite().await;
+    let body =
+        json!({ "game": "sight-reduction", "options": { "setup": "fair", "first": "black" } });
+    let (status, e) = s.post("/api/games", &body).await;
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(e["code"], "bad_request");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("the arranger chooses"),
+        "{e}"
+    );
+    let (status, e) = s.post("/api/positions", &body).await;
+    assert_eq!(status, 400, "{e}");
+    let fine =
+        json!({ "game": "sight-reduction", "options": { "setup": "fair", "first": "white" } });
+    let (status, _) = s.post("/api/positions", &fine).await;
+    assert_eq!(status, 200);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tutorials_are_served_and_play_through_positions() {
     let s = TestServer::sqlite().await;
@@ -839,6 +875,83 @@ async fn tutorials_are_served_and_play_through_positions() {
     }
     let (c, v) = s.post("/api/tutorials/obsidio", &json!({})).await;
     assert_eq!(c, 405, "{v}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_swaps_the_seats_and_keeps_the_players_tokens() {
+    let s = TestServer::sqlite().await;
+    let (id, t, _) = s
+        .create(json!({ "game": "obsidio", "options": { "size": 7 } }))
+        .await;
+    let (a, b) = (
+        t["first"].as_str().unwrap().to_string(),
+        t["second"].as_str().unwrap().to_string(),
+    );
+    let rematch = |token: &str, action: &str| json!({ "token": token, "action": action });
+    let path = format!("/api/games/{id}/rematch");
+    // Not before the game ends.
+    let (c, v) = s.post(&path, &rematch(&a, "offer")).await;
+    assert_eq!(c, 409, "{v}");
+    s.post(&format!("/api/games/{id}/resign"), &json!({ "token": b }))
+        .await;
+    // Nothing to accept yet; a wrong token holds no seat; an unknown action.
+    let (c, _) = s.post(&path, &rematch(&b, "accept")).await;
+    assert_eq!(c, 409);
+    let (c, _) = s.post(&path, &rematch("nonsense", "offer")).await;
+    assert_eq!(c, 403);
+    let (c, _) = s.post(&path, &rematch(&a, "maybe")).await;
+    assert_eq!(c, 400);
+    // Offered, declined (the one who offered is told), offered again, accepted.
+    let (c, st) = s.post(&path, &rematch(&a, "offer")).await;
+    assert_eq!((c, &st["rematch_offer"]), (200, &json!("first")), "{st}");
+    let (c, st) = s.post(&path, &rematch(&b, "decline")).await;
+    assert_eq!(c, 200);
+    assert_eq!(st["declined"]["offer"], "rematch");
+    assert_eq!(st["rematch"], Value::Null);
+    s.post(&path, &rematch(&a, "offer")).await;
+    let (c, st) = s.post(&path, &rematch(&b, "accept")).await;
+    assert_eq!(c, 200, "{st}");
+    let new_id = st["rematch"].as_str().unwrap().to_string();
+    let (c, v) = s.post(&path, &rematch(&a, "offer")).await;
+    assert_eq!((c, v["code"].as_str()), (409, Some("rematch_started")));
+    // The new game: same options, seats swapped, each player's token for the other seat.
+    let fresh = s.state(&new_id).await;
+    assert_eq!(fresh["options"]["size"], "7");
+    assert_eq!(fresh["status"], "ongoing");
+    let first_move = legal(&fresh)[0].clone();
+    let (c, _) = s.play(&new_id, &first_move, &a, None).await;
+    assert_eq!(c, 409, "A now holds the second seat, which is not to move");
+    let (c, after) = s.play(&new_id, &first_move, &b, None).await;
+    assert_eq!(c, 200, "{after}");
+    assert_eq!(after["moves"][0]["seat"], "first");
+
+    // Against the computer a rematch is agreed at once, and the computer opens.
+    let (cid, ct, _) = s
+        .create(json!({ "game": "sight-reduction", "seed": 3, "seats": { "second": "computer:random" } }))
+        .await;
+    let me = ct["first"].as_str().unwrap();
+    s.post(&format!("/api/games/{cid}/resign"), &json!({ "token": me }))
+        .await;
+    let (c, st) = s
+        .post(&format!("/api/games/{cid}/rematch"), &rematch(me, "offer"))
+        .await;
+    assert_eq!(c, 200, "{st}");
+    let again = st["rematch"].as_str().unwrap();
+    let st = s.wait_for(again, 30, |st| version(st) >= 1).await;
+    assert_eq!(st["seats"]["first"]["kind"], "computer");
+    assert_eq!(st["moves"][0]["seat"], "first");
+    // A puzzle has no rematch.
+    let (pid, pt, _) = s
+        .create(json!({ "game": "sight-reduction", "seed": 3, "options": { "mode": "solitaire" } }))
+        .await;
+    let (c, _) = s
+        .post(
+            &format!("/api/games/{pid}/rematch"),
+            &rematch(pt["first"].as_str().unwrap(), "offer"),
+        )
+        .await;
+    assert_eq!(c, 409);
     s.stop().await;
 }
 

@@ -576,6 +576,9 @@ async fn next_live(ws: &mut Ws) -> Option<Value> {
         match msg {
             Some(Ok(Message::Text(t))) => {
                 let v: Value = serde_json::from_str(&t).expect("JSON");
+                if v["type"] == "presence" || v["type"] == "review" {
+                    continue;
+                }
                 assert_eq!(v["type"], "state", "{v}");
                 return Some(v["state"].clone());
             }

@@ -20,6 +20,10 @@ where
             .expect("no error");
         if let Message::Text(t) = msg {
             let v: Value = serde_json::from_str(&t).unwrap();
+            // Presence and review progress come on the same channel.
+            if v["type"] == "presence" || v["type"] == "review" {
+                continue;
+            }
             assert_eq!(v["type"], "state");
             return v["state"].clone();
         }
@@ -165,4 +169,49 @@ async fn players_and_spectators_receive_every_change_live() {
         assert_eq!(got, expected);
         s.stop().await;
     }
+}
+
+/// The next presence message: `(first, second)`.
+async fn next_presence<S>(ws: &mut S) -> (bool, bool)
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a message in time")
+            .expect("open")
+            .expect("no error");
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "presence" {
+                let p = &v["presence"];
+                return (p["first"] == true, p["second"] == true);
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_tells_who_has_the_game_open() {
+    use futures_util::SinkExt;
+    let s = TestServer::sqlite().await;
+    let (id, tokens, _) = s.create(json!({ "game": "opprimo" })).await;
+    let ws_url = s
+        .url(&format!("/api/games/{id}/live"))
+        .replace("http", "ws");
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
+    assert_eq!(next_presence(&mut watcher).await, (false, false));
+    // A wrong token counts for nothing; the second seat's token makes it present.
+    let (mut second, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
+    for t in ["nonsense", tokens["second"].as_str().unwrap()] {
+        let hello = json!({ "type": "hello", "tokens": [t] }).to_string();
+        second.send(Message::Text(hello.into())).await.unwrap();
+    }
+    assert_eq!(next_presence(&mut watcher).await, (false, true));
+    // It goes away with its connection.
+    second.close(None).await.unwrap();
+    drop(second);
+    assert_eq!(next_presence(&mut watcher).await, (false, false));
+    s.stop().await;
 }

@@ -14,6 +14,7 @@
 //!   `first black`;
 //! - deterministic placement: target squares in square order.
 
+pub mod encoding;
 pub mod kernel;
 mod present;
 mod tutorial;
@@ -145,6 +146,13 @@ impl Config {
                 .invalid("setup=fair is a set-up between two players; with mode=solitaire use setup=random or setup=deterministic")
                 .into());
         }
+        // In the fair set-up the arranger chooses who removes first (its move `first X`), so
+        // an option cannot choose it beforehand.
+        if setup == SetupKind::Fair && o.get("first") == "black" {
+            return Err(o
+                .invalid("first=black cannot be used with setup=fair: in the fair set-up the arranger chooses which colour removes first")
+                .into());
+        }
         Ok(Config {
             setup,
             pair: o.get("removal") == "pair",
@@ -243,7 +251,7 @@ const OPTIONS: &[OptionSpec] = &[
             choices: &["white", "black"],
         },
         default: "white",
-        description: "the colour that moves first",
+        description: "the colour that moves first (with the fair set-up the arranger chooses it instead)",
     },
     OptionSpec {
         name: "mode",

@@ -5,8 +5,8 @@
 
 use crate::{Move, Phase, SightReduction, Square, BLACK, WHITE};
 use boardlab_core::present::{
-    grid, legal_with_notation, square, Board, Click, Interaction, MoveInput, Piece, Refusal,
-    Selection, Text,
+    grid, legal_with_notation, square, Board, Click, Interaction, LegendItem, MoveInput, Piece,
+    Refusal, Selection, Text,
 };
 use boardlab_core::tutorial::Step;
 use boardlab_core::{Colour, Game, Present};
@@ -45,6 +45,28 @@ fn either_order(a: Square, b: Square) -> Vec<Vec<Click>> {
 }
 
 impl Present for SightReduction {
+    fn legend() -> Vec<LegendItem> {
+        let piece = |colour| vec![Piece::new(colour, "piece")];
+        vec![
+            LegendItem::squares(
+                "Pieces",
+                "White's and Black's pieces. On your turn you remove one of your own pieces \
+                 that sees another of yours: the first piece along its rank or file, past \
+                 empty squares only, is yours (in some variants also along a diagonal).",
+                vec![
+                    (Some("dark"), &[], piece("white")),
+                    (Some("light"), &[], piece("black")),
+                ],
+            ),
+            LegendItem::squares(
+                "Squares",
+                "The dark and light squares only decorate the board: their colour plays no \
+                 part in the rules.",
+                vec![(Some("dark"), &[], vec![]), (Some("light"), &[], vec![])],
+            ),
+        ]
+    }
+
     fn board(&self) -> Board {
         let mut b = grid(4, 8, true);
         for (side, colour) in [(WHITE, "white"), (BLACK, "black")] {

@@ -54,7 +54,7 @@ fn all_option_sets() -> Vec<String> {
                 for enemy in ["false", "true"] {
                     for first in ["white", "black"] {
                         for mode in ["match", "solitaire"] {
-                            if mode == "solitaire" && setup == "fair" {
+                            if setup == "fair" && (mode == "solitaire" || first == "black") {
                                 continue;
                             }
                             out.push(format!(

@@ -207,6 +207,29 @@ fn ruling_fair_colour_choice_is_the_second_seats_then_arranger_picks_first() {
     );
 }
 
+/// In the fair set-up the arranger chooses who removes first (RULINGS: "In the fair set-up the
+/// arranger chooses"), so `first=black` is refused with that reason rather than ignored;
+/// `first=white` is the default and changes nothing.
+#[test]
+fn ruling_fair_setup_refuses_first_black_since_the_arranger_chooses() {
+    for make in [
+        |o: &boardlab_core::Options| SightReduction::new(o, 3).map(|_| ()),
+        |o: &boardlab_core::Options| {
+            SightReduction::from_position(o, "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW w")
+                .map(|_| ())
+        },
+    ] {
+        let e = make(&opts("setup=fair,first=black")).unwrap_err();
+        let e = e.to_string();
+        assert!(e.contains("first=black") && e.contains("setup=fair"), "{e}");
+        assert!(e.contains("the arranger chooses"), "{e}");
+        assert!(make(&opts("setup=fair,first=white")).is_ok());
+        assert!(make(&opts("setup=fair")).is_ok());
+    }
+    assert!(SightReduction::new(&opts("setup=random,first=black"), 3).is_ok());
+    assert!(SightReduction::new(&opts("setup=deterministic,first=black"), 3).is_ok());
+}
+
 #[test]
 fn ruling_deterministic_setup_first_colour_places_first_and_removes_first() {
     let mut g = SightReduction::new(&opts("setup=deterministic,first=black"), 0).unwrap();
@@ -314,8 +337,9 @@ fn ruling_keep_is_ignored_with_pair_removal_whose_goal_is_the_empty_board() {
     );
 }
 
+/// Not a ruling: boardlab's own choice (the rules page lists it with the points it decided).
 #[test]
-fn ruling_solitaire_refuses_the_fair_setup_and_keep_needs_solitaire() {
+fn boardlab_solitaire_refuses_the_fair_setup_and_keep_needs_solitaire() {
     let e = SightReduction::new(&opts("mode=solitaire,setup=fair"), 0).unwrap_err();
     assert!(e.to_string().contains("setup=fair"), "{e}");
     let e = SightReduction::new(&opts("keep=b2,c7"), 0).unwrap_err();

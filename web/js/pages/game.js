@@ -2,13 +2,16 @@
 // typed moves, undo / draw / resign, record downloads, invite links, live updates.
 
 import { h, mount, cap, toast, copyText } from '../util.js';
+import { go } from '../main.js';
+import { soundOn, setSound, moveSound } from '../sound.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
-import { openChooser } from '../chooser.js';
+import { openChooser, closeChooser } from '../chooser.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
-import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon } from './shared.js';
+import { Legend } from '../legend.js';
+import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
 
 /**
  * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
@@ -40,6 +43,7 @@ export async function gamePage(root, id) {
   let info = null;
   let viewPly = null; // null: the current position
   let viewed = null; // the earlier position shown
+  let presence = null; // which seats have the game open now: {first, second}
   let flipped = null; // null: automatic
   let connection = 'connecting';
   let busy = false;
@@ -100,6 +104,7 @@ export async function gamePage(root, id) {
 
   let styles = {};
   let builder = new MoveBuilder(hooks());
+  const legend = new Legend();
 
   mount(root,
     h('div', { class: 'game-layout' },
@@ -107,6 +112,7 @@ export async function gamePage(root, id) {
         el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
+        legend.card,
         el.facts,
         h('div', { class: 'card moves-card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Moves'), el.nav), el.moves, el.typedForm),
         h('div', { class: 'card' }, el.controls),
@@ -177,21 +183,16 @@ export async function gamePage(root, id) {
   }
 
   // ---- the chooser: a small menu by the clicked cell ----
-  let chooserClose = null;
   function choose(options, cell, title) {
-    if (chooserClose) chooserClose(null);
-    const c = openChooser(el.boardWrap, boardView.svg, options, cell, title);
-    chooserClose = c.close;
-    return c.promise.then((v) => {
-      if (chooserClose === c.close) chooserClose = null;
-      return v;
-    });
+    return openChooser(el.boardWrap, boardView.svg, options, cell, title);
   }
 
   // ---- talking to the server ----
   function apply(next) {
     if (!next || (state && next.id === state.id && next.version < state.version)) return;
     const changed = !state || next.version !== state.version;
+    // A rematch agreed while this page is open: both players go to it.
+    const rematchNow = state && !state.rematch && next.rematch;
     const movedOn = state && next.moves.length !== state.moves.length;
     state = next;
     root.dataset.version = String(state.version);
@@ -202,12 +203,17 @@ export async function gamePage(root, id) {
         viewed = null;
       }
       if (movedOn) setFeedback('');
+      if (movedOn && next.moves.length > 0) moveSound();
       if (state.status === 'ongoing') bannerClosed = false;
-      if (chooserClose) chooserClose(null);
+      closeChooser();
     }
     const ctx = { flipped: isFlipped() };
     builder.setState(state, canMove(), ctx);
     render();
+    if (rematchNow && mySeats().length) {
+      toast('The rematch starts: colours swapped.');
+      followRematch();
+    }
   }
 
   async function send(move) {
@@ -295,6 +301,7 @@ export async function gamePage(root, id) {
       const body = { token: tokens[seat], version: state.version };
       if (kind === 'resign') next = await api.resign(id, body);
       else if (kind === 'draw') next = await api.draw(id, { ...body, action: act });
+      else if (kind === 'rematch') next = await api.rematch(id, { ...body, action: act });
       else next = await api.undo(id, { ...body, action: act });
       setFeedback('');
       apply(next);
@@ -430,15 +437,7 @@ export async function gamePage(root, id) {
    * the board.
    */
   function fitBoard() {
-    if (closed) return;
-    const parts = [el.topBar, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback]
-      .filter((e) => e.offsetParent !== null);
-    const gap = parseFloat(getComputedStyle(el.stack).rowGap) || 0;
-    const used = parts.reduce((sum, e) => sum + e.getBoundingClientRect().height + gap, 0);
-    const top = el.stack.getBoundingClientRect().top + window.scrollY;
-    const frame = el.boardWrap.getBoundingClientRect().height - (boardView.svg ? boardView.svg.getBoundingClientRect().height : 0);
-    const reserve = Math.round(top + used + Math.max(0, frame) + 12);
-    if (el.stack.style.getPropertyValue('--reserve') !== `${reserve}px`) el.stack.style.setProperty('--reserve', `${reserve}px`);
+    if (!closed) fitStack(el.stack, el.boardWrap, boardView.svg);
   }
   window.addEventListener('resize', () => requestAnimationFrame(fitBoard));
 
@@ -467,10 +466,22 @@ export async function gamePage(root, id) {
           h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat),
             won ? h('span', { class: 'winner-tag' }, 'winner') : null)),
         h('div', { class: 'pfacts' }, facts),
+        presenceTag(seat),
         toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null);
       elBar.classList.toggle('active', !!toMove);
       elBar.dataset.seat = seat;
     }
+  }
+
+  /** Whether the opponent of an online game has joined and has the game open now. */
+  function presenceTag(seat) {
+    const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
+    if (!online || tokens[seat] || !mySeats().length || !presence) return null;
+    const here = !!presence[seat];
+    const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
+    const text = here ? 'here' : joined ? 'away' : 'not joined yet';
+    const title = here ? 'Your opponent has this game open now' : joined ? 'Your opponent does not have this game open now' : 'Your opponent has not opened the invite link yet';
+    return h('span', { class: ['presence', here ? 'presence-here' : 'presence-away'], id: `presence-${seat}`, title }, text);
   }
 
   function renderStatus() {
@@ -514,12 +525,23 @@ export async function gamePage(root, id) {
           h('button', { class: 'btn btn-small btn-primary', type: 'button', onclick: () => action(kind, 'accept') }, 'Accept'),
           h('button', { class: 'btn btn-small', type: 'button', onclick: () => action(kind, 'decline') }, 'Decline')));
       } else {
-        parts.push(h('div', { class: 'offer' }, what === 'draw' ? `The ${pendingSeat} seat offers a draw.` : `The ${pendingSeat} seat asks to take back a move.`));
+        const c = state.seats[pendingSeat].colour;
+        const who = c ? cap(c) : 'A player';
+        parts.push(h('div', { class: 'offer' }, what === 'draw' ? `${who} offers a draw.` : `${who} asks to take back a move.`));
       }
     };
     if (state.status === 'ongoing') {
       offer('draw', state.draw_offer, 'draw');
       offer('undo', state.undo_request, 'undo');
+    }
+    // An answer to an offer: the one who made it is told.
+    const dec = state.declined;
+    if (dec && !state.same_screen) {
+      const asked = dec.seat === 'first' ? 'second' : 'first';
+      const what = dec.offer === 'draw' ? 'draw offer' : 'request to take back a move';
+      const text = mine.includes(asked) && !mine.includes(dec.seat) ? `Your opponent declined your ${what}.`
+        : `${dec.colour ? cap(dec.colour) : 'A player'} declined the ${what}.`;
+      parts.push(h('div', { class: 'offer offer-declined', id: 'offer-declined', role: 'status' }, text));
     }
     mount(el.offers, parts);
   }
@@ -629,6 +651,8 @@ export async function gamePage(root, id) {
     if (hintAvailable && mine.length && ongoing && canMove() && (immediateUndo)) {
       list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
+    list.push(legend.button(state.game));
+    list.push(btn(soundOn() ? 'Sound: on' : 'Sound: off', { id: 'btn-sound', 'aria-pressed': String(soundOn()), title: 'A soft click when a move is played', onclick: () => { setSound(!soundOn()); render(); } }));
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
       list.push(btn(showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(showZones), onclick: () => { showZones = !showZones; render(); } }));
@@ -638,9 +662,20 @@ export async function gamePage(root, id) {
       h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'pgn'), download: `${base}.pgn`, id: 'dl-pgn' }, 'PGN'),
       h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'json'), download: `${base}.json`, id: 'dl-json' }, 'JSON')));
     list.push(h('div', { class: 'more-links' },
+      state.moves.length && !ongoing ? h('a', { href: `/games/${state.id}/review`, id: 'link-review' }, 'Review') : null,
+      h('a', { href: analysisLink(), id: 'link-analyse', title: 'Try moves from the position shown, with the computer’s evaluation' }, 'Analyse'),
       h('a', { href: `/games/${state.id}/replay` }, 'Replay'),
       h('a', { href: newGameLink() }, 'New game like this')));
     mount(el.controls, list);
+  }
+
+  /** The analysis board on the position shown (an earlier one while it is viewed). */
+  function analysisLink() {
+    const shown = viewPly !== null && viewed ? viewed.position : state.position;
+    const q = new URLSearchParams({ game: state.game, position: shown });
+    const opts = Object.entries(state.options || {}).map(([k, v]) => `${k}=${v}`).join(',');
+    if (opts) q.set('options', opts);
+    return `/analysis?${q}`;
   }
 
   function newGameLink() {
@@ -696,9 +731,37 @@ export async function gamePage(root, id) {
       h('div', { class: 'banner-words' },
         h('div', { class: 'banner-head' }, headline),
         h('div', { class: 'banner-text' }, cap(r.text))),
+      rematchRow(mine),
       h('div', { class: 'banner-btns' },
-        h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
+        mine.length && !state.solitaire ? null : h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
+        mine.length && !state.solitaire ? h('a', { class: 'btn', href: newGameLink() }, 'New game') : null,
+        state.moves.length ? h('a', { class: 'btn', href: `/games/${state.id}/review` }, 'Review') : null,
         h('a', { class: 'btn', href: `/games/${state.id}/replay` }, 'Replay'))));
+  }
+
+  /** The rematch: offer one (colours swapped), answer one, or go to the one agreed. */
+  function rematchRow(mine) {
+    if (!mine.length || state.solitaire) return null;
+    const offer = state.rematch_offer;
+    const row = (...parts) => h('div', { class: 'rematch-row', id: 'rematch' }, ...parts);
+    if (state.rematch) return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-go', onclick: () => followRematch() }, 'Go to the rematch'));
+    if (offer && !mine.includes(offer)) {
+      return row(h('span', {}, 'Your opponent offers a rematch, colours swapped.'),
+        h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-accept', onclick: () => action('rematch', 'accept') }, 'Accept'),
+        h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Decline'));
+    }
+    if (offer) {
+      return row(h('span', {}, 'Rematch offered: waiting for your opponent.'),
+        h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Withdraw'));
+    }
+    return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch', title: 'The same game again with the colours swapped', onclick: () => action('rematch', 'offer') }, 'Rematch'));
+  }
+
+  /** Keeps this browser's seats in the rematch (the seats swap) and opens it. */
+  function followRematch() {
+    if (!state.rematch) return;
+    for (const seat of mySeats()) seats.add(state.rematch, seat === 'first' ? 'second' : 'first', tokens[seat]);
+    go(`/games/${state.rematch}`);
   }
 
   function confirmBox(question, yes, then, danger = true) {
@@ -779,13 +842,19 @@ export async function gamePage(root, id) {
   const live = new LiveGame(id, (st) => apply(st), (status) => {
     connection = status;
     render();
+  }, {
+    tokens: () => [tokens.first, tokens.second],
+    onPresence: (p) => {
+      presence = p;
+      render();
+    },
   });
 
   return () => {
     closed = true;
     live.close();
     document.removeEventListener('keydown', onKey);
-    if (chooserClose) chooserClose(null);
+    closeChooser();
   };
 }
 

@@ -48,6 +48,7 @@ export async function replayPage(root, id, query) {
         h('div', { class: 'game-sub' }, state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen' : seatsText(state.seats.first.player, state.seats.second.player)),
         h('div', { class: 'status' }, state.result ? cap(state.result.text) : 'The game is still being played.'),
         h('div', { class: 'more-links' }, h('a', { href: `/games/${id}` }, 'Open the game'),
+          n ? h('a', { href: `/games/${id}/review` }, 'Review') : null,
           h('a', { href: api.recordUrl(id, 'pgn'), download: `boardlab-${state.game}-${id}.pgn` }, 'PGN'),
           h('a', { href: api.recordUrl(id, 'json'), download: `boardlab-${state.game}-${id}.json` }, 'JSON'))),
       h('div', { class: 'card moves-card' }, h('h2', {}, 'Moves'), list))));
@@ -60,6 +61,12 @@ export async function replayPage(root, id, query) {
     if (cur) cur.scrollIntoView({ block: 'nearest' });
   }
 
+  /** Who made move `p`, by colour ('' in a puzzle or where colours are not known). */
+  function moverText(p) {
+    const colour = state.solitaire ? null : state.seats[state.moves[p - 1].seat].colour;
+    return colour ? ` (${cap(colour)})` : '';
+  }
+
   function draw() {
     const at = cache.get(ply);
     const board = at ? at.board : null;
@@ -70,7 +77,7 @@ export async function replayPage(root, id, query) {
     stack.style.setProperty('--aspect', bv.aspect().toFixed(4));
     slider.value = String(ply);
     info.textContent = !available ? 'This server cannot show earlier positions yet; only the final position is drawn.'
-      : ply === 0 ? `Start position · ${n} moves in all` : `Move ${ply} of ${n}: ${state.moves[ply - 1].move} (${state.moves[ply - 1].seat} seat)`;
+      : ply === 0 ? `Start position · ${n} moves in all` : `Move ${ply} of ${n}: ${state.moves[ply - 1].move}${moverText(ply)}`;
     root.dataset.ply = String(ply);
     drawList();
   }

@@ -1,8 +1,10 @@
-// The rules pages: each game's rules page from the server, which renders its Markdown; without it,
-// the catalog's summary, options and move examples.
+// The rules pages: each game's rules page from the server, which renders its Markdown, with its
+// figures drawn live by the board renderer; without it, the catalog's summary, options and move
+// examples.
 
 import { h, mount } from '../util.js';
 import { api, catalog } from '../api.js';
+import { drawFigures } from '../figure.js';
 
 export async function rulesPage(root, game) {
   root.className = 'rules-root';
@@ -32,6 +34,7 @@ export async function rulesPage(root, game) {
     // The server's own rules page, rendered from Markdown by the server.
     body.innerHTML = await api.rules(game);
   } catch {
+    body.dataset.figures = 'none';
     mount(body,
       h('h1', {}, info.title),
       h('p', { class: 'lead' }, info.summary),
@@ -42,7 +45,10 @@ export async function rulesPage(root, game) {
         h('thead', {}, h('tr', {}, h('th', {}, 'option'), h('th', {}, 'values'), h('th', {}, 'default'), h('th', {}, 'effect'))),
         h('tbody', {}, info.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, accepted(o.values)), h('td', {}, h('code', {}, o.default)), h('td', {}, o.description)))))) : null,
       h('p', { class: 'muted' }, `The full rules are in docs/rules/${info.name}.md of the boardlab source.`));
+    return null;
   }
+  await drawFigures(body);
+  body.dataset.figures = 'drawn';
   return null;
 }
 

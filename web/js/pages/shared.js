@@ -92,3 +92,18 @@ export function navIcon(name) {
 }
 
 export { h };
+
+/**
+ * Sizes a board stack (`.board-stack`: the board and what is stacked with it) so that the board
+ * and everything else in the stack fit the window's height: sets its `--reserve`, the height the
+ * board leaves to the rest, from where the stack starts and how tall the other parts are.
+ */
+export function fitStack(stack, boardWrap, svg) {
+  const parts = [...stack.children].filter((e) => e !== boardWrap && e.offsetParent !== null);
+  const gap = parseFloat(getComputedStyle(stack).rowGap) || 0;
+  const used = parts.reduce((sum, e) => sum + e.getBoundingClientRect().height + gap, 0);
+  const top = stack.getBoundingClientRect().top + window.scrollY;
+  const frame = boardWrap.getBoundingClientRect().height - (svg ? svg.getBoundingClientRect().height : 0);
+  const reserve = Math.round(top + used + Math.max(0, frame) + 12);
+  if (stack.style.getPropertyValue('--reserve') !== `${reserve}px`) stack.style.setProperty('--reserve', `${reserve}px`);
+}

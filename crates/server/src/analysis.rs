@@ -1,0 +1,171 @@
+//! The analysis board's engine: `GET /api/analysis` searches one position with the strongest
+//! computer player for longer and longer (0.1 s, 0.3 s, 1 s, 3 s) and sends each result as a
+//! server-sent event, so a first evaluation arrives at once and better ones follow. The
+//! search stops when the client closes the stream (it moved on to another position). Each
+//! search holds one of the computer players' slots, like a hint.
+
+use crate::app::App;
+use crate::error::ApiError;
+use crate::extract::{ClientAddr, QueryParams};
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use boardlab_ai::BotSpec;
+use boardlab_core::Seat;
+use boardlab_games::{AnyGame, GameKind};
+use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The thinking times, one search each, in order.
+const STEPS_MS: [u64; 4] = [100, 300, 1000, 3000];
+
+/// Longest position text accepted.
+const POSITION_LIMIT: usize = 4096;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisQuery {
+    game: String,
+    position: String,
+    /// Options as `key=value,…`.
+    options: Option<String>,
+}
+
+/// One evaluation of the position.
+#[derive(Debug, Serialize)]
+struct Evaluation {
+    /// The search's number, from 1; the last one has `last` set.
+    step: usize,
+    last: bool,
+    /// Thinking time of this search.
+    ms: u64,
+    #[serde(rename = "move")]
+    best: String,
+    /// The cells the move touches, for drawing it.
+    cells: Vec<boardlab_core::present::Text>,
+    pv: Vec<String>,
+    /// The value in words, naming colours.
+    text: String,
+    /// The expected score of the first seat (1 a win for it).
+    first_score: f64,
+    /// Whether the value is proven.
+    exact: bool,
+    depth: u32,
+    nodes: u64,
+}
+
+/// Sets the flag when the event stream is dropped (the client went away).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `GET /api/analysis?game=G&position=TEXT[&options=K=V,…]`: evaluations as server-sent
+/// events named `analysis`, then an `end` event.
+pub async fn analysis(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    QueryParams(q): QueryParams<AnalysisQuery>,
+) -> Result<Response, ApiError> {
+    let kind: GameKind = q
+        .game
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
+    if q.position.len() > POSITION_LIMIT {
+        return Err(ApiError::bad_request(format!(
+            "the position text is longer than {POSITION_LIMIT} characters"
+        )));
+    }
+    let options = kind
+        .parse_options(q.options.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let game = AnyGame::from_position(kind, &options, &q.position)
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if let Some(o) = game.outcome() {
+        return Err(ApiError::conflict(
+            "game_over",
+            format!("the game is over ({o}): there is nothing to analyse"),
+        ));
+    }
+    app.analysis_limit.check(client)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(4);
+    let flag = Arc::clone(&stop);
+    tokio::spawn(async move {
+        let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
+        let seat = game.to_move();
+        let solitaire = game.is_solitaire();
+        for (i, ms) in STEPS_MS.iter().copied().enumerate() {
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let Ok(permit) = app.ai_slots.clone().acquire_owned().await else {
+                return;
+            };
+            let spec: BotSpec = format!("best:time={ms}ms").parse().expect("a valid spec");
+            let (g, f) = (game.clone(), Arc::clone(&flag));
+            let seed = u64::try_from(i).unwrap_or(0);
+            let r = tokio::task::spawn_blocking(move || {
+                let r = boardlab_ai::analyze(&g, &spec, seed, &f);
+                drop(permit);
+                r
+            })
+            .await;
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let event = match r {
+                Ok(Ok(a)) => {
+                    let value = a.value.for_seat(seat);
+                    let first = a.value.for_seat(Seat::First);
+                    let last = i + 1 == STEPS_MS.len() || value.proven.is_some();
+                    let e = Evaluation {
+                        step: i + 1,
+                        last,
+                        ms,
+                        cells: game.touched(&a.best),
+                        best: a.best,
+                        pv: a.pv,
+                        text: boardlab_ai::words::value_words(value, colours, solitaire),
+                        first_score: first.score,
+                        exact: value.proven.is_some(),
+                        depth: a.depth,
+                        nodes: a.nodes,
+                    };
+                    let data = serde_json::to_string(&e).expect("serialises");
+                    if tx
+                        .send(Event::default().event("analysis").data(data))
+                        .await
+                        .is_err()
+                        || last
+                    {
+                        break;
+                    }
+                    continue;
+                }
+                Ok(Err(e)) => serde_json::json!({ "error": e.to_string() }),
+                Err(e) => serde_json::json!({ "error": e.to_string() }),
+            };
+            let _ = tx
+                .send(Event::default().event("error").data(event.to_string()))
+                .await;
+            return;
+        }
+        let _ = tx.send(Event::default().event("end").data("{}")).await;
+    });
+    let guard = StopOnDrop(stop);
+    let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        rx.recv()
+            .await
+            .map(|e| (Ok::<Event, Infallible>(e), (rx, guard)))
+    });
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response())
+}

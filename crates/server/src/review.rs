@@ -1,0 +1,334 @@
+//! Game reviews on the server: every position of a game evaluated by the game's review bot
+//! (`boardlab_ai::review`), stored in the database (one review per game, the latest), with
+//! progress on the game's live channel. A review shares the computer players' search threads:
+//! it holds one slot and hands it back after every position, so computer moves waiting for a
+//! slot go first and reviews never starve live games.
+
+use crate::app::{lock, App};
+use crate::error::ApiError;
+use crate::store::{ReviewRow, Write};
+use axum::http::StatusCode;
+use boardlab_ai::review::{Progress, Review, ReviewConfig, ReviewError};
+use boardlab_core::present::Text;
+use boardlab_core::GameRecord;
+use boardlab_games::{AnyGame, GameKind};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Most moves a review takes on (longer games and records are refused).
+pub const REVIEW_MOVES_LIMIT: usize = 600;
+
+/// A review in progress.
+#[derive(Debug)]
+pub struct Job {
+    /// The game's version being reviewed.
+    version: i64,
+    progress: Progress,
+    stop: Arc<AtomicBool>,
+}
+
+/// A review with what the board needs to show it: the cells each best move touches.
+#[derive(Debug, Serialize)]
+struct Stored<'a> {
+    #[serde(flatten)]
+    review: &'a Review,
+    /// Per move, the cells the best move of the position before it touches.
+    best_cells: Vec<Vec<Text>>,
+    /// The position the game started from.
+    start: String,
+    /// Every option of the game with its value.
+    option_values: std::collections::BTreeMap<String, String>,
+}
+
+/// `review` as stored and answered: with the best moves' cells and the start position.
+fn stored_json(start: &AnyGame, review: &Review) -> String {
+    let mut game = start.clone();
+    let mut best_cells = Vec::with_capacity(review.plies.len());
+    for p in &review.plies {
+        best_cells.push(game.touched(&p.best));
+        if game.play_text(&p.played).is_err() {
+            break;
+        }
+    }
+    serde_json::to_string(&Stored {
+        review,
+        best_cells,
+        start: start.position_text(),
+        option_values: start
+            .options()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    })
+    .expect("a review serialises")
+}
+
+/// The progress message of the live channel.
+fn progress_message(status: &str, version: i64, progress: Progress) -> String {
+    serde_json::json!({
+        "type": "review",
+        "review": { "status": status, "version": version, "done": progress.done, "total": progress.total },
+    })
+    .to_string()
+}
+
+/// The error of a review that could not be made, as the API answers it.
+fn review_error(e: ReviewError) -> ApiError {
+    match e {
+        ReviewError::Record(e) => ApiError::bad_request(format!("bad record: {e}")),
+        ReviewError::UnknownGame(e) => ApiError::bad_request(e.to_string()),
+        ReviewError::Ai(e) => ApiError::conflict("not_allowed", e.to_string()),
+        ReviewError::Config(m) => ApiError::bad_request(m),
+        ReviewError::Stopped => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "stopped",
+            "the review was stopped (the server is shutting down)",
+        ),
+    }
+}
+
+/// Sets a stop flag when dropped while armed: a request whose client hangs up stops its
+/// review.
+struct StopOnDrop(Option<Arc<AtomicBool>>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        if let Some(stop) = &self.0 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl App {
+    /// Reviews `record` on a blocking thread, holding one computer slot at a time and handing
+    /// it back after each position; `progress` is told after each position.
+    async fn run_review(
+        self: &Arc<Self>,
+        record: GameRecord,
+        stop: Arc<AtomicBool>,
+        mut progress: impl FnMut(Progress) + Send + 'static,
+    ) -> Result<(String, String), ApiError> {
+        if record.moves.len() > REVIEW_MOVES_LIMIT {
+            return Err(ApiError::bad_request(format!(
+                "the game has more than {REVIEW_MOVES_LIMIT} moves to review"
+            )));
+        }
+        let kind: GameKind = record
+            .game
+            .parse()
+            .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
+        let start = AnyGame::record_start(kind, &record)
+            .map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
+        let slots = Arc::clone(&self.ai_slots);
+        let first = Arc::clone(&slots).acquire_owned().await.ok();
+        let handle = tokio::runtime::Handle::current();
+        let mut shutdown = self.shutdown.subscribe();
+        let stop2 = Arc::clone(&stop);
+        let task = tokio::task::spawn_blocking(move || {
+            let mut permit = first;
+            let config = ReviewConfig {
+                bot: None,
+                seed: record.seed,
+                threads: 1,
+            };
+            let review = boardlab_ai::review::review_record(&record, &config, &stop2, &mut |p| {
+                progress(p);
+                // Hand the slot back: computer players waiting for one go first.
+                permit = None;
+                permit = handle.block_on(Arc::clone(&slots).acquire_owned()).ok();
+            });
+            drop(permit);
+            review.map(|r| (stored_json(&start, &r), r.bot))
+        });
+        let mut stopper = StopOnDrop(Some(Arc::clone(&stop)));
+        let result = tokio::select! {
+            r = task => r,
+            _ = shutdown.changed() => {
+                stop.store(true, Ordering::Relaxed);
+                return Err(review_error(ReviewError::Stopped));
+            }
+        };
+        stopper.0 = None;
+        result
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    format!("the review failed: {e}"),
+                )
+            })?
+            .map_err(review_error)
+    }
+
+    /// `POST /api/games/{id}/review`: the stored review when it covers every move played
+    /// (200), else starts one, or reports the one already running (202).
+    ///
+    /// # Errors
+    /// 404 unknown game, 409 no moves to review, storage failures.
+    pub async fn start_review(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(StatusCode, String), ApiError> {
+        let (record, version, moves) = self
+            .with_entry(id, |e| {
+                (e.live.record(&e.meta), e.live.version, e.live.moves.len())
+            })
+            .await?;
+        if moves == 0 {
+            return Err(ApiError::conflict(
+                "not_allowed",
+                "no move has been played yet: there is nothing to review",
+            ));
+        }
+        if let Some(row) = self.store.review(id).await.map_err(ApiError::storage)? {
+            if row.version == version {
+                return Ok((StatusCode::OK, done_json(&row, version)));
+            }
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        {
+            let mut jobs = lock(&self.reviews);
+            if let Some(job) = jobs.get(id) {
+                return Ok((
+                    StatusCode::ACCEPTED,
+                    running_json(job.version, version, job.progress),
+                ));
+            }
+            jobs.insert(
+                id.to_string(),
+                Job {
+                    version,
+                    progress: Progress {
+                        done: 0,
+                        total: moves + 1,
+                    },
+                    stop: Arc::clone(&stop),
+                },
+            );
+        }
+        let app = Arc::clone(self);
+        let id2 = id.to_string();
+        tokio::spawn(async move {
+            let app2 = Arc::clone(&app);
+            let id3 = id2.clone();
+            let result = app
+                .run_review(record, stop, move |p| {
+                    if let Some(job) = lock(&app2.reviews).get_mut(&id3) {
+                        job.progress = p;
+                    }
+                    app2.announce(&id3, "review", progress_message("running", version, p));
+                })
+                .await;
+            let stored = match result {
+                Ok((json, bot)) => {
+                    let row = ReviewRow {
+                        game_id: id2.clone(),
+                        version,
+                        bot,
+                        review: json,
+                        created_ms: crate::now_ms(),
+                    };
+                    match app.store.write(Write::Review(row)).await {
+                        Ok(_) => Ok(()),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+                Err(e) => Err(e.message),
+            };
+            let total = lock(&app.reviews)
+                .remove(&id2)
+                .map_or(Progress { done: 0, total: 0 }, |j| j.progress);
+            match stored {
+                Ok(()) => app.announce(&id2, "review", progress_message("done", version, total)),
+                Err(e) => {
+                    tracing::warn!(game = id2, "review failed: {e}");
+                    app.announce(
+                        &id2,
+                        "review",
+                        serde_json::json!({
+                            "type": "review",
+                            "review": { "status": "failed", "version": version, "error": e },
+                        })
+                        .to_string(),
+                    );
+                }
+            }
+        });
+        Ok((
+            StatusCode::ACCEPTED,
+            running_json(
+                version,
+                version,
+                Progress {
+                    done: 0,
+                    total: moves + 1,
+                },
+            ),
+        ))
+    }
+
+    /// `GET /api/games/{id}/review`: the stored review, or the progress of the running one.
+    ///
+    /// # Errors
+    /// 404 unknown game or no review yet, storage failures.
+    pub async fn get_review(&self, id: &str) -> Result<String, ApiError> {
+        let version = self.with_entry(id, |e| e.live.version).await?;
+        if let Some(job) = lock(&self.reviews).get(id) {
+            return Ok(running_json(job.version, version, job.progress));
+        }
+        match self.store.review(id).await.map_err(ApiError::storage)? {
+            Some(row) => Ok(done_json(&row, version)),
+            None => Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_review",
+                "this game has not been reviewed; POST to this address starts a review",
+            )),
+        }
+    }
+
+    /// Stops every review in progress (the server is stopping).
+    pub fn stop_reviews(&self) {
+        for job in lock(&self.reviews).values() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// `POST /api/reviews`: reviews an uploaded record and answers the review.
+    ///
+    /// # Errors
+    /// 400 a record that cannot be read or replayed (the first bad move named), 409 a game the
+    /// computer cannot review.
+    pub async fn review_upload(self: &Arc<Self>, text: &str) -> Result<String, ApiError> {
+        let record = GameRecord::parse(text)
+            .map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
+        if record.moves.is_empty() {
+            return Err(ApiError::bad_request(
+                "the record has no moves: there is nothing to review",
+            ));
+        }
+        self.run_review(record, Arc::new(AtomicBool::new(false)), |_| {})
+            .await
+            .map(|(json, _)| json)
+    }
+}
+
+fn running_json(reviewing: i64, version: i64, p: Progress) -> String {
+    serde_json::json!({
+        "status": "running",
+        "version": reviewing,
+        "current": reviewing == version,
+        "done": p.done,
+        "total": p.total,
+    })
+    .to_string()
+}
+
+fn done_json(row: &ReviewRow, version: i64) -> String {
+    format!(
+        "{{\"status\":\"done\",\"version\":{},\"current\":{},\"review\":{}}}",
+        row.version,
+        row.version == version,
+        row.review
+    )
+}
