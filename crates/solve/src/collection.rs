@@ -192,8 +192,10 @@ impl Entry {
 /// How many candidate set-ups [`make`] tries at most.
 pub const MAX_TRIES: u64 = 2_000;
 
-/// The most positions one search of the solitaire generator visits.
-pub const MAKE_NODES: u64 = 2_000_000;
+/// The most positions one search of the solitaire generator visits (a set-up needing more
+/// is skipped): small, so that one set-up takes milliseconds and a puzzle rarely more than a
+/// second.
+pub const MAKE_NODES: u64 = 200_000;
 
 /// Why a puzzle could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -41,9 +41,18 @@ impl Stats {
 /// `stay` pieces beside it see each other: one more removal for the other side, which it
 /// can keep for last since nothing can come between them again. Leaving both in place
 /// instead costs `opp` one removal. Either way the count margin grows by one.
+///
+/// That extra removal takes away one of the two `stay` pieces, a wall of [`most_moves`]: it
+/// is only counted where neither of them stands between two pieces of `opp` on a line that
+/// nothing else of `stay` cuts, so that taking it cannot give `opp` a removal in return.
+/// (Counting it anyway once claimed a win for White, to move in
+/// `BW2/1W1B/4/WB1W/2B1/BBWB/W3/2W1 w`, which White loses: Black gives White the gift by
+/// removing b5, and White can only take it by removing a5 or d5, each of which opens a file
+/// between two Black pieces.)
 #[inline]
 fn poisoned<V: Variant>(opp: u32, stay: u32, e: u32) -> bool {
-    let special = opp & between(stay, e, V::ANY);
+    let walls = stay & !between(opp, !(stay | opp), V::ANY);
+    let special = opp & between(walls, e, V::ANY);
     if special.count_ones() < 2 {
         return false;
     }

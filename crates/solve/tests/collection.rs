@@ -6,13 +6,48 @@ use boardlab_solve::collection::{
     self, hint, judge, make, Entry, JudgeError, Kind, MakeError, PuzzleId, Verdict, DIFFICULTIES,
 };
 use boardlab_solve::puzzle::{grade, grade_win, Difficulty, WIN_PIECES};
-use boardlab_solve::{Solver, SolverConfig};
+use boardlab_solve::{SightReduction, Solver, SolverConfig};
+use std::collections::HashMap;
 
 fn config() -> SolverConfig {
     SolverConfig {
         table_bytes: 16 << 20,
         node_limit: collection::MAKE_NODES,
     }
+}
+
+/// Whether the side to move wins, by a plain search over every position (no bounds, no
+/// table of the solver's): the check of the solver's answers in "win from here" puzzles.
+fn plain_wins(g: &SightReduction, memo: &mut HashMap<(u32, u32, bool), bool>) -> bool {
+    use boardlab_sight_reduction::{BLACK, WHITE};
+    let k = (g.pieces(WHITE), g.pieces(BLACK), g.side_to_move() == WHITE);
+    if let Some(&v) = memo.get(&k) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let w = moves.into_iter().any(|m| {
+        let mut next = g.clone();
+        next.play_unchecked(m);
+        !plain_wins(&next, memo)
+    });
+    memo.insert(k, w);
+    w
+}
+
+/// The first moves that keep the win, by the plain search.
+fn plain_winning(g: &SightReduction, memo: &mut HashMap<(u32, u32, bool), bool>) -> Vec<String> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .filter(|&m| {
+            let mut next = g.clone();
+            next.play_unchecked(m);
+            !plain_wins(&next, memo)
+        })
+        .map(|m| g.format_move(m))
+        .collect()
 }
 
 fn puzzle(name: &str) -> Entry {
@@ -54,6 +89,7 @@ fn names_round_trip_and_bad_names_are_refused() {
 #[test]
 fn the_first_puzzles_of_every_grade_are_made_and_hold_up() {
     let mut solver = Solver::new(config());
+    let mut memo = HashMap::new();
     for kind in Kind::ALL {
         for d in DIFFICULTIES {
             for number in 1..=2 {
@@ -90,6 +126,7 @@ fn the_first_puzzles_of_every_grade_are_made_and_hold_up() {
                         assert!(!game.is_solitaire(), "{id}");
                         assert!(WIN_PIECES.contains(&game.occupied().count_ones()), "{id}");
                         let p = grade_win(&game, &mut solver).unwrap_or_else(|| panic!("{id}"));
+                        assert_eq!(plain_winning(&game, &mut memo), e.solution, "{id}");
                         assert_eq!(
                             (&p.winning, p.first_moves, p.dead_ends, p.difficulty),
                             (&e.solution, e.first_moves, e.dead_ends, d),
@@ -199,4 +236,16 @@ fn bad_lines_are_refused_with_reasons() {
         hint(&s, &s.solution),
         Err(JudgeError::Over { .. })
     ));
+}
+
+/// Once the solver's count bounds claimed a win here that a full search refutes, so this
+/// "win from here" puzzle had no winning move at all.
+#[test]
+fn bug_win_hard_19_has_winning_moves_that_a_plain_search_confirms() {
+    let e = puzzle("win-hard-19");
+    let mut memo = HashMap::new();
+    let game = e.game();
+    assert!(plain_wins(&game, &mut memo), "{}", e.position);
+    assert!(!e.solution.is_empty());
+    assert_eq!(plain_winning(&game, &mut memo), e.solution);
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use boardlab_core::{Game, Proven, Seat};
-use boardlab_solve::{Solver, SolverConfig};
+use boardlab_solve::{SightReduction, Solver, SolverConfig};
 use std::collections::HashMap;
 
 fn small() -> SolverConfig {
@@ -105,4 +105,21 @@ fn count_bounds_never_contradict_the_reference() {
             );
         }
     }
+}
+
+/// A gift the bounds counted could only be taken by removing a wall between two of the
+/// giver's pieces (b5 gone, White's a5 and d5 see each other, but removing either opens a
+/// file for Black): the bounds said White wins, a full search says White loses.
+#[test]
+fn bug_a_gift_taken_by_removing_a_wall_is_not_counted() {
+    let options = SightReduction::info().default_options();
+    let g = SightReduction::from_position(&options, "BW2/1W1B/4/WB1W/2B1/BBWB/W3/2W1 w").unwrap();
+    let mut memo = HashMap::new();
+    let (wins, _) = common::value(&g, &mut memo);
+    assert!(!wins);
+    let pos = boardlab_solve::Position::of(&g).unwrap();
+    let rules = boardlab_solve::Rules::of(g.config());
+    assert_ne!(boardlab_solve::static_bounds(rules, pos), Some(true));
+    let mut solver = Solver::new(SolverConfig::default());
+    assert_eq!(solver.solve_game(&g).unwrap(), Proven::loss(Seat::First));
 }
