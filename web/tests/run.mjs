@@ -70,7 +70,7 @@ async function startServer() {
   const base = path.basename(bin);
   const args = base.startsWith('boardlab-server') ? [] : ['serve'];
   args.push('--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dbFile}`);
-  if (dev) args.push('--dev');
+  if (dev) args.push('--web-dir', path.resolve(here, '..'));
   server = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
   const grab = (d) => {
     serverLog += d.toString();
@@ -100,8 +100,8 @@ async function stopServer(signal = 'SIGTERM') {
 }
 
 const origin = () => `http://127.0.0.1:${port}`;
-// --dev: the server reads web/ from the source tree (`serve --dev`), so edits to the app need
-// no rebuild.
+// --dev: the server reads the web/ folder holding this script (`serve --web-dir`), so edits to
+// the app need no rebuild, and a binary built from another checkout serves this one's app.
 const dev = argv.includes('--dev');
 const pageOrigin = () => origin();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -79,6 +79,68 @@ pub struct NewGame {
     pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
 }
 
+/// A new game checked and ready to store: its row and summary, its cached form, and the
+/// tokens of its human seats.
+struct Made {
+    meta: Meta,
+    live: Live,
+    row: GameRow,
+    summary: Summary,
+    tokens: BTreeMap<Seat, String>,
+}
+
+impl Made {
+    fn new(new: NewGame) -> Result<Made, ApiError> {
+        let mut tokens = BTreeMap::new();
+        let mut hashes = [None, None];
+        if let Some(given) = new.token_hashes {
+            hashes = given;
+        } else {
+            let shared = new.same_screen.then(token::new_token);
+            for seat in Seat::BOTH {
+                if !new.players[seat.index()].is_computer() {
+                    let t = shared.clone().unwrap_or_else(token::new_token);
+                    hashes[seat.index()] = Some(token::hash(&t));
+                    tokens.insert(seat, t);
+                }
+            }
+        }
+        let meta = Meta {
+            id: new_id(),
+            kind: new.kind,
+            options: new.options,
+            seed: new.seed,
+            position: new.position,
+            players: new.players,
+            tokens: hashes,
+            same_screen: new.same_screen,
+            created_ms: now_ms(),
+        };
+        let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let row = GameRow {
+            id: meta.id.clone(),
+            game: meta.kind.name().to_string(),
+            options: serde_json::to_string(&meta.options.to_map()).expect("options serialise"),
+            seed: meta.seed,
+            position: meta.position.clone(),
+            first_player: meta.players[0].to_string(),
+            second_player: meta.players[1].to_string(),
+            first_token: meta.tokens[0].map(|h| token::to_hex(&h)),
+            second_token: meta.tokens[1].map(|h| token::to_hex(&h)),
+            same_screen: meta.same_screen,
+            created_ms: meta.created_ms,
+        };
+        let summary = summary(&meta, &live);
+        Ok(Made {
+            meta,
+            live,
+            row,
+            summary,
+            tokens,
+        })
+    }
+}
+
 /// Server settings that shape behaviour.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -301,53 +363,24 @@ impl App {
         self: &Arc<Self>,
         new: NewGame,
     ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
-        let mut tokens = BTreeMap::new();
-        let mut hashes = [None, None];
-        if let Some(given) = new.token_hashes {
-            hashes = given;
-        } else {
-            let shared = new.same_screen.then(token::new_token);
-            for seat in Seat::BOTH {
-                if !new.players[seat.index()].is_computer() {
-                    let t = shared.clone().unwrap_or_else(token::new_token);
-                    hashes[seat.index()] = Some(token::hash(&t));
-                    tokens.insert(seat, t);
-                }
-            }
-        }
-        let meta = Meta {
-            id: new_id(),
-            kind: new.kind,
-            options: new.options,
-            seed: new.seed,
-            position: new.position,
-            players: new.players,
-            tokens: hashes,
-            same_screen: new.same_screen,
-            created_ms: now_ms(),
-        };
-        let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let row = GameRow {
-            id: meta.id.clone(),
-            game: meta.kind.name().to_string(),
-            options: serde_json::to_string(&meta.options.to_map()).expect("options serialise"),
-            seed: meta.seed,
-            position: meta.position.clone(),
-            first_player: meta.players[0].to_string(),
-            second_player: meta.players[1].to_string(),
-            first_token: meta.tokens[0].map(|h| token::to_hex(&h)),
-            second_token: meta.tokens[1].map(|h| token::to_hex(&h)),
-            same_screen: meta.same_screen,
-            created_ms: meta.created_ms,
-        };
-        let sum = summary(&meta, &live);
+        let made = Made::new(new)?;
         self.store
-            .write(Write::Create(row, sum))
+            .write(Write::Create(made.row.clone(), made.summary.clone()))
             .await
             .map_err(ApiError::storage)?;
+        let json = view::state_json(&made.meta, &made.live);
+        let Made {
+            meta, live, tokens, ..
+        } = made;
+        let id = meta.id.clone();
+        self.install(meta, live).await;
+        Ok((id, tokens, json))
+    }
+
+    /// Caches a game just stored and lets the computer move in it.
+    async fn install(self: &Arc<Self>, meta: Meta, live: Live) {
         let id = meta.id.clone();
         let computer = live.computer_to_move(&meta).is_some();
-        let json = view::state_json(&meta, &live);
         let slot = self.slot(&id);
         *slot.entry.lock().await = Some(Entry {
             meta: Arc::new(meta),
@@ -356,7 +389,6 @@ impl App {
         if computer {
             self.schedule_computer(&id);
         }
-        Ok((id, tokens, json))
     }
 
     /// The state of a game as JSON text.
@@ -426,6 +458,22 @@ impl App {
         data: &str,
         expected_version: Option<i64>,
     ) -> Result<String, ApiError> {
+        self.act_making(id, actor, action, data, expected_version, None)
+            .await
+    }
+
+    /// As [`App::act`], and with `made`, that game is stored in the same transaction as the
+    /// event, and only if the event is (a rematch: never a new game without the old game's
+    /// record of it, nor the other way round).
+    async fn act_making(
+        self: &Arc<Self>,
+        id: &str,
+        actor: &Actor,
+        action: Action,
+        data: &str,
+        expected_version: Option<i64>,
+        mut made: Option<Made>,
+    ) -> Result<String, ApiError> {
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
         }
@@ -468,6 +516,9 @@ impl App {
                 game_id: id.to_string(),
                 event,
                 summary: summary(&entry.meta, &next),
+                creates: made
+                    .as_ref()
+                    .map(|m| Box::new((m.row.clone(), m.summary.clone()))),
             };
             let mut unsure = ForgetIfDropped(Some(&mut *guard));
             let written = self.store.write(write).await;
@@ -475,6 +526,10 @@ impl App {
             drop(unsure);
             match written {
                 Ok(true) => {
+                    if let Some(m) = made.take() {
+                        // Cached before anyone is told of it.
+                        self.install(m.meta, m.live).await;
+                    }
                     let entry = guard.as_mut().expect("loaded");
                     entry.live = next;
                     let json = view::state_json(&entry.meta, &entry.live);
@@ -556,7 +611,8 @@ impl App {
     /// hold; the old game's log records the new game's id. Answers the old game's state.
     ///
     /// # Errors
-    /// As [`App::act`]; the new game is made only once the rematch is sure to be agreed.
+    /// As [`App::act`]. The new game and the acceptance are stored in one transaction: when
+    /// the acceptance loses a race, no new game is left behind.
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
@@ -589,19 +645,25 @@ impl App {
             .apply(&meta, seat, Action::RematchAccept, &"0".repeat(16), 0)
             .map_err(ApiError::from_action)?;
         let kept = |s: Seat| live.joined[s.index()].or(meta.tokens[s.index()]);
-        let (new_id, _, _) = self
-            .create(NewGame {
-                kind: meta.kind,
-                options: meta.options.clone(),
-                seed: rand::random(),
-                position: meta.position.clone(),
-                players: [meta.players[1].clone(), meta.players[0].clone()],
-                same_screen: meta.same_screen,
-                token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
-            })
-            .await?;
-        self.act(id, &actor, Action::RematchAccept, &new_id, version)
-            .await
+        let made = Made::new(NewGame {
+            kind: meta.kind,
+            options: meta.options.clone(),
+            seed: rand::random(),
+            position: meta.position.clone(),
+            players: [meta.players[1].clone(), meta.players[0].clone()],
+            same_screen: meta.same_screen,
+            token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
+        })?;
+        let new_id = made.meta.id.clone();
+        self.act_making(
+            id,
+            &actor,
+            Action::RematchAccept,
+            &new_id,
+            version,
+            Some(made),
+        )
+        .await
     }
 
     /// The seats `token` holds in game `id` (both in a same-screen game); empty for a token

@@ -78,6 +78,10 @@ pub struct ServeArgs {
     /// and the rules pages: edits show on reload).
     #[arg(long)]
     pub dev: bool,
+    /// As `--dev`, from this `web/` folder (of another checkout) and the `docs/rules/` beside
+    /// it.
+    #[arg(long, value_name = "DIR")]
+    pub web_dir: Option<std::path::PathBuf>,
     /// Connections served at once (lowered to what the open-file limit allows); further
     /// clients wait until one closes.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -129,6 +133,7 @@ impl Default for ServeArgs {
             database: DEFAULT_DATABASE.to_string(),
             computer_delay_ms: 0,
             dev: false,
+            web_dir: None,
             max_connections: 10_000,
             header_timeout: 10,
             body_timeout: 10,
@@ -218,7 +223,10 @@ impl Server {
             store,
             Settings {
                 computer_delay: Duration::from_millis(args.computer_delay_ms),
-                web_dir: args.dev.then(web::source_dir),
+                web_dir: args
+                    .web_dir
+                    .clone()
+                    .or_else(|| args.dev.then(web::source_dir)),
                 computer: args.computer_limits(),
                 engines,
                 games_per_minute: args.games_per_minute,

@@ -106,11 +106,13 @@ pub struct Listed {
 pub enum Write {
     /// A new game with its initial summary.
     Create(GameRow, Summary),
-    /// An event appended to a game's log, with the summary after it.
+    /// An event appended to a game's log, with the summary after it; with `creates`, a new
+    /// game made in the same transaction if and only if the event is stored (a rematch).
     Append {
         game_id: String,
         event: Event,
         summary: Summary,
+        creates: Option<Box<(GameRow, Summary)>>,
     },
     /// A game's review, replacing the one stored before.
     Review(ReviewRow),
@@ -182,7 +184,9 @@ struct BatchJson {
     reviews: String,
     /// Per write: `(index, game id, version)` of appends; creates always apply.
     appends: Vec<(usize, String, i64)>,
+    /// New games made for good, and new games made only with an event of the batch.
     creates: usize,
+    linked: usize,
 }
 
 fn batch_json(writes: &[&Write]) -> BatchJson {
@@ -199,19 +203,28 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             "c": i32::from(s.computer_to_move), "u": s.updated_ms,
         })
     };
+    // `after`: the `[game id, seq]` of the event without which the game is not made.
+    let game = |g: &GameRow, s: &Summary, after: Option<(&str, i64)>| {
+        json!({
+            "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
+            "position": g.position, "p1": g.first_player, "p2": g.second_player,
+            "t1": g.first_token, "t2": g.second_token, "same": i32::from(g.same_screen),
+            "created": g.created_ms, "s": summary(&g.id, s),
+            "ag": after.map(|a| a.0), "aq": after.map(|a| a.1),
+        })
+    };
     for (i, w) in writes.iter().enumerate() {
         match w {
-            Write::Create(g, s) => games.push(json!({
-                "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
-                "position": g.position, "p1": g.first_player, "p2": g.second_player,
-                "t1": g.first_token, "t2": g.second_token, "same": i32::from(g.same_screen),
-                "created": g.created_ms, "s": summary(&g.id, s),
-            })),
+            Write::Create(g, s) => games.push(game(g, s, None)),
             Write::Append {
                 game_id,
                 event,
                 summary: s,
+                creates,
             } => {
+                if let Some(c) = creates {
+                    games.push(game(&c.0, &c.1, Some((game_id, event.seq))));
+                }
                 events.push(json!({
                     "g": game_id, "s": event.seq, "t": event.seat.name(),
                     "a": event.action.name(), "d": event.data, "m": event.at_ms,
@@ -224,8 +237,21 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             })),
         }
     }
+    let linked = writes
+        .iter()
+        .filter(|w| {
+            matches!(
+                w,
+                Write::Append {
+                    creates: Some(_),
+                    ..
+                }
+            )
+        })
+        .count();
     BatchJson {
-        creates: games.len(),
+        creates: games.len() - linked,
+        linked,
         games: serde_json::Value::Array(games).to_string(),
         events: serde_json::Value::Array(events).to_string(),
         summaries: serde_json::Value::Array(summaries).to_string(),
@@ -277,7 +303,7 @@ SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
     value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
     value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
     value ->> '$.s.c', value ->> '$.s.u'
-FROM json_each($1) WHERE true;
+FROM json_each($1) WHERE value ->> 'ag' IS NULL;
 INSERT INTO events (game_id, seq, seat, action, data, at_ms)
 SELECT value ->> 'g', value ->> 's', value ->> 't', value ->> 'a', value ->> 'd', value ->> 'm'
 FROM json_each($2) WHERE true
@@ -287,6 +313,17 @@ UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = 
     computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u'
 FROM json_each($3) AS j
 WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
+INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
+    second_token, same_screen, created_ms, version, status, result, termination, move_count,
+    to_move, computer_to_move, updated_ms)
+SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
+    value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
+    value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
+    value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
+    value ->> '$.s.c', value ->> '$.s.u'
+FROM json_each($1)
+WHERE value ->> 'ag' IS NOT NULL AND EXISTS (SELECT 1 FROM events e
+    WHERE e.game_id = value ->> 'ag' AND e.seq = value ->> 'aq' AND e.data = value ->> 'id');
 INSERT INTO reviews (game_id, version, bot, review, created_ms)
 SELECT value ->> 'g', value ->> 'v', value ->> 'b', value ->> 'r', value ->> 'm'
 FROM json_each($4) WHERE true
@@ -321,26 +358,27 @@ async fn commit_sqlite(
     Ok(applied(writes, &b, &returned))
 }
 
+/// New games from a batch's `games` array, to be followed by a `WHERE` clause.
+const PG_INSERT_GAMES: &str = "INSERT INTO games (id, game, options, seed, position, \
+    first_player, second_player, first_token, second_token, same_screen, created_ms, version, \
+    status, result, termination, move_count, to_move, computer_to_move, updated_ms) \
+    SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
+    x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
+    (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint \
+    FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, seed bigint, \
+    position text, p1 text, p2 text, t1 text, t2 text, same integer, created bigint, s jsonb, \
+    ag text, aq bigint)";
+
 /// Commits a batch on PostgreSQL: the same statements with `jsonb_to_recordset`, in one
 /// transaction, with a notice to the other servers for each applied event.
 async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, StoreError> {
     let b = batch_json(writes);
     let mut tx = pool.begin().await?;
     if b.creates > 0 {
-        sqlx::query(
-            "INSERT INTO games (id, game, options, seed, position, first_player, second_player, \
-             first_token, second_token, same_screen, created_ms, version, status, result, \
-             termination, move_count, to_move, computer_to_move, updated_ms) \
-             SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
-             x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
-             (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint \
-             FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, \
-             seed bigint, position text, p1 text, p2 text, t1 text, t2 text, same integer, \
-             created bigint, s jsonb)",
-        )
-        .bind(&b.games)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(&format!("{PG_INSERT_GAMES} WHERE x.ag IS NULL"))
+            .bind(&b.games)
+            .execute(&mut *tx)
+            .await?;
     }
     let mut returned = Vec::new();
     if !b.appends.is_empty() {
@@ -366,6 +404,15 @@ async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, 
         .bind(&b.summaries)
         .execute(&mut *tx)
         .await?;
+        if b.linked > 0 {
+            sqlx::query(&format!(
+                "{PG_INSERT_GAMES} WHERE x.ag IS NOT NULL AND EXISTS (SELECT 1 FROM events e \
+                 WHERE e.game_id = x.ag AND e.seq = x.aq AND e.data = x.id)"
+            ))
+            .bind(&b.games)
+            .execute(&mut *tx)
+            .await?;
+        }
         if !returned.is_empty() {
             // Delivered to every listening server when the transaction commits.
             let notices: Vec<String> = returned.iter().map(|(g, s)| format!("{g} {s}")).collect();
@@ -903,6 +950,7 @@ mod tests {
     ) -> (Write, Reply, oneshot::Receiver<Result<bool, StoreError>>) {
         let (tx, rx) = oneshot::channel();
         let write = Write::Append {
+            creates: None,
             game_id: game.into(),
             event: Event {
                 seq,

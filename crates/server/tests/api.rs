@@ -879,6 +879,54 @@ async fn tutorials_are_served_and_play_through_positions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_rematches_on_two_servers_make_one_new_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("shared.db").display());
+    let a = std::sync::Arc::new(TestServer::on(&db).await);
+    let b = std::sync::Arc::new(TestServer::on(&db).await);
+    for round in 0..4 {
+        // On one screen a rematch is agreed at once, so every request tries to make the game.
+        let (id, t, _) = a
+            .create(json!({ "game": "sight-reduction", "seed": round, "same_screen": true }))
+            .await;
+        let tok = t["first"].as_str().unwrap().to_string();
+        a.post(&format!("/api/games/{id}/resign"), &json!({ "token": tok }))
+            .await;
+        // Both servers hold the finished game before the race.
+        assert_eq!(b.state(&id).await["status"], "finished");
+        let mut tasks = Vec::new();
+        for i in 0..6 {
+            let s = std::sync::Arc::clone(if i % 2 == 0 { &a } else { &b });
+            let (id, tok) = (id.clone(), tok.clone());
+            tasks.push(tokio::spawn(async move {
+                s.post(
+                    &format!("/api/games/{id}/rematch"),
+                    &json!({ "token": tok, "action": "offer" }),
+                )
+                .await
+            }));
+        }
+        let mut agreed = Vec::new();
+        for t in tasks {
+            let (c, v) = t.await.unwrap();
+            assert!(c == 200 || c == 409, "{c}: {v}");
+            if c == 200 {
+                agreed.push(v["rematch"].as_str().unwrap().to_string());
+            }
+        }
+        agreed.dedup();
+        assert_eq!(agreed.len(), 1, "{agreed:?}");
+        // Exactly one game was made (each round adds the game and its rematch), and it is the
+        // one the old game names.
+        let (_, listed) = a.get("/api/games?limit=100").await;
+        let games = listed["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2 * (round as usize + 1), "{listed}");
+        assert_eq!(b.state(&id).await["rematch"], agreed[0].as_str());
+        assert_eq!(b.state(&agreed[0]).await["status"], "ongoing");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_swaps_the_seats_and_keeps_the_players_tokens() {
     let s = TestServer::sqlite().await;
     let (id, t, _) = s

@@ -194,3 +194,59 @@ async fn regression_21_a_version_just_acknowledged_elsewhere_is_never_called_sta
     }
     assert_eq!(stale, 0, "{stale} false stale answers in {moves} moves");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_rematches_on_two_servers_make_one_new_game() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let a = Arc::new(TestServer::on(&url).await);
+    let b = Arc::new(TestServer::on(&url).await);
+    let mut db = sqlx::PgConnection::connect(&url).await.unwrap();
+    // A position of a random set-up names this test's games in the shared database: a rematch
+    // starts from its game's position.
+    let (_, _, dealt) = a
+        .create(json!({ "game": "sight-reduction", "seed": rand::random::<u32>() }))
+        .await;
+    let position = dealt["position"].as_str().unwrap().to_string();
+    for round in 0..3 {
+        let (id, t, _) = a
+            .create(json!({ "game": "sight-reduction", "position": position, "same_screen": true }))
+            .await;
+        let tok = t["first"].as_str().unwrap().to_string();
+        a.post(&format!("/api/games/{id}/resign"), &json!({ "token": tok }))
+            .await;
+        assert_eq!(b.state(&id).await["status"], "finished");
+        let mut tasks = Vec::new();
+        for i in 0..6 {
+            let s = Arc::clone(if i % 2 == 0 { &a } else { &b });
+            let (id, tok) = (id.clone(), tok.clone());
+            tasks.push(tokio::spawn(async move {
+                s.post(
+                    &format!("/api/games/{id}/rematch"),
+                    &json!({ "token": tok, "action": "offer" }),
+                )
+                .await
+            }));
+        }
+        let mut agreed = Vec::new();
+        for t in tasks {
+            let (c, v) = t.await.unwrap();
+            assert!(c == 200 || c == 409, "{c}: {v}");
+            if c == 200 {
+                agreed.push(v["rematch"].as_str().unwrap().to_string());
+            }
+        }
+        agreed.dedup();
+        assert_eq!(agreed.len(), 1, "{agreed:?}");
+        // Each round stores the game and exactly one rematch.
+        let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM games WHERE position = $1")
+            .bind(&position)
+            .fetch_one(&mut db)
+            .await
+            .unwrap();
+        assert_eq!(stored, 2 * (round + 1));
+        assert_eq!(a.state(&id).await["rematch"], agreed[0].as_str());
+        assert_eq!(b.state(&agreed[0]).await["status"], "ongoing");
+    }
+}
