@@ -41,6 +41,7 @@ mod perft;
 mod play;
 mod puzzle;
 mod replay;
+mod report;
 mod review;
 mod select;
 mod serve;
@@ -100,6 +101,10 @@ pub enum Command {
     /// Generate solvable Sight Reduction solitaire puzzles, graded by how many first moves
     /// lead to dead ends.
     Puzzle(puzzle::Args),
+    /// Designer report: many self-play games (every option value compared) boiled down to who
+    /// wins, length, branching, decisiveness, drama, the pie rule and a skill trace, as HTML,
+    /// Markdown and JSON with charts (resumable, shardable).
+    Report(report::Args),
     /// Solve many random Sight Reduction set-ups exactly: first-player win rate, game lengths
     /// and first moves, as JSON, CSV and an SVG chart (resumable).
     Study(study::Args),
@@ -132,6 +137,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => solve::run(a),
         Command::Puzzle(a) => puzzle::run(a),
         Command::Study(a) => study::run(a),
+        Command::Report(a) => report::run(&a),
         Command::Ugi(a) => ugi::run(a),
     }
 }
