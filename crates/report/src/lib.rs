@@ -263,7 +263,17 @@ pub fn run(
     }
     if def.skill_games > 0 && def.skill_steps > 0 {
         let resolved = boardlab_ai::resolve_for(kind, &bot)?;
-        play::halved(&resolved, def.skill_steps).map_err(ReportError::Invalid)?;
+        for step in 0..def.skill_steps {
+            let strong = play::halved(&resolved, step).map_err(ReportError::Invalid)?;
+            let weak = play::halved(&resolved, step + 1).map_err(ReportError::Invalid)?;
+            if strong == weak {
+                return Err(ReportError::Invalid(format!(
+                    "the skill trace's step {} would play '{strong}' against itself: use fewer \
+                     --skill-steps or a bot with an iteration or node budget",
+                    step + 1
+                )));
+            }
+        }
     }
     check_sets(kind, &sets)?;
     fs::create_dir_all(&run.out).map_err(io(&run.out))?;

@@ -210,6 +210,8 @@ fn bad_settings_are_refused_with_the_reason() {
     let mut nothing = base.clone();
     nothing.games = 0;
     nothing.skill_games = 0;
+    let mut shallow = def("opprimo", "alphabeta:depth=2", 2);
+    shallow.skill_steps = 2;
     let mut bad_bot = base.clone();
     bad_bot.bot = "deep-thought".into();
     let mut puzzle = def("sight-reduction", "random", 2);
@@ -223,6 +225,7 @@ fn bad_settings_are_refused_with_the_reason() {
         (nothing, "no games"),
         (bad_bot, "deep-thought"),
         (puzzle, "puzzle"),
+        (shallow, "against itself"),
     ];
     for (d, needle) in cases {
         let err = go(&d, dir.path(), None).unwrap_err().to_string();

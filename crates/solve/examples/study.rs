@@ -16,6 +16,7 @@ fn main() {
         threads,
         table_bytes: 64 << 20,
         out: out.into(),
+        shard: None,
     };
     let t0 = Instant::now();
     let summary = run(&cfg, |done, total| {

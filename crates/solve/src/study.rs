@@ -39,6 +39,9 @@ pub struct StudyConfig {
     pub table_bytes: usize,
     /// Output folder.
     pub out: PathBuf,
+    /// Solve only the set-ups whose index is `k - 1` modulo `n` (`Some((k, n))`); the
+    /// slices are combined with [`merge`].
+    pub shard: Option<(u64, u64)>,
 }
 
 /// One solved set-up: a line of `results.jsonl`.
@@ -149,6 +152,102 @@ fn read_results(path: &Path) -> Result<Vec<SetupResult>, StudyError> {
     Ok(out)
 }
 
+fn meta_of(config: &StudyConfig) -> Meta {
+    Meta {
+        game: "sight-reduction".into(),
+        options: config.options.to_map(),
+        seed: config.seed,
+    }
+}
+
+fn read_meta(dir: &Path) -> Result<Meta, StudyError> {
+    let path = dir.join("study.json");
+    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    serde_json::from_str(&text)
+        .map_err(|e| StudyError::Mismatch(format!("{}: unreadable ({e})", path.display())))
+}
+
+/// Writes the study's identity into `dir`, or checks that the one there is the same.
+fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
+    let meta_path = dir.join("study.json");
+    if meta_path.exists() {
+        let old = read_meta(dir)?;
+        if &old != meta {
+            return Err(StudyError::Mismatch(format!(
+                "{} holds a study with other options or another seed ({}); use another --out folder",
+                dir.display(),
+                serde_json::to_string(&old).unwrap_or_default()
+            )));
+        }
+    } else {
+        let text = serde_json::to_string_pretty(meta).unwrap_or_default();
+        fs::write(&meta_path, text).map_err(io_err(&meta_path))?;
+    }
+    Ok(())
+}
+
+/// Combines the folders of a study's shards into `config.out` (whose options, seed and
+/// number of set-ups name the study) and writes its summary files there.
+///
+/// # Errors
+/// A folder of another study, set-ups solved in none of the folders, or an I/O failure.
+pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyError> {
+    let meta = match dirs.first() {
+        Some(d) => read_meta(d)?,
+        None => {
+            return Err(StudyError::Options(
+                "--merge needs at least one folder".into(),
+            ))
+        }
+    };
+    let mut results = Vec::new();
+    for dir in dirs {
+        if read_meta(dir)? != meta {
+            return Err(StudyError::Mismatch(format!(
+                "{} holds another study than {}",
+                dir.display(),
+                dirs[0].display()
+            )));
+        }
+        results.extend(read_results(&dir.join("results.jsonl"))?);
+    }
+    results.retain(|r| r.index < config.setups && r.seed == meta.seed + r.index);
+    results.sort_by_key(|r| r.index);
+    results.dedup_by_key(|r| r.index);
+    let missing = config.setups - results.len() as u64;
+    if missing > 0 {
+        return Err(StudyError::Mismatch(format!(
+            "{missing} of the {} set-ups are in none of these folders: is a shard missing or unfinished?",
+            config.setups
+        )));
+    }
+    fs::create_dir_all(&config.out).map_err(io_err(&config.out))?;
+    claim(&config.out, &meta)?;
+    let path = config.out.join("results.jsonl");
+    let mut text = String::new();
+    for r in &results {
+        text.push_str(&serde_json::to_string(r).unwrap_or_default());
+        text.push('\n');
+    }
+    fs::write(&path, text).map_err(io_err(&path))?;
+    let pairs: Vec<(&str, &str)> = meta
+        .options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let options = SightReduction::info()
+        .options_from_pairs(pairs)
+        .map_err(|e| StudyError::Options(e.to_string()))?;
+    let config = StudyConfig {
+        seed: meta.seed,
+        options,
+        ..config.clone()
+    };
+    let summary = Summary::of(&results, &config);
+    write_outputs(&config.out, &results, &summary)?;
+    Ok(summary)
+}
+
 /// Runs a study, appending to `results.jsonl` as set-ups are solved and writing the summary
 /// files at the end. `progress(done, total)` is called after every set-up (and once at the
 /// start with the set-ups found already done).
@@ -166,28 +265,7 @@ pub fn run(
         ));
     }
     fs::create_dir_all(&config.out).map_err(io_err(&config.out))?;
-    let meta = Meta {
-        game: "sight-reduction".into(),
-        options: config.options.to_map(),
-        seed: config.seed,
-    };
-    let meta_path = config.out.join("study.json");
-    if meta_path.exists() {
-        let text = fs::read_to_string(&meta_path).map_err(io_err(&meta_path))?;
-        let old: Meta = serde_json::from_str(&text).map_err(|e| {
-            StudyError::Mismatch(format!("{}: unreadable ({e})", meta_path.display()))
-        })?;
-        if old != meta {
-            return Err(StudyError::Mismatch(format!(
-                "{} holds a study with other options or another seed ({}); use another --out folder",
-                config.out.display(),
-                serde_json::to_string(&old).unwrap_or_default()
-            )));
-        }
-    } else {
-        let text = serde_json::to_string_pretty(&meta).unwrap_or_default();
-        fs::write(&meta_path, text).map_err(io_err(&meta_path))?;
-    }
+    claim(&config.out, &meta_of(config))?;
     let results_path = config.out.join("results.jsonl");
     let mut results = read_results(&results_path)?;
     let done: BTreeSet<u64> = results
@@ -195,9 +273,12 @@ pub fn run(
         .filter(|r| r.index < config.setups && r.seed == config.seed + r.index)
         .map(|r| r.index)
         .collect();
-    let pending: Vec<u64> = (0..config.setups).filter(|i| !done.contains(i)).collect();
-    let total = config.setups;
-    let mut count = done.len() as u64;
+    let mine = |i: &u64| config.shard.is_none_or(|(k, n)| i % n == k - 1);
+    let pending: Vec<u64> = (0..config.setups)
+        .filter(|i| mine(i) && !done.contains(i))
+        .collect();
+    let total = (0..config.setups).filter(mine).count() as u64;
+    let mut count = done.iter().filter(|i| mine(i)).count() as u64;
     progress(count, total);
     // Appending after a possibly cut-off line: start on a fresh line.
     let needs_newline = fs::read(&results_path)
@@ -262,6 +343,7 @@ pub fn run(
         return Err(e);
     }
     results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
+    results.retain(|r| mine(&r.index));
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);
     let summary = Summary::of(&results, config);
@@ -448,108 +530,87 @@ fn write_outputs(out: &Path, results: &[SetupResult], summary: &Summary) -> Resu
     Ok(())
 }
 
-/// A bar chart of the game lengths with perfect play, each bar split by the winning seat.
+/// A bar chart of the game lengths with perfect play, each bar split by the winning seat
+/// (drawn by `plotters`).
 #[must_use]
 pub fn lengths_svg(summary: &Summary) -> String {
-    let (w, h) = (720.0, 360.0);
-    let (left, right, top, bottom) = (60.0, 20.0, 50.0, 50.0);
+    use plotters::prelude::*;
+    // Okabe–Ito orange and blue: told apart with the common colour-vision deficiencies.
+    let first = RGBColor(230, 159, 0);
+    let second = RGBColor(0, 114, 178);
     let lo = summary.lengths.first().map_or(0, |l| l[0]);
     let hi = summary.lengths.last().map_or(0, |l| l[0]);
-    let span = (hi - lo + 1).max(1) as f64;
-    let max = summary
+    let top = summary
         .lengths
         .iter()
         .map(|l| l[1] + l[2])
         .max()
         .unwrap_or(1)
-        .max(1) as f64;
-    let pw = w - left - right;
-    let ph = h - top - bottom;
-    let bw = pw / span;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">Sight Reduction: game length with perfect play ({} random set-ups)</text>"#,
-        w / 2.0,
-        summary.setups
-    );
-    // Axes and grid.
-    let steps = 5;
-    for i in 0..=steps {
-        let v = max * i as f64 / steps as f64;
-        let y = top + ph - ph * i as f64 / steps as f64;
-        let _ = writeln!(
-            s,
-            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{:.0}</text>"##,
-            left + pw,
-            left - 6.0,
-            y + 4.0,
-            v
-        );
+        .max(1) as f64
+        * 1.08;
+    let mut text = String::new();
+    let drawn = (|| -> Result<(), String> {
+        let fail = |e: DrawingAreaErrorKind<_>| format!("{e:?}");
+        let root = SVGBackend::with_string(&mut text, (720, 360)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!(
+                    "Sight Reduction: game length with perfect play ({} random set-ups)",
+                    summary.setups
+                ),
+                ("sans-serif", 16),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(lo as f64 - 0.5..hi as f64 + 0.5, 0.0..top)
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(((hi - lo) as usize + 1).min(40))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_desc("plies (removals) until the loser has no move")
+            .y_desc("set-ups")
+            .draw()
+            .map_err(fail)?;
+        let bar = |l: u64, from: f64, to: f64, c: RGBColor| {
+            Rectangle::new([(l as f64 - 0.4, from), (l as f64 + 0.4, to)], c.filled())
+        };
+        chart
+            .draw_series(
+                summary
+                    .lengths
+                    .iter()
+                    .map(|l| bar(l[0], 0.0, l[2] as f64, second)),
+            )
+            .map_err(fail)?
+            .label("second player wins")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], second.filled()));
+        chart
+            .draw_series(
+                summary
+                    .lengths
+                    .iter()
+                    .map(|l| bar(l[0], l[2] as f64, (l[1] + l[2]) as f64, first)),
+            )
+            .map_err(fail)?
+            .label("first player wins")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], first.filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(fail)?;
+        root.present().map_err(fail)
+    })();
+    if let Err(e) = drawn {
+        return format!("<!-- chart not drawn: {e} -->\n");
     }
-    for l in &summary.lengths {
-        let x = left + (l[0] - lo) as f64 * bw;
-        let first_h = ph * l[1] as f64 / max;
-        let second_h = ph * l[2] as f64 / max;
-        let y2 = top + ph - second_h;
-        let y1 = y2 - first_h;
-        let _ = writeln!(
-            s,
-            r##"<rect x="{:.1}" y="{y2:.1}" width="{:.1}" height="{second_h:.1}" fill="#4a7bb7"><title>{} plies: second player wins {}</title></rect>"##,
-            x + 1.0,
-            (bw - 2.0).max(1.0),
-            l[0],
-            l[2]
-        );
-        let _ = writeln!(
-            s,
-            r##"<rect x="{:.1}" y="{y1:.1}" width="{:.1}" height="{first_h:.1}" fill="#e08a3c"><title>{} plies: first player wins {}</title></rect>"##,
-            x + 1.0,
-            (bw - 2.0).max(1.0),
-            l[0],
-            l[1]
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            x + bw / 2.0,
-            top + ph + 16.0,
-            l[0]
-        );
-    }
-    let _ = writeln!(
-        s,
-        r##"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="black"/>"##,
-        top + ph,
-        left + pw,
-        top + ph
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">plies (removals) until the loser has no move</text>"#,
-        left + pw / 2.0,
-        h - 12.0
-    );
-    let _ = writeln!(
-        s,
-        r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">set-ups</text>"#,
-        top + ph / 2.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect x="{:.1}" y="32" width="12" height="12" fill="#e08a3c"/><text x="{:.1}" y="42">first player wins</text><rect x="{:.1}" y="32" width="12" height="12" fill="#4a7bb7"/><text x="{:.1}" y="42">second player wins</text>"##,
-        left + pw - 270.0,
-        left + pw - 254.0,
-        left + pw - 130.0,
-        left + pw - 114.0
-    );
-    s.push_str("</svg>\n");
-    s
+    text
 }
 
 /// Reads a finished or partial study folder and recomputes its summary (without solving).

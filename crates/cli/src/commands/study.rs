@@ -1,5 +1,5 @@
 //! `boardlab study sight-reduction --setups N [--seed S] [--threads T] [--option …]
-//! [--out DIR]`: random set-ups solved exactly; first-player win rate with its 95%
+//! [--shard K/N] [--out DIR]` and `--merge DIR … --out DIR`: random set-ups solved exactly; first-player win rate with its 95%
 //! interval, game lengths with perfect play, first-move statistics; JSON, CSV and an SVG
 //! chart in DIR. Resumable: run it again with the same DIR to continue.
 
@@ -28,6 +28,13 @@ pub struct Args {
     /// Output folder (results.jsonl, summary.json, results.csv, lengths.svg).
     #[arg(long, default_value = "study")]
     pub out: PathBuf,
+    /// Solve only slice K of N of the set-ups (K/N); combine the slices with --merge.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Combine these folders (the shards of one study) into --out; --setups names the study's
+    /// size.
+    #[arg(long, num_args = 1.., value_name = "DIR", conflicts_with = "shard")]
+    pub merge: Vec<PathBuf>,
     /// Memory for each thread's solver table, in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub table_mb: usize,
@@ -41,6 +48,21 @@ pub fn run(args: Args) -> Result<()> {
     let table_bytes = super::table_bytes(args.table_mb)?;
     let threads = super::worker_threads(args.threads)?;
     let options = super::game_options::<SightReduction>(Vec::new(), &args.options)?;
+    let shard = match &args.shard {
+        None => None,
+        Some(text) => {
+            let bad = || anyhow::anyhow!("bad --shard '{text}': expected K/N with 1 ≤ K ≤ N");
+            let (k, n) = text.split_once('/').ok_or_else(bad)?;
+            let (k, n): (u64, u64) = (
+                k.trim().parse().map_err(|_| bad())?,
+                n.trim().parse().map_err(|_| bad())?,
+            );
+            if k == 0 || k > n {
+                return Err(bad());
+            }
+            Some((k, n))
+        }
+    };
     let config = StudyConfig {
         options,
         setups: args.setups,
@@ -48,7 +70,14 @@ pub fn run(args: Args) -> Result<()> {
         threads,
         table_bytes,
         out: args.out.clone(),
+        shard,
     };
+    if !args.merge.is_empty() {
+        let summary = boardlab_solve::study::merge(&args.merge, &config)?;
+        out!("{}", summary.report())?;
+        outln!("merged into {}", args.out.display())?;
+        return Ok(());
+    }
     let bar = super::progress_bar(
         args.setups,
         "{bar:30} {pos}/{len} set-ups [{elapsed} < {eta}]",
