@@ -71,7 +71,9 @@ export class Legend {
         list = h('p', { class: 'error-text' }, `The legend cannot be shown: ${e.message}`);
       }
       this.card.querySelector('p.muted').replaceWith(list,
-        h('p', { class: 'legend-note muted' }, 'On the board, yellow marks the last move, and dots and rings show where you can click next: green for a move, red for a capture.'));
+        h('p', { class: 'legend-note muted' }, 'On the board, yellow marks the last move, and dots and rings show where you can click next: ',
+          h('span', { class: 'palette-usual' }, 'green for a move, red for a capture.'),
+          h('span', { class: 'palette-safe' }, 'blue for a move, a dotted orange ring for a capture.')));
     }
     if (window.matchMedia('(max-width: 980px)').matches) this.card.scrollIntoView({ block: 'nearest' });
   }

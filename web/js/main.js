@@ -12,6 +12,7 @@ import { analysisPage } from './pages/analysis.js';
 import { learnIndexPage, learnPage } from './pages/learn.js';
 import { puzzlesPage, puzzlePage } from './pages/puzzles.js';
 import { installDefs } from './board.js';
+import { installSettings } from './settings.js';
 
 const main = document.getElementById('main');
 let cleanup = null;
@@ -92,5 +93,6 @@ document.addEventListener('click', (ev) => {
 });
 
 window.addEventListener('popstate', route);
+installSettings();
 installDefs();
 route();

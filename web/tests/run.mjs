@@ -116,8 +116,11 @@ async function apiGet(p) {
 
 const browsers = [];
 
-/** A fresh browser with its own profile directory (its own storage). */
-async function newBrowser(viewport = { width: 1280, height: 900 }) {
+/**
+ * A fresh browser with its own profile directory (its own storage). `options` go to Playwright's
+ * context, e.g. `{ colorScheme: 'dark' }` for a device set to dark.
+ */
+async function newBrowser(viewport = { width: 1280, height: 900 }, options = {}) {
   const dir = fs.mkdtempSync(path.join(tmp, 'profile-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
@@ -125,6 +128,7 @@ async function newBrowser(viewport = { width: 1280, height: 900 }) {
     args: CHROMIUM_ARGS,
     viewport,
     acceptDownloads: true,
+    ...options,
   });
   browsers.push(ctx);
   ctx.setDefaultTimeout(15000);
@@ -1185,12 +1189,236 @@ test('screen readers: every cell is named with what stands on it and whether it 
   await page.waitForSelector('.board .hit-active');
   const active = await page.$$eval('.board .hit-active > title', (ts) => ts.map((t) => t.textContent));
   assert(active.length && active.every((t) => t.endsWith(': can be chosen')), `the cells that can be chosen say so: ${active.slice(0, 3)}`);
-  // The move sound is off until turned on, and the choice stays after a reload.
-  assert((await page.locator('#btn-sound').innerText()) === 'Sound: off', 'sound off by default');
-  await page.click('#btn-sound');
+  // The move sound (in the settings menu) is off until turned on, and the choice stays after a reload.
+  await page.click('#btn-settings');
+  assert(!(await page.locator('#set-sound').isChecked()), 'sound off by default');
+  await setting(page, '#set-sound', true);
   await page.reload();
-  await page.waitForSelector('#btn-sound');
-  assert((await page.locator('#btn-sound').innerText()) === 'Sound: on', 'sound stays on');
+  await page.click('#btn-settings');
+  assert(await page.locator('#set-sound').isChecked(), 'sound stays on');
+});
+
+// ---------------------------------------------------------------- themes and colours
+
+/** Opens the settings menu unless it is open. */
+async function openSettings(page) {
+  if (!(await page.locator('#settings').evaluate((d) => d.open))) await page.click('#btn-settings');
+}
+
+/** Turns a switch of the settings menu on or off: a click on its words, as a person would. */
+async function setting(page, selector, on) {
+  await openSettings(page);
+  if ((await page.locator(selector).isChecked()) !== on) await page.locator('.setting .switch', { has: page.locator(selector) }).click();
+  assert((await page.locator(selector).isChecked()) === on, `${selector} did not turn ${on ? 'on' : 'off'}`);
+  await settled(page);
+}
+
+/** Waits until the page's transitions (buttons fading to new colours) have ended. */
+async function settled(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
+}
+
+/** Chooses the theme in the settings menu: 'system', 'light' or 'dark'. */
+async function chooseTheme(page, value) {
+  await openSettings(page);
+  await page.locator('#settings label.seg', { has: page.locator(`input[value="${value}"]`) }).click();
+  await settled(page);
+}
+
+/**
+ * Runs in the page: the relative luminance of the page's background, and for the text of each
+ * visible element the selectors match (up to 12 each), the WCAG contrast ratio of its colour
+ * against what lies behind it (its own and its ancestors' backgrounds, blended; against a
+ * gradient, the worst of its colours).
+ */
+function contrastReport(selectors) {
+  const parse = (css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = ([r, g, b]) => {
+    const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  // The colours that may lie behind `el`: one, or a gradient's stops.
+  const behind = (el) => {
+    const layers = [];
+    let base = [[255, 255, 255, 1]];
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.backgroundImage.includes('gradient')) {
+        base = cs.backgroundImage.match(/rgba?\([^)]+\)/g).map((c) => over(parse(c), [255, 255, 255, 1]));
+        break;
+      }
+      const c = parse(cs.backgroundColor);
+      if (c && c[3] > 0) layers.push(c);
+      if (c && c[3] >= 1) break;
+    }
+    return base.map((b) => layers.reverse().reduce((under, c) => over(c, under), b));
+  };
+  const items = [];
+  for (const selector of selectors) {
+    const els = [...document.querySelectorAll(selector)]
+      .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && e.textContent.trim())
+      .slice(0, 12);
+    if (!els.length) items.push({ selector, missing: true });
+    for (const e of els) {
+      const ratios = behind(e).map((bg) => {
+        const [hi, lo] = [luminance(over(parse(getComputedStyle(e).color), bg)), luminance(bg)].sort((a, b) => b - a);
+        return (hi + 0.05) / (lo + 0.05);
+      });
+      items.push({ selector, text: e.textContent.trim().slice(0, 40), ratio: Math.min(...ratios) });
+    }
+  }
+  return { page: luminance(behind(document.documentElement)[0]), items };
+}
+
+/** The page's background is dark (or light), and the text the selectors match reads well on it. */
+async function checkContrast(page, what, selectors, dark = true) {
+  const r = await page.evaluate(contrastReport, selectors);
+  assert(dark ? r.page < 0.05 : r.page > 0.5, `${what}: the page background is not ${dark ? 'dark' : 'light'} (luminance ${r.page.toFixed(3)})`);
+  for (const it of r.items) {
+    assert(!it.missing, `${what}: nothing visible matches ${it.selector}`);
+    assert(it.ratio >= 4.5, `${what}: '${it.text}' (${it.selector}) has a contrast of ${it.ratio.toFixed(2)}, under 4.5`);
+  }
+}
+
+const TEXT = ['.nav a', 'main h1, main h2', 'main a[href]', 'main .btn:not(:disabled)'];
+
+test('dark theme: a device set to dark gets dark pages with readable text', async () => {
+  for (const [viewport, name] of [[{ width: 1280, height: 800 }, 'dark-desktop'], [{ width: 390, height: 844 }, 'dark-phone']]) {
+    const { page } = await newBrowser(viewport, { colorScheme: 'dark' });
+    await page.goto(`${pageOrigin()}/`);
+    await page.waitForSelector('.game-card');
+    await checkContrast(page, `start page ${name}`, [...TEXT, 'main p', '.gc-title', '.mode-card strong', '.mode-card span', '.opt-label', '.seg', '#start-game']);
+    await shot(page, name);
+    await openSettings(page);
+    await checkContrast(page, `settings ${name}`, ['.settings-menu h2', '.settings-menu legend', '.settings-menu .seg', '.setting .switch', '.setting .opt-desc']);
+    await shot(page, `${name}-settings`);
+    await page.keyboard.press('Escape');
+    for (const game of Object.keys(GAMES)) {
+      await createFromStartPage(page, { game, mode: 'same', options: GAMES[game].options });
+      await waitTurn(page);
+      await checkContrast(page, `${game} ${name}`, [...TEXT, '#status', '.player-bar strong', '.pcolour', '.fact dt', '.fact dd']);
+      await shot(page, `${name}-${game}`);
+    }
+    await page.goto(`${pageOrigin()}/rules/obsidio`);
+    await page.waitForSelector('.rules[data-figures="drawn"]');
+    await checkContrast(page, `rules ${name}`, [...TEXT, 'main p', '.rules li', '.rules code', '.rules th', '.rules td', '.rules figcaption', '.rules-nav a']);
+    await shot(page, `${name}-rules`);
+  }
+});
+
+test('theme: the choice in the settings menu overrides the device and survives a reload', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 }, { colorScheme: 'light' });
+  const background = async () => (await page.evaluate(contrastReport, [])).page;
+  const chosen = () => page.evaluate(() => document.documentElement.dataset.theme || 'system');
+  // Every colour of the stylesheet's :root rule, as this page computes it.
+  const palette = () => page.evaluate(() => {
+    const root = [...document.styleSheets].flatMap((sh) => [...sh.cssRules]).find((r) => r.selectorText === ':root');
+    const cs = getComputedStyle(document.documentElement);
+    return Object.fromEntries([...root.style].filter((p) => p.startsWith('--')).map((p) => [p, cs.getPropertyValue(p).trim()]));
+  });
+  await page.goto(`${pageOrigin()}/`);
+  await page.waitForSelector('.game-card');
+  assert(await background() > 0.5, 'a device set to light starts light');
+  await chooseTheme(page, 'dark');
+  assert(await background() < 0.05 && (await chosen()) === 'dark', 'Dark makes the page dark at once');
+  await checkContrast(page, 'chosen dark', TEXT);
+  await page.reload();
+  await page.waitForSelector('.game-card');
+  assert(await background() < 0.05, 'dark after a reload');
+  await openSettings(page);
+  assert(await page.locator('#settings input[value="dark"]').isChecked(), 'the menu shows Dark after a reload');
+  const darkChosen = await palette();
+  // The choice applies before the app's script runs: no light flash on a reload.
+  await page.route('**/js/main.js', (r) => r.abort());
+  await page.reload();
+  assert(await background() < 0.05, 'dark before the app starts');
+  await page.unroute('**/js/main.js');
+  await page.reload();
+  await page.waitForSelector('.game-card');
+  // "Same as this device" follows the device, both ways; the device's dark is the chosen dark.
+  await chooseTheme(page, 'system');
+  assert(await background() > 0.5 && (await chosen()) === 'system', 'back to the light device');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settled(page);
+  assert(await background() < 0.05, 'the device turned dark, and so did the page');
+  const darkDevice = await palette();
+  const differ = Object.keys(darkChosen).filter((k) => darkChosen[k] !== darkDevice[k]);
+  assert(Object.keys(darkChosen).length > 40 && !differ.length, `the chosen and the device's dark palettes differ: ${differ.join(', ')}`);
+  // Light on a dark device, after a reload too.
+  await chooseTheme(page, 'light');
+  assert(await background() > 0.5, 'Light on a dark device');
+  await page.reload();
+  await page.waitForSelector('.game-card');
+  assert(await background() > 0.5 && (await chosen()) === 'light', 'light after a reload on a dark device');
+  await checkContrast(page, 'chosen light', TEXT, false);
+});
+
+test('colour-blind-safe colours: moves and captures change colour, stay distinct, and captures get a shape', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // White's Vedrin on d3 may step to c4 or e4 (a dot each) or take Black's Vedrin on d4 (a ring).
+  await createFromStartPage(page, { game: 'assideum', mode: 'same', position: '7k/8/8/8/3v4/3V4/8/K7 w 0' });
+  await waitTurn(page);
+  await clickCell(page, 'd3');
+  await page.waitForSelector('.board .tgt.target-capture');
+  await page.waitForSelector('.board .tgt.target-move');
+  const marks = () => page.evaluate(() => {
+    const css = (sel, prop) => getComputedStyle(document.querySelector(sel)).getPropertyValue(prop);
+    const root = getComputedStyle(document.documentElement);
+    return {
+      move: css('.board .tgt.target-move', 'fill'),
+      capture: css('.board .tgt.target-capture', 'stroke'),
+      dashes: css('.board .tgt.target-capture', 'stroke-dasharray'),
+      square: css('.board .sq-light', 'fill'),
+      ok: root.getPropertyValue('--ok').trim(),
+      danger: root.getPropertyValue('--danger').trim(),
+    };
+  });
+  const usual = await marks();
+  await setting(page, '#set-colour-blind', true);
+  await page.keyboard.press('Escape');
+  const safe = await marks();
+  for (const k of ['move', 'capture', 'ok', 'danger']) assert(usual[k] !== safe[k], `${k} keeps its colour ${safe[k]}`);
+  assert(usual.dashes === 'none' && safe.dashes !== 'none', `a capture ring is dotted: ${safe.dashes}`);
+  // Told apart under deuteranopia and protanopia (Machado et al. 2009), as drawn on a light square.
+  const rgba = (css) => /rgba?\(([^)]+)\)/.exec(css)[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+  const onSquare = (css) => {
+    const [r, g, b, a = 1] = rgba(css);
+    const sq = rgba(safe.square);
+    return [r, g, b].map((v, i) => v * a + sq[i] * (1 - a));
+  };
+  const simulate = (c, m) => {
+    const lin = c.map((v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return m.map((row) => {
+      const x = Math.min(1, Math.max(0, row.reduce((s, k, j) => s + k * lin[j], 0)));
+      return 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
+    });
+  };
+  const SIGHT = {
+    deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 0.968881]],
+    protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+  };
+  for (const [sight, m] of Object.entries(SIGHT)) {
+    const d = Math.hypot(...simulate(onSquare(safe.move), m).map((v, i) => v - simulate(onSquare(safe.capture), m)[i]));
+    assert(d > 120, `with ${sight}, moves and captures are ${d.toFixed(0)} apart`);
+  }
+  await shot(page, 'colourblind-desktop');
+  // Kept after a reload, with the legend's words to match.
+  await page.reload();
+  await page.waitForSelector('.board .hit');
+  assert(await page.evaluate(() => document.documentElement.dataset.palette) === 'colour-blind', 'the palette after a reload');
+  await page.locator('#btn-legend').click();
+  await page.waitForSelector('#legend .legend-note');
+  const note = await page.locator('#legend .legend-note').innerText();
+  assert(/blue for a move/.test(note) && !/green/.test(note), `the legend speaks of the colours shown: ${note}`);
+  await setting(page, '#set-colour-blind', false);
+  const off = await page.evaluate(() => [document.documentElement.dataset.palette, getComputedStyle(document.documentElement).getPropertyValue('--danger').trim()]);
+  assert(!off[0] && off[1] === usual.danger, `the usual colours again: ${off}`);
 });
 
 // ---------------------------------------------------------------- review and analysis

@@ -3,7 +3,7 @@
 
 import { h, mount, cap, toast, copyText } from '../util.js';
 import { go } from '../main.js';
-import { soundOn, setSound, moveSound } from '../sound.js';
+import { moveSound } from '../sound.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
@@ -652,7 +652,6 @@ export async function gamePage(root, id) {
       list.push(btn(hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: hintBusy, title: 'Ask the computer for a move', onclick: showHint }));
     }
     list.push(legend.button(state.game));
-    list.push(btn(soundOn() ? 'Sound: on' : 'Sound: off', { id: 'btn-sound', 'aria-pressed': String(soundOn()), title: 'A soft click when a move is played', onclick: () => { setSound(!soundOn()); render(); } }));
     list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => { flipped = !isFlipped(); builder.setState(state, canMove(), { flipped: isFlipped() }); render(); } }));
     if (state.game === 'assideum') {
       list.push(btn(showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(showZones), onclick: () => { showZones = !showZones; render(); } }));
