@@ -5,11 +5,23 @@
 //!   folder the table is empty and the server shows a page saying the UI is not built.
 //! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`, and
 //!   the pictures of their figures (`docs/rules/figures/*.svg`), served at `/rules/figures/`.
+//! - `analysis_files.rs`: the designer findings (`docs/analysis/*.md`) and their charts (every
+//!   `.svg` below `docs/analysis/`), served at `/api/findings/{page}` and `/findings/`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn collect(dir: &Path, base: &Path, skip_top: &[&str], out: &mut Vec<(String, PathBuf)>) {
+fn kept(name: &str, keep: &[&str]) -> bool {
+    keep.is_empty() || keep.iter().any(|k| name.ends_with(k))
+}
+
+fn collect(
+    dir: &Path,
+    base: &Path,
+    skip_top: &[&str],
+    keep: &[&str],
+    out: &mut Vec<(String, PathBuf)>,
+) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -25,8 +37,8 @@ fn collect(dir: &Path, base: &Path, skip_top: &[&str], out: &mut Vec<(String, Pa
             continue;
         }
         if path.is_dir() {
-            collect(&path, base, skip_top, out);
-        } else if path.is_file() {
+            collect(&path, base, skip_top, keep, out);
+        } else if path.is_file() && kept(&name, keep) {
             let rel = path
                 .strip_prefix(base)
                 .expect("inside the folder")
@@ -37,12 +49,12 @@ fn collect(dir: &Path, base: &Path, skip_top: &[&str], out: &mut Vec<(String, Pa
     }
 }
 
-fn table(dir: &Path, skip_top: &[&str], name: &str, doc: &str) {
+fn table(dir: &Path, skip_top: &[&str], keep: &[&str], name: &str, doc: &str) {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files = Vec::new();
     if dir.is_dir() {
         let dir = dir.canonicalize().expect("the folder exists");
-        collect(&dir, &dir, skip_top, &mut files);
+        collect(&dir, &dir, skip_top, keep, &mut files);
     }
     let mut code = format!("/// {doc}\npub static FILES: &[(&str, &[u8])] = &[\n");
     for (rel, path) in &files {
@@ -66,13 +78,22 @@ fn main() {
     table(
         &root.join("web"),
         &["tests", "NEEDS-FROM-SERVER.md"],
+        &[],
         "web_files.rs",
         "The files of `web/`, by path relative to it.",
     );
     table(
         &root.join("docs/rules"),
         &[],
+        &[],
         "rules_files.rs",
         "The rules pages of `docs/rules/`, by file name.",
+    );
+    table(
+        &root.join("docs/analysis"),
+        &[],
+        &[".md", ".svg"],
+        "analysis_files.rs",
+        "The findings pages of `docs/analysis/` and their charts, by path.",
     );
 }

@@ -59,6 +59,7 @@ fn table() -> Vec<Route> {
         ("get", "/api/analysis", get(crate::analysis::analysis)),
         ("post", "/api/positions", post(post_position)),
         ("get", "/api/rules/{game}", get(get_rules)),
+        ("get", "/api/findings/{page}", get(get_findings)),
         ("get", "/api/tutorials/{game}", get(get_tutorial)),
         ("get", "/api/puzzles", get(list_puzzles)),
         ("get", "/api/puzzles/{id}", get(get_puzzle)),
@@ -700,40 +701,55 @@ async fn get_rules(
     let kind: GameKind = name
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
-    let missing = || ApiError::not_found(format!("no rules page for {}", kind.name()));
     let page = crate::web::rules_file(
         app.settings.web_dir.as_ref(),
         &format!("{}.md", kind.name()),
     )
-    .ok_or_else(missing)?;
-    match q.format.as_deref() {
-        None | Some("markdown") => {}
+    .ok_or_else(|| ApiError::not_found(format!("no rules page for {}", kind.name())))?;
+    markdown_page(&page, q.format.as_deref(), "/rules")
+}
+
+/// A page of designer findings (`docs/analysis/PAGE.md`): a game's, or `README` (how the
+/// reports are made and what their metrics mean).
+async fn get_findings(
+    State(app): State<Arc<App>>,
+    Path(params): Path<BTreeMap<String, String>>,
+    QueryParams(q): QueryParams<RulesQuery>,
+) -> Result<Response, ApiError> {
+    let name = params.get("page").map_or("", String::as_str);
+    let missing = || ApiError::not_found(format!("no findings page '{name}'"));
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !valid {
+        return Err(missing());
+    }
+    let page = crate::web::analysis_file(app.settings.web_dir.as_ref(), &format!("{name}.md"))
+        .ok_or_else(missing)?;
+    markdown_page(&page, q.format.as_deref(), "/findings")
+}
+
+/// A Markdown page as it is (`format` absent or `markdown`) or as HTML (`html`), its links to
+/// sibling pages going to `{pages}/NAME`.
+fn markdown_page(page: &[u8], format: Option<&str>, pages: &str) -> Result<Response, ApiError> {
+    let (kind, body) = match format {
+        None | Some("markdown") => ("text/markdown; charset=utf-8", page.to_vec()),
         Some("html") => {
-            let text = std::str::from_utf8(&page).map_err(|_| missing())?;
-            let html = crate::web::markdown_html(text);
-            return Ok((
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("text/html; charset=utf-8"),
-                )],
-                html,
+            let text = std::str::from_utf8(page)
+                .map_err(|_| ApiError::not_found("the page is not readable text"))?;
+            (
+                "text/html; charset=utf-8",
+                crate::web::markdown_html_in(text, pages).into_bytes(),
             )
-                .into_response());
         }
         Some(other) => {
             return Err(ApiError::bad_request(format!(
                 "unknown format '{other}'; accepted: markdown, html"
             )))
         }
-    }
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/markdown; charset=utf-8"),
-        )],
-        page,
-    )
-        .into_response())
+    };
+    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static(kind))], body).into_response())
 }
 
 /// A game's tutorial: its steps, each checked against the rules by the game's crate.

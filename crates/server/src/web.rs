@@ -19,6 +19,10 @@ mod rules {
     include!(concat!(env!("OUT_DIR"), "/rules_files.rs"));
 }
 
+mod analysis {
+    include!(concat!(env!("OUT_DIR"), "/analysis_files.rs"));
+}
+
 /// The embedded files.
 #[must_use]
 pub fn files() -> &'static [(&'static str, &'static [u8])] {
@@ -64,6 +68,28 @@ pub fn rules_file(web_dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, 
     }
 }
 
+/// A file of the designer findings (`PAGE.md`, `GAME/charts/NAME.svg`, `NAME.svg`): with
+/// `web_dir` (`--dev`) read from the source tree's `docs/analysis/`, else the copy built into
+/// the binary.
+#[must_use]
+pub fn analysis_file(web_dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
+    if path
+        .split('/')
+        .any(|seg| seg.is_empty() || seg.starts_with('.') || seg.contains('\\'))
+    {
+        return None;
+    }
+    match web_dir {
+        Some(dir) => std::fs::read(dir.join("../docs/analysis").join(path))
+            .ok()
+            .map(Cow::Owned),
+        None => analysis::FILES
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, b)| Cow::Borrowed(*b)),
+    }
+}
+
 /// The rules page of `game` as HTML (tables, footnotes and strikethrough as on GitHub). A link
 /// to a sibling rules page goes to the app's page for it; other relative links, which lead into
 /// the source tree, keep only their text. Each figure — a `boardlab-figure` block with the image
@@ -76,6 +102,13 @@ pub fn rules_html(game: &str) -> Option<String> {
 /// A rules page's Markdown as HTML (see [`rules_html`]).
 #[must_use]
 pub fn markdown_html(text: &str) -> String {
+    markdown_html_in(text, "/rules")
+}
+
+/// Markdown of the pages under `pages` (`/rules`, `/findings`) as HTML: a link to a sibling
+/// page `NAME.md` goes to `{pages}/NAME`; see [`rules_html`].
+#[must_use]
+pub fn markdown_html_in(text: &str, pages: &str) -> String {
     use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -106,9 +139,9 @@ pub fn markdown_html(text: &str) -> String {
             match path.strip_suffix(".md").filter(|p| !p.contains('/')) {
                 Some(page) => {
                     let to = if anchor.is_empty() {
-                        format!("/rules/{page}")
+                        format!("{pages}/{page}")
                     } else {
-                        format!("/rules/{page}#{anchor}")
+                        format!("{pages}/{page}#{anchor}")
                     };
                     Some(Event::Start(Tag::Link {
                         link_type,
@@ -593,10 +626,17 @@ pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Res
     if path == "api" || path.starts_with("api/") {
         return crate::error::ApiError::not_found("no such API route").into_response();
     }
-    if let Some(name) = path.strip_prefix("rules/figures/") {
+    let picture = if let Some(name) = path.strip_prefix("rules/figures/") {
         // The rules' figures, with the rules pages.
         let file = format!("figures/{name}");
-        let picture = figure::picture_name(&file).and_then(|_| rules_file(dir, &file));
+        Some(figure::picture_name(&file).and_then(|_| rules_file(dir, &file)))
+    } else {
+        // The findings' charts, beside their pages.
+        path.strip_prefix("findings/")
+            .filter(|p| p.ends_with(".svg"))
+            .map(|p| analysis_file(dir, p))
+    };
+    if let Some(picture) = picture {
         return match picture {
             Some(bytes) => (
                 [
