@@ -175,8 +175,9 @@ export class BoardView {
     // A redraw of the same position (a selection, the page's next state) goes on with what was
     // moving: the pieces drawn anew take up their slides where they were.
     const run = this.running;
+    const since = run ? performance.now() - run.t0 : Infinity;
     if (motion.changed) this.animate(motion);
-    else if (run && performance.now() - run.t0 < SLIDE_MS) this.animate(run.motion, performance.now() - run.t0);
+    else if (since < SLIDE_MS - 10) this.animate(run.motion, since);
     else this.running = null;
     this.settleDrop(motion);
     if (back) this.slideHome(back);
@@ -700,6 +701,7 @@ export class BoardView {
     fade.id = 'fade';
     fade.currentTime = at;
     fade.onfinish = () => layer.remove();
+    setTimeout(() => layer.remove(), SLIDE_MS - at + 100);
   }
 
   /** Moves `el` (a piece drawn with `translate(x y)`) from `dx, dy` away back to its place. */
