@@ -14,9 +14,12 @@ import { h, s, fingerSized, reducedMotion } from './util.js';
 const K = 100;
 /** Room around the board for the coordinates, in board units. */
 const MARGIN = 0.62;
-/** The smallest comfortable target for a finger, in CSS pixels (and the cell size a zoom gives). */
+/** The smallest comfortable target for a finger, in CSS pixels (and the size a zoom gives it). */
 const FINGER = 44;
 const ZOOMED = 48;
+/** What is left to click of a triangle with points that can be clicked on its corners (a share
+ * of the spacing of the points): the smallest target a board of points has. */
+const TRIANGLE_LEFT = 0.63;
 /** How far a press moves before it is a drag and not a click, in CSS pixels. */
 const DRAG_SLOP = { mouse: 5, pen: 6, touch: 10 };
 /** How long a piece takes to slide to its new place, and a removed one to fade, in ms. */
@@ -522,8 +525,12 @@ export class BoardView {
   /**
    * Invisible shapes that take the clicks: a whole square; for a point, a disc nearly as wide as
    * the space to the next point (Opprimo's soldiers and their destinations, whose dots are
-   * small); triangles below the points, except those that can be clicked now (a King's), which
-   * lie on top, whole.
+   * small). Triangles lie below the points, except those that can be clicked now (a King's
+   * and its destinations), which lie over the points' discs but leave out, at each corner where
+   * a point can be clicked, a notch the size of a soldier: a tap on a piece or a dot is theirs.
+   * (With soldiers on the corners of the King's triangle, what is left of the triangle is
+   * TRIANGLE_LEFT of a point spacing across: some 36 px on a phone 390 px wide, the whole
+   * triangle 49 × 56; the board can be zoomed there.)
    */
   hitLayer() {
     const g = s('g', { class: 'hits' });
@@ -532,6 +539,8 @@ export class BoardView {
     const rank = (c) => (c.shape !== 'triangle' ? 1 : live(c) ? 2 : 0);
     const ordered = [...this.board.cells].sort((a, b) => rank(a) - rank(b));
     const pointR = 0.45;
+    const at = (x, y) => `${x.toFixed(3)},${y.toFixed(3)}`;
+    const livePoints = new Set(this.board.cells.filter((c) => c.shape === 'point' && live(c)).map((c) => at(c.x, c.y)));
     for (const c of ordered) {
       const [cx, cy] = this.xy(c.x, c.y);
       const cls = ['hit'];
@@ -541,7 +550,9 @@ export class BoardView {
       if (v.cursor === c.name) cls.push('hit-cursor');
       const attrs = { class: cls, 'data-cell': c.name };
       let shape;
-      if (c.shape === 'triangle') {
+      if (c.shape === 'triangle' && live(c)) {
+        shape = s('path', { ...attrs, d: this.notched(c.polygon, c.polygon.map(([x, y]) => livePoints.has(at(x, y)))) });
+      } else if (c.shape === 'triangle') {
         shape = s('polygon', { ...attrs, points: c.polygon.map(([x, y]) => this.xy(x, y).join(',')).join(' ') });
       } else if (c.shape === 'point') {
         shape = s('circle', { ...attrs, cx, cy, r: pointR * K });
@@ -562,6 +573,33 @@ export class BoardView {
         s('title', {}, `Fighter on ${f.cell}`)));
     }
     return g;
+  }
+
+  /** A polygon (board units) as a path, with a round notch cut at each corner marked in `cut`. */
+  notched(polygon, cut, r = 0.27 * K) {
+    const pts = polygon.map(([x, y]) => this.xy(x, y));
+    const n = pts.length;
+    const f = (v) => Math.round(v * 10) / 10;
+    const toward = ([x1, y1], [x2, y2], d) => {
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      return [x1 + ((x2 - x1) * d) / len, y1 + ((y2 - y1) * d) / len];
+    };
+    let d = '';
+    for (let i = 0; i < n; i += 1) {
+      const p = pts[i];
+      const prev = pts[(i + n - 1) % n];
+      const next = pts[(i + 1) % n];
+      if (!cut[i]) {
+        d += `${d ? 'L' : 'M'}${f(p[0])} ${f(p[1])} `;
+        continue;
+      }
+      const a = toward(p, prev, r);
+      const b = toward(p, next, r);
+      // Around the corner itself, the short way from the edge before to the edge after.
+      const sweep = (prev[0] - p[0]) * (next[1] - p[1]) - (prev[1] - p[1]) * (next[0] - p[0]) > 0 ? 1 : 0;
+      d += `${d ? 'L' : 'M'}${f(a[0])} ${f(a[1])} A${r} ${r} 0 0 ${sweep} ${f(b[0])} ${f(b[1])} `;
+    }
+    return `${d}Z`;
   }
 
   /** Keyboard: arrows move a cursor between cells, Enter/Space clicks, Escape cancels. */
@@ -939,18 +977,24 @@ export class BoardView {
 
   // ---- zoom ----
 
-  /** CSS pixels per cell as the board is drawn unzoomed. */
-  unitPx() {
+  /**
+   * The smallest target the board can have, in CSS pixels as it is drawn unzoomed: a square, or
+   * on a board of points what is left of a triangle between points that can be clicked.
+   */
+  smallestTarget() {
     const vb = this.svg.viewBox.baseVal;
     const w = this.scroller ? this.scroller.clientWidth : this.svg.getBoundingClientRect().width;
-    return vb && vb.width ? (w / vb.width) * K : Infinity;
+    if (!this.board || !vb || !vb.width) return Infinity;
+    return (w / vb.width) * K * (this.board.layout === 'points' ? TRIANGLE_LEFT : 1);
   }
 
   /**
-   * Offers the zoom where a cell is smaller than a finger on a touch screen or a phone-sized
-   * window: an 11×11 Obsidio board on a phone 390 px wide has cells of about 33 px (the screen
-   * is narrower than 11 × 44 px), a 9×9 one of about 40 px; zoomed, every cell is 48 px and the
-   * board scrolls in a frame the size of the unzoomed one, so nothing around it moves.
+   * Offers the zoom where a target is smaller than a finger on a touch screen or a phone-sized
+   * window. On a phone 390 px wide an 11×11 Obsidio board has squares of about 33 px (the screen
+   * is narrower than 11 × 44 px) and a 9×9 one of about 40 px; on Opprimo's board, where a King's
+   * triangle shares its room with the soldiers on its corners, about 36 px of the triangle are
+   * left to tap. Zoomed, the smallest target is 48 px and the board scrolls in a frame the size
+   * of the unzoomed one, so nothing around it moves.
    */
   fitZoom() {
     if (!this.zoomButton) return;
@@ -958,7 +1002,7 @@ export class BoardView {
       window.removeEventListener('resize', this.onResize);
       return;
     }
-    const useful = !!this.board && !this.view.still && fingerSized() && this.unitPx() < FINGER;
+    const useful = !!this.board && !this.view.still && fingerSized() && this.smallestTarget() < FINGER;
     if (!useful && this.zoomed) this.setZoom(false);
     this.zoomButton.hidden = !useful;
     if (this.zoomed) this.applyZoom();
@@ -986,7 +1030,7 @@ export class BoardView {
     if (!vb || !vb.width) return;
     // The frame keeps the unzoomed board's shape; the board inside grows.
     this.scroller.style.aspectRatio = `${vb.width} / ${vb.height}`;
-    this.svg.style.width = `${(Math.max(1, ZOOMED / this.unitPx()) * 100).toFixed(2)}%`;
+    this.svg.style.width = `${(Math.max(1, ZOOMED / this.smallestTarget()) * 100).toFixed(2)}%`;
   }
 
   /** Scrolls the zoomed board so that `el` is in view. */
