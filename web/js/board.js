@@ -172,7 +172,11 @@ export class BoardView {
     if (view.arrows && view.arrows.length) svg.append(this.arrowLayer());
     if (!view.bare) svg.append(this.labels());
     if (!view.still && !view.bare) svg.append(this.hitLayer());
-    svg.classList.toggle('drag-on', !!(view.drag && view.drag.size));
+    // A board with pieces to drag takes the touches that land on it (no scrolling the page).
+    svg.classList.toggle('drag-on', [...(view.drag || [])].some((k) => {
+      const i = k.indexOf(':');
+      return i < 0 ? this.draggable(k, null) : this.draggable(k.slice(i + 1), k.slice(0, i));
+    }));
     const back = this.returning;
     this.returning = null;
     // A redraw of the same position (a selection, the page's next state) goes on with what was
