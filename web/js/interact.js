@@ -5,7 +5,11 @@
 // out exactly one move it is played, and when several moves share the clicks (a step with or
 // without a spin, carry or leave) a chooser offers them. Moves chosen as a set of cells (Obsidio's
 // claims) are selected one cell at a time and confirmed. The browser holds no rules and reads no
-// notation: a click that no legal move starts with is refused with the game's own words.
+// notation: a click that no legal move starts with is refused with the game's own words. A piece
+// dragged to a target is the same two clicks: the press picks it up (`click(cell, layer, {grab})`)
+// and the release on a target clicks there.
+
+import { fingerSized } from './util.js';
 
 /**
  * @typedef {object} Entry
@@ -221,9 +225,14 @@ export class MoveBuilder {
     return true;
   }
 
-  /** A click on `cell` (null: cancel); `layer` names the layer clicked (a Fighter's icon). */
-  async click(cell, layer = null) {
+  /**
+   * A click on `cell` (null: cancel); `layer` names the layer clicked (a Fighter's icon). With
+   * `how.grab` the click is a press that picks a piece up to drag it: it starts a new selection
+   * (whatever was selected before) and, off a layer's icon, means the piece beneath.
+   */
+  async click(cell, layer = null, how = null) {
     this.layer = layer;
+    this.grab = !!(how && how.grab);
     if (!this.enabled) {
       if (cell) {
         const why = this.hooks.why ? this.hooks.why()
@@ -235,6 +244,10 @@ export class MoveBuilder {
     if (cell === null) {
       this.reset();
       return;
+    }
+    if (this.grab) {
+      this.sel = [];
+      this.extra = null;
     }
     if (this.clickSet(cell)) {
       this.hooks.changed();
@@ -268,6 +281,23 @@ export class MoveBuilder {
     this.hooks.refuse(cell, this.refusal(cell));
   }
 
+  /**
+   * What can be picked up and dragged now: the first clicks (`cell`, or `layer:cell`) of moves
+   * whose next click is on another cell, and the cells they are on.
+   */
+  grabbable() {
+    const out = new Set();
+    if (!this.enabled || this.extra) return out;
+    for (const e of this.entries) {
+      for (const p of e.paths) {
+        if (p.length < 2 || this.cellOf(p[1]) === this.cellOf(p[0])) continue;
+        out.add(p[0]);
+        out.add(this.cellOf(p[0]));
+      }
+    }
+    return out;
+  }
+
   /** Whether a first click on `cell` would play a move straight away. */
   playsAtOnce(cell) {
     const starts = [...this.nextTokens([]).keys()].filter((t) => this.cellOf(t) === cell);
@@ -293,10 +323,10 @@ export class MoveBuilder {
       if (onLayer.length) tokens = onLayer;
       else if (prefix.length && this.cellOf(prefix[0]) === cell && this.layerOf(prefix[0]) !== this.layer) return false;
     }
-    const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
-    if (tokens.length > 1 && this.layer === null && layered && prefix.length === 0 && this.pointerClick && !coarse) {
+    if (tokens.length > 1 && this.layer === null && layered && prefix.length === 0 && this.pointerClick && (this.grab || !fingerSized())) {
       // A click beside a layer's icon means the piece beneath (with a mouse; a finger is
-      // asked which piece it meant, as the icons are small).
+      // asked which piece it meant, as the icons are small and the cell is one target), and so
+      // does a drag: the piece picked up is the one under the pointer.
       const ground = tokens.filter((t) => !this.layerOf(t));
       if (ground.length) tokens = ground;
     }

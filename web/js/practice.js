@@ -35,13 +35,14 @@ export class Practice {
       onCell: (cell, ev, layer) => {
         this.builder.pointerClick = !(ev instanceof KeyboardEvent);
         if (this.message.kind === 'error') this.say('');
-        this.builder.click(cell, layer);
+        this.builder.click(cell, layer, ev);
       },
       onCursor: (c) => {
         const desc = (c.pieces || []).map((p) => `${p.colour} ${p.kind}`).join(', ');
         this.say(`${c.name}${desc ? `: ${desc}` : ''}`);
         this.renderText();
       },
+      zoom: true,
     });
     this.builder = new MoveBuilder({
       play: (move) => o.play(move),
@@ -56,9 +57,9 @@ export class Practice {
     document.addEventListener('keydown', this.onKey);
   }
 
-  /** The parts to place on the page: status line, board, feedback, move buttons. */
+  /** The parts to place on the page: status line, board (and its zoom), feedback, move buttons. */
   parts() {
-    return [this.el.status, this.el.wrap, this.el.feedback, this.el.actions];
+    return [this.el.status, this.el.wrap, this.boardView.zoomButton, this.el.feedback, this.el.actions];
   }
 
   /** Shows `view` (an answer of POST /api/positions); clicks make moves when `enabled`. */
@@ -159,6 +160,7 @@ export class Practice {
       ghosts: this.styles.ghosts ? this.styles.ghosts(this.builder) : null,
       hint: this.marked,
       showAvailable: !this.builder.sel.length && !this.builder.extra,
+      drag: this.styles.drag === false ? null : this.builder.grabbable(),
     });
     this.boardView.svg.classList.toggle('can-move', this.enabled);
     this.el.status.textContent = this.turnWords();
@@ -195,7 +197,7 @@ export function fitBoard(practice, below) {
   if (!col || !wrap.isConnected) return;
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   let under = 0;
-  for (const e of below) if (e && e.offsetParent !== null) under += e.getBoundingClientRect().height + 8;
+  for (const e of [practice.boardView.zoomButton, ...below]) if (e && e.offsetParent !== null) under += e.getBoundingClientRect().height + 8;
   const height = Math.max(170, window.innerHeight - top - under - 12);
   const width = Math.min(col.clientWidth, height * practice.aspect(), 760);
   wrap.style.width = `${Math.floor(width)}px`;

@@ -114,3 +114,17 @@ export function scrollWithin(container, el) {
   if (r.top < c.top) container.scrollTop -= c.top - r.top;
   else if (r.bottom > c.bottom) container.scrollTop += r.bottom - c.bottom;
 }
+
+/**
+ * Whether the board's targets must suit a finger: on a touch screen (a coarse pointer) or in a
+ * phone-sized window. Then a cell is one target (a small mark on it, such as a Fighter beside
+ * a ground piece, is chosen from a menu instead of hit on its own) and small boards can zoom.
+ */
+export function fingerSized() {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse), (max-width: 600px)').matches;
+}
+
+/** Whether the reader asked for less motion: no sliding or fading pieces then. */
+export function reducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}

@@ -118,7 +118,7 @@ const browsers = [];
 
 /**
  * A fresh browser with its own profile directory (its own storage). `options` go to Playwright's
- * context, e.g. `{ colorScheme: 'dark' }` for a device set to dark.
+ * context: `{ colorScheme: 'dark' }` for a device set to dark, `hasTouch`, `reducedMotion`…
  */
 async function newBrowser(viewport = { width: 1280, height: 900 }, options = {}) {
   const dir = fs.mkdtempSync(path.join(tmp, 'profile-'));
@@ -1771,6 +1771,326 @@ test('layout: tutorial and puzzle pages keep the board, the task and the buttons
     await page.waitForFunction(() => location.pathname === '/learn/obsidio');
     await waitPractice(page);
   }
+});
+
+// ---------------------------------------------------------------- drag, slide, zoom
+
+/** The centre of the click target of `cell` (`layer`: a Fighter's icon), in page pixels. */
+async function cellCentre(page, cell, layer = '') {
+  const sel = layer ? `.board .hit[data-cell="${cell}"][data-layer="${layer}"]` : `.board .hit[data-cell="${cell}"]:not([data-layer])`;
+  const b = await page.locator(sel).first().boundingBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+/** Drags with the mouse from `from` to `to` (cells); `during(page)` runs half way. */
+async function mouseDrag(page, from, to, { layer = '', during = null } = {}) {
+  const a = await cellCentre(page, from, layer);
+  const b = await cellCentre(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i += 1) {
+    await page.mouse.move(a.x + ((b.x - a.x) * i) / 12, a.y + ((b.y - a.y) * i) / 12);
+    if (i === 6 && during) await during(page);
+  }
+  await page.mouse.up();
+}
+
+/** Drags with a finger (touch events through the browser's own input, so that the page's
+ * `touch-action` counts) from `from` to `to`. */
+async function touchDrag(page, from, to) {
+  const cdp = await page.context().newCDPSession(page);
+  const a = await cellCentre(page, from);
+  const b = await cellCentre(page, to);
+  const at = (x, y) => [{ x: Math.round(x), y: Math.round(y), id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(a.x, a.y) });
+  for (let i = 1; i <= 12; i += 1) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(a.x + ((b.x - a.x) * i) / 12, a.y + ((b.y - a.y) * i) / 12) });
+    await sleep(16);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** A move of the position that goes from one cell to another (`layer`: of its first click),
+ * and an empty cell that no move of that piece reaches. */
+function stepAndMiss(st, layer = '') {
+  const m = st.interaction.moves.find((x) => x.paths.some((p) => p.length === 2 && p[0].cell !== p[1].cell && (p[0].layer || '') === layer));
+  const p = m.paths.find((x) => x.length === 2 && x[0].cell !== x[1].cell && (x[0].layer || '') === layer);
+  const from = p[0].cell;
+  const reach = new Set(st.interaction.moves.flatMap((x) => x.paths).filter((q) => q[0].cell === from).map((q) => q[q.length - 1].cell));
+  const miss = st.board.cells.find((c) => !(c.pieces || []).length && !reach.has(c.name) && c.shape !== 'triangle').name;
+  return { move: m.move, from, to: p[1].cell, miss };
+}
+
+test('drag: a piece dragged to a target plays the move (Opprimo, assideum); dropped elsewhere nothing changes', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // Opprimo, once both Kings are placed.
+  let id = await createFromStartPage(page, { game: 'opprimo', mode: 'same' });
+  const rand = rng(6);
+  for (let i = 0; i < 2; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  for (const game of ['opprimo', 'assideum']) {
+    if (game === 'assideum') id = await createFromStartPage(page, { game, mode: 'same' });
+    const before = await waitTurn(page);
+    const st = await apiGet(`/api/games/${id}`);
+    const { move, from, to, miss } = stepAndMiss(st);
+    // Dropped on a cell that is not a target: the piece goes back, still selected.
+    await mouseDrag(page, from, miss);
+    await page.waitForTimeout(300);
+    assert((await pageState(page)).version === before.version, `${game}: a drop on ${miss} changed the game`);
+    assert((await apiGet(`/api/games/${id}`)).moves.length === st.moves.length, `${game}: a drop on ${miss} played a move`);
+    assert(await page.locator('.board .hit-target').count() > 0, `${game}: the piece dragged from ${from} is no longer selected`);
+    assert(!(await page.locator('.board .drag-layer > *').count()), `${game}: the piece stayed in hand`);
+    // Dropped on a target: played as the clicks would play it.
+    const during = async (p) => {
+      assert(await p.locator('.board.dragging .drag-layer [data-piece]').count() > 0, `${game}: no piece follows the pointer`);
+      assert(await p.locator(`.board .hit-target[data-cell="${to}"]`).count() === 1, `${game}: ${to} is not shown as a target while dragging`);
+      if (game === 'opprimo') await shot(p, 'drag-desktop');
+    };
+    await mouseDrag(page, from, to, { during });
+    await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, before.version);
+    const after = await apiGet(`/api/games/${id}`);
+    assert(after.moves[after.moves.length - 1].move === move, `${game}: dragging ${from} to ${to} played ${after.moves[after.moves.length - 1].move}, not ${move}`);
+  }
+  // assideum: a Fighter dragged by its own icon (the Portal beneath stays).
+  id = await createFromStartPage(page, { game: 'assideum', mode: 'same' });
+  await waitTurn(page);
+  const v = (await pageState(page)).version;
+  await mouseDrag(page, 'b1', 'b4', { layer: 'fighter' });
+  await page.waitForFunction((x) => Number(document.querySelector('main').dataset.version) > x, v);
+  const flown = await apiGet(`/api/games/${id}`);
+  assert(flown.moves[0].move === 'fb1-b4', `the Fighter's drag played ${flown.moves[0].move}`);
+  // A plain click still selects, and a click on the target plays.
+  await waitTurn(page);
+  const st = await apiGet(`/api/games/${id}`);
+  const step = stepAndMiss(st);
+  await playClicks(page, id, [step.from, step.to], step.move);
+});
+
+test('drag: a finger drags a piece on a phone, and taps still play', async () => {
+  const { page } = await newBrowser({ width: 390, height: 844 }, { hasTouch: true });
+  for (const game of ['assideum', 'opprimo']) {
+    const id = await createFromStartPage(page, { game, mode: 'same' });
+    if (game === 'opprimo') {
+      const rand = rng(2);
+      for (let i = 0; i < 2; i += 1) {
+        await waitTurn(page);
+        await playOneByClicks(page, rand);
+      }
+    }
+    const before = await waitTurn(page);
+    const touchAction = await page.evaluate(() => getComputedStyle(document.querySelector('.board')).touchAction);
+    assert(touchAction === 'none', `${game}: the board lets the page take touches (${touchAction})`);
+    const scroll = await page.evaluate(() => window.scrollY);
+    const st = await apiGet(`/api/games/${id}`);
+    const { move, from, to } = stepAndMiss(st);
+    await touchDrag(page, from, to);
+    await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, before.version);
+    const after = await apiGet(`/api/games/${id}`);
+    assert(after.moves[after.moves.length - 1].move === move, `${game}: the finger's drag played ${after.moves[after.moves.length - 1].move}, not ${move}`);
+    assert(await page.evaluate(() => window.scrollY) === scroll, `${game}: the page scrolled under the drag`);
+    // Taps: the piece, then its target.
+    const now = await waitTurn(page);
+    const st2 = await apiGet(`/api/games/${id}`);
+    const tap = stepAndMiss(st2);
+    for (const c of [tap.from, tap.to]) {
+      const p = await cellCentre(page, c);
+      await page.touchscreen.tap(p.x, p.y);
+      await sleep(60);
+    }
+    await page.waitForFunction((v) => Number(document.querySelector('main').dataset.version) > v, now.version);
+    const tapped = await apiGet(`/api/games/${id}`);
+    assert(tapped.moves[tapped.moves.length - 1].move === tap.move, `${game}: taps played ${tapped.moves[tapped.moves.length - 1].move}, not ${tap.move}`);
+  }
+});
+
+/** Starts noting the page's named animations (slides and fades), frame by frame. */
+async function watchMotion(page) {
+  await page.evaluate(() => {
+    window.motionSeen = [];
+    if (window.motionWatch) return;
+    window.motionWatch = true;
+    const look = () => {
+      for (const a of document.getAnimations()) {
+        const el = a.effect && a.effect.target;
+        if (!a.id || !el || !el.closest('.board')) continue;
+        const what = `${a.id}:${el.getAttribute('class')}`;
+        if (!window.motionSeen.includes(what)) window.motionSeen.push(what);
+      }
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+}
+
+test('slide: a move slides its piece (own, the opponent\'s, stepping back) and a removal fades; not with reduced motion', async () => {
+  for (const reduce of [false, true]) {
+    const { page } = await newBrowser({ width: 1280, height: 800 }, reduce ? { reducedMotion: 'reduce' } : {});
+    const id = await createFromStartPage(page, { game: 'assideum', mode: 'same' });
+    await waitTurn(page);
+    const seen = async (what) => {
+      await page.waitForTimeout(350);
+      return page.evaluate(() => window.motionSeen.slice());
+    };
+    const slid = (list) => list.some((x) => /^slide:pc /.test(x));
+    // Clicked.
+    await watchMotion(page);
+    let st = await apiGet(`/api/games/${id}`);
+    let s = stepAndMiss(st);
+    await playClicks(page, id, [s.from, s.to], s.move);
+    const own = await seen();
+    // Played elsewhere: the page follows it live.
+    await waitTurn(page);
+    await watchMotion(page);
+    st = await apiGet(`/api/games/${id}`);
+    s = stepAndMiss(st);
+    const token = await page.evaluate((gid) => JSON.parse(localStorage.getItem(`boardlab:seats:${gid}`)).first, id);
+    await apiPost(`/api/games/${id}/moves`, { move: s.move, token });
+    await page.waitForFunction(() => document.querySelector('main').dataset.ply === '2');
+    const live = await seen();
+    // One move back in the list.
+    await watchMotion(page);
+    await page.locator('#nav-prev').click();
+    await page.waitForFunction(() => document.querySelector('main').dataset.ply === '1');
+    const back = await seen();
+    if (!reduce) {
+      assert(slid(own), `no slide after a clicked move: ${own}`);
+      assert(slid(live), `no slide after the opponent's move: ${live}`);
+      assert(slid(back), `no slide stepping back through the moves: ${back}`);
+    } else {
+      assert(!own.length && !live.length && !back.length, `animations with reduced motion: ${own} ${live} ${back}`);
+    }
+    // Sight Reduction: a removed piece fades.
+    await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+    await waitTurn(page);
+    await watchMotion(page);
+    const c = (await clickables(page))[0].cell;
+    const v = (await pageState(page)).version;
+    await clickCell(page, c);
+    await page.waitForFunction((x) => Number(document.querySelector('main').dataset.version) > x, v);
+    const gone = await seen();
+    if (!reduce) assert(gone.some((x) => x.startsWith('fade:')), `the removed piece did not fade: ${gone}`);
+    else assert(!gone.length, `animations with reduced motion: ${gone}`);
+    assert(!(await page.locator('.board .fading').count()), 'a faded piece stays drawn');
+  }
+});
+
+/** The click targets of the board and around it (live cells, the zoom, a chooser's buttons)
+ * smaller than `min` px either way: [{what, w, h}]. */
+async function smallTargets(page, min = 44) {
+  return page.evaluate((m) => {
+    const out = [];
+    const els = [...document.querySelectorAll('.board .hit.hit-active, .board .hit.hit-target, .board-zoom, .chooser .chooser-btn, .chooser .chooser-x')];
+    for (const e of els) {
+      if (e.closest('[hidden]')) continue;
+      const r = e.getBoundingClientRect();
+      if (!r.width && !r.height) continue;
+      if (r.width < m || r.height < m) out.push({ what: `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}${e.dataset.cell ? ` ${e.dataset.cell}` : ''}${e.dataset.layer ? `/${e.dataset.layer}` : ''}`, w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10 });
+    }
+    return { small: out, count: els.length };
+  }, min);
+}
+
+test('layout: every board target on a phone is at least 44 px, zoomed where the board needs it', async () => {
+  const { page } = await newBrowser({ width: 390, height: 844 }, { hasTouch: true });
+  // `except`: a kind of shape left out (Opprimo's King triangle, checked zoomed).
+  const check = async (what, except = null) => {
+    let { small, count } = await smallTargets(page);
+    if (except) small = small.filter((x) => !x.what.startsWith(except));
+    assert(count > 0, `${what}: no targets measured`);
+    assert(!small.length, `${what}: targets under 44 px: ${JSON.stringify(small.slice(0, 5))}`);
+  };
+  const smallest = () => page.evaluate(() => Math.min(...[...document.querySelectorAll('.board .hit.hit-active, .board .hit.hit-target')]
+    .map((e) => e.getBoundingClientRect()).flatMap((r) => [r.width, r.height])).toFixed(1));
+  const zoom = page.locator('.board-zoom');
+  const zoomIn = async (what) => {
+    await zoom.click();
+    await page.waitForFunction(() => document.querySelector('.board-scroll.zoomed'));
+    await page.waitForTimeout(150);
+    // What a player needs stays in view: the frame, whose turn, the message, the zoom.
+    for (const sel of ['.board-scroll', '.player-bar.active', '.feedback', '.board-zoom']) {
+      assert(await inView(page, sel), `${what} zoomed: ${sel} outside the window`);
+    }
+    const frame = await page.locator('.board-scroll').boundingBox();
+    assert(frame.width <= 391, `${what} zoomed: the frame is ${frame.width} px wide`);
+    assert(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)), `${what} zoomed: the page scrolls sideways`);
+  };
+  const zoomOut = async (what) => {
+    await zoom.click();
+    assert(!(await page.evaluate(() => !!document.querySelector('.board-scroll.zoomed'))), `${what}: the zoom does not go back`);
+  };
+  const report = [];
+  for (const [game, options] of [['sight-reduction', {}], ['assideum', {}], ['obsidio', { size: '7' }], ['obsidio', {}], ['obsidio', { size: '11' }], ['opprimo', {}]]) {
+    const what = `${game}${options.size ? ` ${options.size}×${options.size}` : ''}`;
+    await createFromStartPage(page, { game, mode: 'same', options });
+    await waitTurn(page);
+    await page.waitForTimeout(250);
+    const unit = await page.evaluate(() => Math.min(...[...document.querySelectorAll('.board .hit')].map((e) => e.getBoundingClientRect().width)));
+    // A board whose targets can be under 44 px offers the zoom, and one whose cannot does not.
+    const needs = game === 'opprimo' || (game === 'obsidio' && options.size !== '7');
+    const offered = await zoom.isVisible();
+    assert(offered === needs, `${what}: the zoom is ${offered ? '' : 'not '}offered (cells of ${unit.toFixed(1)} px)`);
+    if (game === 'obsidio') {
+      if (needs) await zoomIn(what);
+      if (options.size === '11') await shot(page, 'zoom-phone');
+      await check(`${what}${needs ? ' zoomed' : ''}`);
+      // A placement half made: the second square's targets.
+      await clickCell(page, (await clickables(page)).find((c) => !c.target).cell);
+      await page.waitForTimeout(100);
+      if (await page.locator('.board .hit-target').count()) await check(`${what}, a token placed`);
+      report.push(`${what}: cells ${unit.toFixed(1)} px${needs ? `, zoomed ${await smallest()} px` : ''}`);
+      if (needs) await zoomOut(what);
+      continue;
+    }
+    if (game === 'opprimo') {
+      // The Kings' places: whole triangles.
+      await check(`${what}, placing the King`);
+      const rand = rng(3);
+      for (let i = 0; i < 2; i += 1) {
+        await waitTurn(page);
+        await playOneByClicks(page, rand);
+      }
+      await waitTurn(page);
+      // Soldiers and their destinations are 44 px and more unzoomed; the King's triangle,
+      // between soldiers, is not (checked zoomed).
+      await check(`${what}, Kings placed`, 'path.');
+      const king = await smallest();
+      const st = await apiGet(`/api/games/${gameId(page)}`);
+      await clickCell(page, stepAndMiss(st).from);
+      await page.waitForSelector('.board .hit-target');
+      await check(`${what}, a soldier selected`, 'path.');
+      const dots = await page.evaluate(() => Math.min(...[...document.querySelectorAll('.board circle.hit-target')].map((e) => e.getBoundingClientRect().width)).toFixed(1));
+      await page.keyboard.press('Escape');
+      await zoomIn(what);
+      await check(`${what} zoomed`);
+      report.push(`${what}: cells ${unit.toFixed(1)} px, destinations ${dots} px, the King's triangle ${king} px; zoomed ${await smallest()} px`);
+      await zoomOut(what);
+      continue;
+    }
+    await check(what);
+    if (game === 'assideum') {
+      const st = await apiGet(`/api/games/${gameId(page)}`);
+      await clickCell(page, stepAndMiss(st).from);
+      await page.waitForSelector('.board .hit-target');
+      await check(`${what}, a piece selected`);
+      // The Fighter beside the Portal on b1: on a phone the square is the target, and a menu asks
+      // which piece.
+      await page.keyboard.press('Escape');
+      assert(!(await page.locator('.board .hit[data-layer]').count()), 'separate Fighter targets on a phone');
+      await clickCell(page, 'b1');
+      await page.waitForSelector('.chooser .chooser-btn');
+      await page.waitForTimeout(200); // the menu pops up from a little smaller
+      await check(`${what}, which piece on b1`);
+      await shot(page, 'phone-which-piece');
+      await page.locator('.chooser .chooser-btn', { hasText: /Fighter/ }).click();
+      await page.waitForSelector('.board .zone-white');
+      assert((await clickables(page)).some((c) => c.target && c.cell === 'b4'), 'the Fighter chosen on a phone has no flight to b4');
+    }
+    report.push(`${what}: cells ${unit.toFixed(1)} px`);
+  }
+  console.log(`    targets on a 390×844 phone: ${report.join('; ')}`);
 });
 
 // ---------------------------------------------------------------- runner

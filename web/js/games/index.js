@@ -4,7 +4,12 @@
 
 import obsidio from './obsidio.js';
 
-const STYLES = { obsidio };
+const STYLES = {
+  obsidio,
+  // Sight Reduction removes pieces where they stand (a pair is two clicks, neither piece goes
+  // anywhere): nothing to drag.
+  'sight-reduction': { drag: false },
+};
 
 export function stylesFor(game) {
   return STYLES[game] || {};

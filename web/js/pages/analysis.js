@@ -11,6 +11,7 @@ import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { openChooser, closeChooser } from '../chooser.js';
 import { navIcon, fitStack } from './shared.js';
+import { stylesFor } from '../games/index.js';
 
 /** A node of the tree of moves tried: the move that led here and the position it reached. */
 class Node {
@@ -76,9 +77,11 @@ export async function analysisPage(root, query) {
     onCell: (cell, ev, layer) => {
       builder.pointerClick = !(ev instanceof KeyboardEvent);
       feedback = '';
-      builder.click(cell, layer);
+      builder.click(cell, layer, ev);
     },
+    zoom: true,
   });
+  const styles = stylesFor(game);
   const builder = new MoveBuilder({
     play: (move) => play(move),
     changed: () => draw(),
@@ -100,7 +103,7 @@ export async function analysisPage(root, query) {
     h('button', { type: 'button', class: 'btn', id: 'an-share', onclick: () => copyText(location.href).then(() => toast('Link copied: it opens this position and these moves.')) }, 'Copy link'));
   let stack;
   mount(root, h('div', { class: 'game-layout' },
-    h('section', { class: 'board-col' }, stack = h('div', { class: 'board-stack' }, status, boardWrap, buttonsEl, fb, nav)),
+    h('section', { class: 'board-col' }, stack = h('div', { class: 'board-stack' }, status, boardWrap, bv.zoomButton, buttonsEl, fb, nav)),
     h('aside', { class: 'side-col' },
       h('div', { class: 'card head-card' }, h('h1', { class: 'game-title' }, `${info.title} — analysis board`),
         h('p', { class: 'game-sub' }, 'Moves tried here change no game.'), engine),
@@ -258,6 +261,7 @@ export async function analysisPage(root, query) {
       last: new Set(v.last_cells || []),
       hint: evaluation && evaluation.cells ? new Set(evaluation.cells) : null,
       showAvailable: !builder.sel.length && !builder.extra,
+      drag: styles.drag === false ? null : builder.grabbable(),
     });
     stack.style.setProperty('--aspect', bv.aspect().toFixed(4));
     requestAnimationFrame(() => fitStack(stack, boardWrap, bv.svg));

@@ -55,7 +55,6 @@ export async function gamePage(root, id) {
   let hintBusy = false;
   let showZones = false;
   let closed = false;
-  let animatedVersion = null;
   const baseTitle = () => (state ? `${state.title} · boardlab` : 'boardlab');
   const atCache = new Map();
 
@@ -93,13 +92,14 @@ export async function gamePage(root, id) {
       // A click on the board while an earlier position is shown goes back to the game and
       // counts there.
       if (viewPly !== null && state && state.status === 'ongoing') await viewAt(null);
-      builder.click(cell, layer);
+      builder.click(cell, layer, ev);
     },
     onCursor: (c) => {
       const desc = (c.pieces || []).map((p) => `${p.colour} ${p.kind}`).join(', ');
       el.feedback.textContent = `${c.name}${desc ? `: ${desc}` : ''}`;
       el.feedback.className = 'feedback';
     },
+    zoom: true,
   });
 
   let styles = {};
@@ -109,7 +109,7 @@ export async function gamePage(root, id) {
   mount(root,
     h('div', { class: 'game-layout' },
       h('section', { class: 'board-col', 'aria-label': 'Board' },
-        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, el.banner, el.viewing, el.actions, el.feedback)),
+        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, boardView.zoomButton, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
         legend.card,
@@ -368,7 +368,7 @@ export async function gamePage(root, id) {
       order: hl.order,
       last: new Set((earlier ? viewed && viewed.last_cells : state.last_cells) || []),
       lastMover,
-      animate: !earlier && animatedVersion !== state.version,
+      drag: earlier || styles.drag === false ? null : builder.grabbable(),
       flash,
       cursor: boardView.view.cursor,
       zones: showZones ? 'both' : zoneColour,
@@ -378,7 +378,6 @@ export async function gamePage(root, id) {
       showAvailable: !builder.sel.length && !builder.extra,
     };
     boardView.render(board, view);
-    if (!earlier) animatedVersion = state.version;
     requestAnimationFrame(fitBoard);
     el.stack.style.setProperty('--aspect', boardView.aspect().toFixed(4));
     boardView.svg.classList.toggle('can-move', builder.enabled);

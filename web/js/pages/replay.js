@@ -70,7 +70,8 @@ export async function replayPage(root, id, query) {
   function draw() {
     const at = cache.get(ply);
     const board = at ? at.board : null;
-    bv.render(board || state.board, {
+    // While a position loads the board shown stays, so that pieces slide from it to the next.
+    bv.render(board || bv.board || state.board, {
       game: state.game, flipped, last: new Set((at && at.last_cells) || []), goal: goalOf(state),
     });
     boardWrap.classList.toggle('earlier', !board);
