@@ -68,6 +68,12 @@ export const api = {
   puzzleMove: (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/moves`, { moves }),
   /** A move that keeps puzzle `id` solvable after `moves`: {move, text}. */
   puzzleHint: (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/hint`, { moves }),
+  /** A findings page (`docs/analysis/PAGE.md`) as HTML, rendered by the server. */
+  findings: async (page) => {
+    const res = await fetch(`/api/findings/${encodeURIComponent(page)}?format=html`, { headers: { Accept: 'text/html' } });
+    if (!res.ok) throw new ApiError(res.status, 'http', `no findings page (${res.status})`);
+    return res.text();
+  },
   /** The rules page as HTML, rendered by the server from the game's Markdown page. */
   rules: async (game) => {
     const res = await fetch(`/api/rules/${encodeURIComponent(game)}?format=html`, { headers: { Accept: 'text/html' } });

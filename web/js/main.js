@@ -7,6 +7,7 @@ import { gamePage } from './pages/game.js';
 import { replayPage } from './pages/replay.js';
 import { listPage } from './pages/list.js';
 import { rulesPage } from './pages/rules.js';
+import { findingsPage } from './pages/findings.js';
 import { gameReviewPage, uploadReviewPage } from './pages/review.js';
 import { analysisPage } from './pages/analysis.js';
 import { learnIndexPage, learnPage } from './pages/learn.js';
@@ -27,6 +28,8 @@ const routes = [
   [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el, q) => gamePage(el, m[1], q)],
   [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
+  [/^\/findings\/?$/, () => (el) => findingsPage(el, null)],
+  [/^\/findings\/([A-Za-z0-9-]+)\/?$/, (m) => (el) => findingsPage(el, m[1])],
   [/^\/learn\/?$/, () => learnIndexPage],
   [/^\/learn\/([a-z0-9-]+)\/?$/, (m) => (el) => learnPage(el, m[1])],
   [/^\/puzzles\/?$/, () => puzzlesPage],
@@ -59,7 +62,7 @@ async function route() {
   }
   for (const a of document.querySelectorAll('.nav a')) {
     const nav = a.dataset.nav;
-    const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && path.startsWith('/rules'))
+    const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && (path.startsWith('/rules') || path.startsWith('/findings')))
       || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')))
       || (nav === 'learn' && path.startsWith('/learn')) || (nav === 'puzzles' && path.startsWith('/puzzles'));
     a.classList.toggle('active', active);

@@ -1111,6 +1111,40 @@ test('rules figures: the committed pictures are up to date', async () => {
   assert(!problems.length, `${problems.join('; ')}: run node web/tests/figures.mjs`);
 });
 
+test('findings: each game\'s page shows what the reports found, with charts, reached from the rules and the start page', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    // From the start page's line about the game to its findings.
+    await page.goto(`${pageOrigin()}/?game=sight-reduction`);
+    await page.click('#home-findings');
+    await page.waitForURL(/\/findings\/sight-reduction$/);
+    await page.waitForSelector('.findings h1');
+    const title = await page.textContent('.findings h1');
+    assert(/Sight Reduction/.test(title), `heading: ${title}`);
+    assert(await inView(page, '.findings h1'), 'the heading is in view');
+    // Its charts load (the server serves them beside the page), and tables scroll on their own.
+    const charts = await page.$$eval('.findings img', (imgs) => imgs.map((i) => ({ src: i.getAttribute('src'), wrapped: i.parentElement.classList.contains('chart-wrap') })));
+    assert(charts.length > 0 && charts.every((c) => c.wrapped), `charts: ${JSON.stringify(charts)}`);
+    await page.locator('.findings img').first().scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.querySelectorAll('.findings img')].every((i) => i.complete && i.naturalWidth > 0));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(overflow <= 1, `the page does not scroll sideways (${overflow} px)`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `findings-${viewport.width}`);
+    // The rules page leads here too, and the definitions are one click away.
+    await page.goto(`${pageOrigin()}/rules/sight-reduction`);
+    await page.click('#rules-findings');
+    await page.waitForURL(/\/findings\/sight-reduction$/);
+    await page.click('nav.rules-nav a[href="/findings/README"]');
+    await page.waitForSelector('.findings h1');
+    assert(/report/i.test(await page.textContent('.findings h1')), 'the reports page');
+    // An unknown page says so.
+    await page.goto(`${pageOrigin()}/findings/chess`);
+    await page.waitForSelector('.findings h1');
+    assert(/No findings/.test(await page.textContent('.findings h1')), 'unknown page');
+  }
+});
+
 test('legend: each game explains its pieces and marks beside the board, on demand', async () => {
   const cat = await apiGet('/api/catalog');
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {

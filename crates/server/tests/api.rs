@@ -539,6 +539,45 @@ async fn earlier_positions_hints_and_rules_pages() {
     }
     let (c, _) = s.get("/api/rules/chess").await;
     assert_eq!(c, 404);
+    // The findings pages, with their charts beside them.
+    let text = |path: &str| {
+        let url = s.url(path);
+        let client = s.client.clone();
+        async move {
+            let r = client.get(url).send().await.unwrap();
+            let kind = r
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default();
+            (r.status().as_u16(), kind, r.text().await.unwrap())
+        }
+    };
+    let (c, kind, md) = text("/api/findings/sight-reduction").await;
+    assert_eq!((c, kind.starts_with("text/markdown")), (200, true), "{md}");
+    let (c, _, html) = text("/api/findings/sight-reduction?format=html").await;
+    assert_eq!(c, 200);
+    assert!(html.contains("<h1>") && html.contains("<table>"), "{html}");
+    let chart = html
+        .split("src=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a chart")
+        .to_string();
+    let (c, kind, svg) = text(&format!("/findings/{chart}")).await;
+    assert_eq!((c, kind.as_str()), (200, "image/svg+xml"), "{chart}");
+    assert!(svg.contains("<svg"));
+    let (c, _, readme) = text("/api/findings/README?format=html").await;
+    assert_eq!(c, 200);
+    assert!(readme.contains("Wilson"), "the metrics are defined");
+    for bad in ["chess", "..%2Fapi", "README.md", "%2E%2E"] {
+        let (c, _, _) = text(&format!("/api/findings/{bad}")).await;
+        assert_eq!(c, 404, "{bad}");
+    }
+    let (c, _, _) = text("/findings/..%2F..%2FCargo.toml.svg").await;
+    assert_eq!(c, 404);
+    let (c, _, _) = text("/api/findings/sight-reduction?format=pdf").await;
+    assert_eq!(c, 400);
     let (_, cat) = s.get("/api/catalog").await;
     assert_eq!(cat["levels"], json!({ "min": 1, "max": 10, "default": 3 }));
     s.stop().await;

@@ -16,7 +16,7 @@ export async function rulesPage(root, game) {
   if (!game) {
     mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'Rules'), nav,
       h('ul', { class: 'rules-index' }, cat.games.map((g) => h('li', {}, h('a', { href: `/rules/${g.name}` }, h('strong', {}, g.title)), ' — ', g.summary, ' ', h('a', { href: `/learn/${g.name}` }, 'Tutorial')))),
-      h('p', {}, 'New to a game? ', h('a', { href: '/learn' }, 'Learn it step by step'), ' on real positions.')));
+      h('p', {}, 'New to a game? ', h('a', { href: '/learn' }, 'Learn it step by step'), ' on real positions. Designing or judging a rule? See ', h('a', { href: '/findings' }, 'how the games play'), '.')));
     document.title = 'Rules · boardlab';
     return null;
   }
@@ -28,6 +28,7 @@ export async function rulesPage(root, game) {
   mount(root, h('section', { class: 'page narrow' }, nav, body,
     h('p', { class: 'rules-play' }, h('a', { class: 'btn btn-primary', href: `/?game=${info.name}` }, `Play ${info.title}`),
       ' ', h('a', { class: 'btn', href: `/learn/${info.name}`, id: 'rules-learn' }, 'Learn step by step'),
+      ' ', h('a', { class: 'btn', href: `/findings/${info.name}`, id: 'rules-findings' }, 'How it plays'),
       info.name === 'sight-reduction' ? [' ', h('a', { class: 'btn', href: '/puzzles' }, 'Puzzles')] : null)));
   document.title = `${info.title} rules · boardlab`;
   try {
