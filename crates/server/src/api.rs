@@ -749,7 +749,11 @@ fn markdown_page(page: &[u8], format: Option<&str>, pages: &str) -> Result<Respo
             )))
         }
     };
-    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static(kind))], body).into_response())
+    Ok((
+        [(header::CONTENT_TYPE, HeaderValue::from_static(kind))],
+        body,
+    )
+        .into_response())
 }
 
 /// A game's tutorial: its steps, each checked against the rules by the game's crate.
