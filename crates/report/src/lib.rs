@@ -99,6 +99,18 @@ pub fn default_bot(kind: GameKind) -> &'static str {
     }
 }
 
+/// Random plies at the start of each game unless told otherwise: enough that the games of a
+/// deterministic bot (alpha-beta with a node budget chooses the same move in the same
+/// position) differ. In Opprimo the first two plies only place the Kings, so its games need
+/// four; assideum starts from one fixed position and needs as many.
+#[must_use]
+pub fn default_opening_plies(kind: GameKind) -> u32 {
+    match kind {
+        GameKind::Opprimo | GameKind::Assideum => 4,
+        GameKind::Obsidio | GameKind::SightReduction => 1,
+    }
+}
+
 /// One option set of a report: its label (`size=7,pie=true`, or `default`) and options.
 #[derive(Clone, Debug)]
 pub struct OptionSet {

@@ -214,7 +214,7 @@ fn markdown(r: &Report, charts: &[Chart], image: &dyn Fn(&Chart) -> String) -> S
     let _ = writeln!(
         m,
         "{} self-play games per option set by `{}` (here `{}`), the first {} plies of each \
-         game random, games stopped at {} plies counted as unfinished, seed {}.{}\n",
+         game chosen at random, games stopped at {} plies counted as unfinished, seed {}.{}\n",
         d.games,
         r.bot,
         r.bot_resolved,
@@ -248,6 +248,15 @@ fn markdown(r: &Report, charts: &[Chart], image: &dyn Fn(&Chart) -> String) -> S
             num(s.branching.mean),
             pct(s.completion.share)
         );
+        if f64::from(s.distinct) < 0.9 * f64::from(s.games) {
+            let _ = writeln!(
+                m,
+                "  - *Only {} of the {} games differ*: the bot repeats itself, so the intervals \
+                 overstate how sure these numbers are. Play more random opening plies \
+                 (`--opening-plies`) or use a bot that varies its play.",
+                s.distinct, s.games
+            );
+        }
     }
     m.push('\n');
     let _ = writeln!(m, "## Who wins\n");

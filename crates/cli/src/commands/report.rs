@@ -35,9 +35,10 @@ pub struct Args {
     /// Games that reach this many plies stop and count as unfinished.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: u32,
-    /// Random moves at the start of every game, for variety.
-    #[arg(long, default_value_t = 1)]
-    pub opening_plies: u32,
+    /// Random moves at the start of every game, for variety (default: 4 in Opprimo and
+    /// assideum, 1 in the others).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
     /// Games per step of the skill trace (0: none).
     #[arg(long, default_value_t = 100)]
     pub skill_games: u32,
@@ -103,7 +104,9 @@ pub fn run(args: &Args) -> Result<()> {
             .unwrap_or_else(|| boardlab_report::default_bot(kind).to_string()),
         seed: args.seed,
         max_plies: args.max_plies,
-        opening_plies: args.opening_plies,
+        opening_plies: args
+            .opening_plies
+            .unwrap_or_else(|| boardlab_report::default_opening_plies(kind)),
         skill_games: if args.skill_steps == 0 {
             0
         } else {
