@@ -2124,6 +2124,12 @@ test('layout: every board target on a phone is at least 44 px, zoomed where the 
     }
     report.push(`${what}: cells ${unit.toFixed(1)} px`);
   }
+  // Every visible button and link button of the game page and the top bar is finger-sized too.
+  const buttons = await page.evaluate(() => [...document.querySelectorAll('button, .btn, .settings > summary')]
+    .filter((e) => e.offsetParent !== null && !e.closest('.board'))
+    .map((e) => ({ text: (e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 20), ...(({ width, height }) => ({ width, height }))(e.getBoundingClientRect()) }))
+    .filter((b) => b.width > 0 && (b.width < 43.5 || b.height < 43.5)));
+  assert(!buttons.length, `buttons under 44 px on a phone: ${JSON.stringify(buttons.slice(0, 6))}`);
   console.log(`    targets on a 390×844 phone: ${report.join('; ')}`);
 });
 
