@@ -58,7 +58,11 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    // As typed, with the program named by its name rather than its path.
+    let command = std::iter::once("boardlab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
     if !args.merge.is_empty() {
         let report = boardlab_report::merge(&args.merge, &args.out, &command)?;
         outln!(
