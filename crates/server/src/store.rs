@@ -291,11 +291,10 @@ fn applied(writes: &[&Write], b: &BatchJson, rows: &[(String, i64)]) -> Vec<bool
     out
 }
 
-/// The SQLite batch: one script, sent in one call and prepared once. The summary update
-/// touches exactly the games whose event was inserted: their stored version is the one
-/// before it (a version another writer took first is already past that).
-const SQLITE_BATCH: &str = "BEGIN IMMEDIATE;
-INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
+/// New games from the batch's `games` array (`$1`), to be followed by a `WHERE` clause.
+macro_rules! sqlite_insert_games {
+    () => {
+        "INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
     second_token, same_screen, created_ms, version, status, result, termination, move_count,
     to_move, computer_to_move, updated_ms)
 SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
@@ -303,7 +302,18 @@ SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
     value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
     value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
     value ->> '$.s.c', value ->> '$.s.u'
-FROM json_each($1) WHERE value ->> 'ag' IS NULL;
+FROM json_each($1)"
+    };
+}
+
+/// The SQLite batch: one script, sent in one call and prepared once. The summary update
+/// touches exactly the games whose event was inserted: their stored version is the one
+/// before it (a version another writer took first is already past that). A game made with an
+/// event (a rematch) is inserted after the events, only when its event was.
+const SQLITE_BATCH: &str = concat!(
+    "BEGIN IMMEDIATE;\n",
+    sqlite_insert_games!(),
+    " WHERE value ->> 'ag' IS NULL;
 INSERT INTO events (game_id, seq, seat, action, data, at_ms)
 SELECT value ->> 'g', value ->> 's', value ->> 't', value ->> 'a', value ->> 'd', value ->> 'm'
 FROM json_each($2) WHERE true
@@ -313,15 +323,9 @@ UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = 
     computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u'
 FROM json_each($3) AS j
 WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
-INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
-    second_token, same_screen, created_ms, version, status, result, termination, move_count,
-    to_move, computer_to_move, updated_ms)
-SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
-    value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
-    value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
-    value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
-    value ->> '$.s.c', value ->> '$.s.u'
-FROM json_each($1)
+",
+    sqlite_insert_games!(),
+    "
 WHERE value ->> 'ag' IS NOT NULL AND EXISTS (SELECT 1 FROM events e
     WHERE e.game_id = value ->> 'ag' AND e.seq = value ->> 'aq' AND e.data = value ->> 'id');
 INSERT INTO reviews (game_id, version, bot, review, created_ms)
@@ -329,7 +333,8 @@ SELECT value ->> 'g', value ->> 'v', value ->> 'b', value ->> 'r', value ->> 'm'
 FROM json_each($4) WHERE true
 ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, bot = excluded.bot,
     review = excluded.review, created_ms = excluded.created_ms;
-COMMIT;";
+COMMIT;"
+);
 
 /// Commits a batch on SQLite: [`SQLITE_BATCH`] with the batch as JSON.
 async fn commit_sqlite(
