@@ -122,6 +122,7 @@ pub fn run(args: &Args) -> Result<()> {
             args.skill_steps
         },
     };
+    let started = std::time::Instant::now();
     let stop = AtomicBool::new(false);
     let run = Run {
         out: args.out.clone(),
