@@ -122,7 +122,7 @@ pub fn run(args: &Args) -> Result<()> {
             args.skill_steps
         },
     };
-    let started = std::time::Instant::now();
+    let clock = std::time::Instant::now();
     let stop = AtomicBool::new(false);
     let run = Run {
         out: args.out.clone(),
@@ -168,8 +168,9 @@ pub fn run(args: &Args) -> Result<()> {
                 )?;
             }
             outln!(
-                "written to {} (report.html, report.md, report.json)",
-                args.out.display()
+                "written to {} (report.html, report.md, report.json) in {:.0} s",
+                args.out.display(),
+                clock.elapsed().as_secs_f64()
             )?;
         }
         None => outln!(
