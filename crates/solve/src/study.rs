@@ -571,6 +571,7 @@ pub fn lengths_svg(summary: &Summary) -> String {
             .disable_x_mesh()
             .x_labels(((hi - lo) as usize + 1).min(40))
             .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .x_desc("plies (removals) until the loser has no move")
             .y_desc("set-ups")
             .draw()
