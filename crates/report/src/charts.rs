@@ -26,6 +26,16 @@ fn colour(i: usize) -> RGBColor {
 
 type Drawn = Result<(), String>;
 
+/// The label of category `x` on an axis whose categories sit at 0, 1, 2, …; none between them.
+fn category(labels: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        labels.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 fn fail<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
@@ -81,14 +91,7 @@ pub fn bars(title: &str, y_label: &str, bars: &[Bar], y_max: Option<f64>) -> Str
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(bars.len().max(1))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| category(&labels, *x))
             .y_desc(y_label)
             .draw()
             .map_err(fail)?;
@@ -130,14 +133,7 @@ pub fn outcomes(sets: &[SetReport]) -> String {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(sets.len().max(1))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| category(&labels, *x))
             .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
             .y_desc("share")
             .draw()
@@ -295,14 +291,7 @@ pub fn skill(series: &[(&str, &[SkillStep])]) -> String {
         chart
             .configure_mesh()
             .x_labels(steps)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| category(&labels, *x))
             .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
             .x_desc("the stronger bot (against half its budget)")
             .y_desc("score")

@@ -31,7 +31,7 @@ use boardlab_games::GameKind;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io::{BufRead, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -501,27 +501,23 @@ fn claim_folder(dir: &Path, def: &Definition) -> Result<(), ReportError> {
 /// interruption is dropped, and with `repair` cut from the file; any other bad line is an
 /// error.
 fn read_lines(path: &Path, repair: bool) -> Result<Vec<Line>, ReportError> {
-    let file = match fs::File::open(path) {
-        Ok(f) => f,
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io(path)(e)),
     };
+    let ends_with_newline = text.ends_with('\n');
+    let raw: Vec<&str> = text.lines().collect();
     let mut lines = Vec::new();
     let mut good_bytes = 0u64;
-    let raw: Vec<String> = std::io::BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(io(path))?;
-    let whole = fs::read(path).map_err(io(path))?;
-    let ends_with_newline = whole.last() == Some(&b'\n');
-    for (i, text) in raw.iter().enumerate() {
+    for (i, line) in raw.iter().enumerate() {
         let last = i + 1 == raw.len();
-        match serde_json::from_str::<Line>(text) {
-            Ok(line) if !last || ends_with_newline => {
-                lines.push(line);
-                good_bytes += text.len() as u64 + 1;
+        match serde_json::from_str::<Line>(line) {
+            Ok(parsed) if !last || ends_with_newline => {
+                lines.push(parsed);
+                good_bytes += line.len() as u64 + 1;
             }
-            Ok(_) | Err(_) if last => {
+            _ if last => {
                 // Cut short while being written.
                 if repair {
                     let f = fs::OpenOptions::new()
