@@ -2,6 +2,7 @@
 //! work. Every body is read by [`JsonBody`], which answers malformed JSON, wrong types,
 //! unknown fields and oversized bodies with a clear 4xx.
 
+use crate::accounts::{self, Session};
 use crate::app::{Actor, App, NewGame};
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
@@ -65,6 +66,19 @@ fn table() -> Vec<Route> {
         ("get", "/api/puzzles/{id}", get(get_puzzle)),
         ("post", "/api/puzzles/{id}/moves", post(post_puzzle_move)),
         ("post", "/api/puzzles/{id}/hint", post(post_puzzle_hint)),
+        ("post", "/api/games/{id}/claim", post(accounts::claim)),
+        ("post", "/api/account/signup", post(accounts::signup)),
+        ("post", "/api/account/login", post(accounts::login)),
+        ("post", "/api/account/logout", post(accounts::logout)),
+        (
+            "post",
+            "/api/account/logout-everywhere",
+            post(accounts::logout_everywhere),
+        ),
+        ("get", "/api/account", get(accounts::me)),
+        ("get", "/api/account/games", get(accounts::my_games)),
+        ("get", "/api/account/live", get(accounts::live)),
+        ("get", "/api/players/{name}", get(accounts::player)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
         ("get", "/api/games/{id}/events", get(live::sse)),
         ("get", "/api/openapi.json", get(openapi)),
@@ -285,6 +299,7 @@ async fn create_game(
             players,
             same_screen: req.same_screen,
             token_hashes: None,
+            accounts: [None, None],
         })
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
@@ -424,6 +439,7 @@ struct MoveRequest {
 async fn post_move(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: Session,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
     if req.text.len() > MOVE_LIMIT {
@@ -436,7 +452,7 @@ async fn post_move(
     let state = app
         .act(
             &id,
-            &Actor::Token(req.token),
+            &session.actor(req.token),
             Action::Move,
             &req.text,
             req.version,
@@ -455,12 +471,13 @@ struct ResignRequest {
 async fn post_resign(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: Session,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Response, ApiError> {
     let state = app
         .act(
             &id,
-            &Actor::Token(req.token),
+            &session.actor(req.token),
             Action::Resign,
             "",
             req.version,
@@ -480,6 +497,7 @@ struct OfferRequest {
 async fn post_draw(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: Session,
     JsonBody(req): JsonBody<OfferRequest>,
 ) -> Result<Response, ApiError> {
     let action = match req.action.as_str() {
@@ -493,7 +511,7 @@ async fn post_draw(
         }
     };
     let state = app
-        .act(&id, &Actor::Token(req.token), action, "", req.version)
+        .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
     Ok(json_response(StatusCode::OK, state))
 }
@@ -501,10 +519,11 @@ async fn post_draw(
 async fn post_rematch(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: Session,
     JsonBody(req): JsonBody<OfferRequest>,
 ) -> Result<Response, ApiError> {
     let state = app
-        .rematch(&id, req.token, &req.action, req.version)
+        .rematch(&id, session.actor(req.token), &req.action, req.version)
         .await?;
     Ok(json_response(StatusCode::OK, state))
 }
@@ -512,6 +531,7 @@ async fn post_rematch(
 async fn post_undo(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: Session,
     JsonBody(req): JsonBody<OfferRequest>,
 ) -> Result<Response, ApiError> {
     let action = match req.action.as_str() {
@@ -525,7 +545,7 @@ async fn post_undo(
         }
     };
     let state = app
-        .act(&id, &Actor::Token(req.token), action, "", req.version)
+        .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
     Ok(json_response(StatusCode::OK, state))
 }
@@ -545,7 +565,7 @@ async fn post_join(
     let fresh = crate::token::new_token();
     let digest = crate::token::to_hex(&crate::token::hash(&fresh));
     let state = app
-        .act(&id, &Actor::Token(req.token), Action::Join, &digest, None)
+        .act(&id, &Actor::token(req.token), Action::Join, &digest, None)
         .await?;
     let seat = app
         .with_entry(&id, |e| {

@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::limits::{ComputerLimits, PerAddress};
 use crate::player::Player;
-use crate::state::{Action, Event, Live, Meta};
+use crate::state::{Action, Event, Live, Meta, SeatAccount};
 use crate::store::{Backend, GameRow, Store, StoreError, Summary, Write};
 use crate::{now_ms, token, view};
 use boardlab_core::Seat;
@@ -59,10 +59,24 @@ pub struct Update {
 /// Who acts.
 #[derive(Clone, Debug)]
 pub enum Actor {
-    /// A person holding a seat token (`None`: no token given).
-    Token(Option<String>),
+    /// A person holding a seat token, signed in to an account (by its id), both or neither.
+    Person {
+        token: Option<String>,
+        account: Option<String>,
+    },
     /// The computer playing `seat`.
     Computer(Seat),
+}
+
+impl Actor {
+    /// A person known by a token only.
+    #[must_use]
+    pub fn token(token: Option<String>) -> Actor {
+        Actor::Person {
+            token,
+            account: None,
+        }
+    }
 }
 
 /// A new game as requested.
@@ -77,6 +91,8 @@ pub struct NewGame {
     /// The digests of the seats' tokens, when the players keep tokens they already hold (a
     /// rematch); `None` makes new tokens.
     pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
+    /// The accounts holding the seats from the start (a rematch between accounts).
+    pub accounts: [Option<SeatAccount>; 2],
 }
 
 /// A new game checked and ready to store: its row and summary, its cached form, and the
@@ -115,6 +131,7 @@ impl Made {
             tokens: hashes,
             same_screen: new.same_screen,
             created_ms: now_ms(),
+            accounts: new.accounts,
         };
         let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let row = GameRow {
@@ -129,6 +146,7 @@ impl Made {
             second_token: meta.tokens[1].map(|h| token::to_hex(&h)),
             same_screen: meta.same_screen,
             created_ms: meta.created_ms,
+            accounts: meta.accounts.clone().map(|a| a.map(|a| (a.id, a.name))),
         };
         let summary = summary(&meta, &live);
         Ok(Made {
@@ -158,6 +176,11 @@ pub struct Settings {
     pub hints_per_minute: u32,
     /// Take client addresses from `X-Forwarded-For` (behind a trusted proxy).
     pub trust_proxy: bool,
+    /// Log-ins and sign-ups one address, and log-ins one account name, may try per minute
+    /// (0: no limit).
+    pub logins_per_minute: u32,
+    /// The server is reached over TLS (through a proxy): session cookies are `Secure`.
+    pub behind_tls: bool,
 }
 
 struct Thinking {
@@ -184,6 +207,13 @@ pub struct App {
     pub hint_limit: PerAddress,
     /// Analysis-board evaluations per client address.
     pub analysis_limit: PerAddress,
+    /// Log-ins and sign-ups per client address.
+    pub login_limit: PerAddress,
+    /// Log-ins per account name.
+    pub account_login_limit: crate::limits::Allowance<String>,
+    /// Live channels of signed-in players, by account id: a message whenever one of their
+    /// games changes.
+    account_channels: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -231,6 +261,8 @@ fn summary(meta: &Meta, live: &Live) -> Summary {
         to_move: live.to_move(),
         computer_to_move: live.computer_to_move(meta).is_some(),
         updated_ms: live.updated_ms,
+        accounts: live.accounts.clone().map(|a| a.map(|a| a.id)),
+        winner: live.result().and_then(|r| r.winner),
     }
 }
 
@@ -258,6 +290,10 @@ fn meta_from_row(row: &GameRow) -> Result<Meta, String> {
         tokens: [hash(&row.first_token)?, hash(&row.second_token)?],
         same_screen: row.same_screen,
         created_ms: row.created_ms,
+        accounts: row
+            .accounts
+            .clone()
+            .map(|a| a.map(|(id, name)| SeatAccount { id, name })),
     })
 }
 
@@ -284,6 +320,18 @@ impl App {
                 settings.hints_per_minute.saturating_mul(4),
                 settings.hints_per_minute.saturating_mul(4).min(40),
             ),
+            login_limit: PerAddress::new(
+                "log-ins",
+                settings.logins_per_minute,
+                settings.logins_per_minute,
+            ),
+            account_login_limit: crate::limits::Allowance::of(
+                "log-ins",
+                "this account",
+                settings.logins_per_minute,
+                settings.logins_per_minute,
+            ),
+            account_channels: Mutex::new(HashMap::new()),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),
@@ -365,7 +413,10 @@ impl App {
     ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
         let made = Made::new(new)?;
         self.store
-            .write(Write::Create(made.row.clone(), made.summary.clone()))
+            .write(Write::Create(Box::new((
+                made.row.clone(),
+                made.summary.clone(),
+            ))))
             .await
             .map_err(ApiError::storage)?;
         let json = view::state_json(&made.meta, &made.live);
@@ -474,6 +525,14 @@ impl App {
         expected_version: Option<i64>,
         mut made: Option<Made>,
     ) -> Result<String, ApiError> {
+        let made_accounts: Option<Vec<String>> = made.as_ref().map(|m| {
+            m.meta
+                .accounts
+                .iter()
+                .flatten()
+                .map(|a| a.id.clone())
+                .collect()
+        });
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
         }
@@ -534,6 +593,17 @@ impl App {
                     entry.live = next;
                     let json = view::state_json(&entry.meta, &entry.live);
                     self.publish(id, entry.live.version, &json);
+                    let mut told: Vec<String> = entry
+                        .live
+                        .accounts
+                        .iter()
+                        .flatten()
+                        .map(|a| a.id.clone())
+                        .collect();
+                    if let Some(m) = &made_accounts {
+                        told.extend(m.iter().cloned());
+                    }
+                    self.tell_accounts(&told, id);
                     let computer = entry.live.computer_to_move(&entry.meta).is_some();
                     drop(guard);
                     self.stop_thinking(id);
@@ -568,6 +638,57 @@ impl App {
             .entry(id.to_string())
             .or_insert_with(|| broadcast::channel(64).0)
             .subscribe()
+    }
+
+    /// Subscribes to the changes of a signed-in player's games.
+    pub fn subscribe_account(&self, account: &str) -> broadcast::Receiver<Arc<str>> {
+        let mut channels = lock(&self.account_channels);
+        channels
+            .entry(account.to_string())
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe()
+    }
+
+    /// Forgets the channel of an account nobody listens for any more.
+    pub fn unsubscribed_account(&self, account: &str) {
+        let mut channels = lock(&self.account_channels);
+        if channels
+            .get(account)
+            .is_some_and(|c| c.receiver_count() == 0)
+        {
+            channels.remove(account);
+        }
+    }
+
+    /// Tells the live channels of `accounts` (those listening on this server) that game
+    /// `id` changed.
+    fn tell_accounts(&self, accounts: &[String], id: &str) {
+        let channels = lock(&self.account_channels);
+        if channels.is_empty() {
+            return;
+        }
+        let text: Arc<str> = Arc::from(serde_json::json!({ "game": id }).to_string());
+        for a in accounts {
+            if let Some(tx) = channels.get(a) {
+                let _ = tx.send(Arc::clone(&text));
+            }
+        }
+    }
+
+    /// Another server changed game `id`: tells its players listening here, reading who they
+    /// are from the database (only when anyone listens at all).
+    async fn tell_accounts_of(&self, id: &str) {
+        if lock(&self.account_channels).is_empty() {
+            return;
+        }
+        match self.store.seat_accounts(id).await {
+            Ok(Some(accounts)) => {
+                let ids: Vec<String> = accounts.into_iter().flatten().collect();
+                self.tell_accounts(&ids, id);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(game = id, "cannot read a game's accounts: {e}"),
+        }
     }
 
     /// Forgets the channel of a game nobody listens to any more.
@@ -616,11 +737,10 @@ impl App {
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
-        token: Option<String>,
+        actor: Actor,
         answer: &str,
         version: Option<i64>,
     ) -> Result<String, ApiError> {
-        let actor = Actor::Token(token);
         let action = match answer {
             "offer" => Action::RematchOffer,
             "accept" => Action::RematchAccept,
@@ -653,6 +773,7 @@ impl App {
             players: [meta.players[1].clone(), meta.players[0].clone()],
             same_screen: meta.same_screen,
             token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
+            accounts: [live.accounts[1].clone(), live.accounts[0].clone()],
         })?;
         let new_id = made.meta.id.clone();
         self.act_making(
@@ -673,7 +794,7 @@ impl App {
             Seat::BOTH
                 .into_iter()
                 .filter(|&seat| {
-                    let actor = Actor::Token(Some(token.to_string()));
+                    let actor = Actor::token(Some(token.to_string()));
                     resolve_seat(&e.meta, &e.live, &actor, Action::Resign)
                         .is_ok_and(|s| s == seat || e.meta.same_screen)
                 })
@@ -722,6 +843,7 @@ impl App {
     /// Another server changed game `id` to `version`: drop a stale cached copy, and reload and
     /// notify local subscribers.
     pub async fn changed_elsewhere(self: &Arc<Self>, id: &str, version: i64) {
+        self.tell_accounts_of(id).await;
         let slot = {
             let cache = lock(&self.cache);
             cache.get(id).cloned()
@@ -1144,6 +1266,8 @@ impl App {
         self.create_limit.forget_idle();
         self.hint_limit.forget_idle();
         self.analysis_limit.forget_idle();
+        self.login_limit.forget_idle();
+        self.account_login_limit.forget_idle();
     }
 
     /// Stops the computer players and tells live connections to close.
@@ -1185,31 +1309,51 @@ pub fn live_message(state_json: &str) -> String {
 
 /// The seat `actor` acts for with `action`, or why it may not.
 fn resolve_seat(meta: &Meta, live: &Live, actor: &Actor, action: Action) -> Result<Seat, ApiError> {
-    let seats = match actor {
+    let (token, account) = match actor {
         Actor::Computer(seat) => return Ok(*seat),
-        Actor::Token(None) => {
+        Actor::Person {
+            token: None,
+            account: None,
+        } => {
             return Err(ApiError::forbidden(
-                "missing token: send the seat's token as \"token\"",
+                "missing token: send the seat's token as \"token\", or sign in",
             ))
         }
-        Actor::Token(Some(t)) => {
-            // A seat whose invite link was used answers to the token given at the join; the
-            // link's token only reaches it to be told that it was used.
-            let mut seats = meta.seats_of(t);
-            if action != Action::Join {
-                seats.retain(|s| live.joined[s.index()].is_none());
-            }
-            for seat in Seat::BOTH {
-                if let Some(digest) = &live.joined[seat.index()] {
-                    if crate::token::matches(t, digest) && !seats.contains(&seat) {
-                        seats.push(seat);
-                    }
+        Actor::Person { token, account } => (token, account),
+    };
+    let mut seats = Vec::new();
+    if let Some(t) = token {
+        // A seat whose invite link was used answers to the token given at the join; the
+        // link's token only reaches it to be told that it was used.
+        seats = meta.seats_of(t);
+        if action != Action::Join {
+            seats.retain(|s| live.joined[s.index()].is_none());
+        }
+        for seat in Seat::BOTH {
+            if let Some(digest) = &live.joined[seat.index()] {
+                if crate::token::matches(t, digest) && !seats.contains(&seat) {
+                    seats.push(seat);
                 }
             }
-            seats
         }
-    };
+    }
+    if let Some(account) = account {
+        // A signed-in player holds the seats of their account (claims need the token).
+        if action != Action::Claim {
+            for seat in Seat::BOTH {
+                let theirs = live.accounts[seat.index()]
+                    .as_ref()
+                    .is_some_and(|a| &a.id == account);
+                if theirs && !seats.contains(&seat) {
+                    seats.push(seat);
+                }
+            }
+        }
+    }
     match seats.as_slice() {
+        [] if token.is_none() => Err(ApiError::forbidden(
+            "no seat of this game belongs to your account",
+        )),
         [] => Err(ApiError::forbidden(
             "wrong token: it holds no seat of this game",
         )),

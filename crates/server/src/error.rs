@@ -31,14 +31,14 @@ impl ApiError {
 
     /// 429: this client asked too often; it may ask again after `seconds`.
     #[must_use]
-    pub fn too_many(what: &str, seconds: u64) -> ApiError {
+    pub fn too_many(what: &str, whom: &str, seconds: u64) -> ApiError {
         let seconds = seconds.max(1);
         ApiError {
             retry_after: Some(seconds),
             ..ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
-                format!("too many {what} from this address; try again in {seconds} s"),
+                format!("too many {what} from {whom}; try again in {seconds} s"),
             )
         }
     }

@@ -7,6 +7,7 @@
 //!   command-line settings shared by `boardlab serve` and the `boardlab-server` binary.
 //! - The API is documented in `docs/api.md` and served as OpenAPI at `/api/openapi.json`.
 
+pub mod accounts;
 pub mod analysis;
 pub mod api;
 pub mod app;
@@ -116,6 +117,14 @@ pub struct ServeArgs {
     /// address from the last entry of X-Forwarded-For rather than from the connection.
     #[arg(long)]
     pub trust_proxy: bool,
+    /// Log-ins and sign-ups one address may try per minute, and log-ins one account name
+    /// may see per minute (0: no limit).
+    #[arg(long, default_value_t = 10)]
+    pub logins_per_minute: u32,
+    /// The server is reached over TLS (a proxy terminates it): session cookies are marked
+    /// Secure. Behind --trust-proxy, X-Forwarded-Proto: https does the same per request.
+    #[arg(long)]
+    pub behind_tls: bool,
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -143,6 +152,8 @@ impl Default for ServeArgs {
             games_per_minute: 60,
             hints_per_minute: 30,
             trust_proxy: false,
+            logins_per_minute: 10,
+            behind_tls: false,
         }
     }
 }
@@ -232,6 +243,8 @@ impl Server {
                 games_per_minute: args.games_per_minute,
                 hints_per_minute: args.hints_per_minute,
                 trust_proxy: args.trust_proxy,
+                logins_per_minute: args.logins_per_minute,
+                behind_tls: args.behind_tls,
             },
         );
         let mut connections = args.connection_limits();

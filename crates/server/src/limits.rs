@@ -65,35 +65,51 @@ impl Default for ComputerLimits {
 }
 
 /// A per-address allowance: so many requests a minute, with a burst.
+pub type PerAddress = Allowance<IpAddr>;
+
+/// A per-key allowance (per address, per account name): so many requests a minute, with a
+/// burst.
 #[derive(Debug)]
-pub struct PerAddress {
+pub struct Allowance<K: std::hash::Hash + Eq + Clone> {
     what: &'static str,
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Who is limited, for the message: "this address", "this account".
+    whom: &'static str,
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
 }
 
-impl PerAddress {
+impl<K: std::hash::Hash + Eq + Clone> Allowance<K> {
     /// `per_minute` requests a minute from one address, at most `burst` at once; 0 turns the
     /// limit off.
     #[must_use]
-    pub fn new(what: &'static str, per_minute: u32, burst: u32) -> PerAddress {
+    pub fn new(what: &'static str, per_minute: u32, burst: u32) -> Self {
+        Self::of(what, "this address", per_minute, burst)
+    }
+
+    /// As [`Allowance::new`], for keys that are not addresses (`whom` names them).
+    #[must_use]
+    pub fn of(what: &'static str, whom: &'static str, per_minute: u32, burst: u32) -> Self {
         let limiter = NonZeroU32::new(per_minute).map(|n| {
             let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
             DefaultKeyedRateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))
         });
-        PerAddress { what, limiter }
+        Allowance {
+            what,
+            whom,
+            limiter,
+        }
     }
 
-    /// Takes one request from `addr`'s allowance.
+    /// Takes one request from `key`'s allowance.
     ///
     /// # Errors
     /// 429 with the seconds to wait when the allowance is spent.
-    pub fn check(&self, addr: IpAddr) -> Result<(), ApiError> {
+    pub fn check(&self, key: K) -> Result<(), ApiError> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
-        limiter.check_key(&addr).map_err(|not_until| {
+        limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::too_many(self.what, wait.as_secs_f64().ceil() as u64)
+            ApiError::too_many(self.what, self.whom, wait.as_secs_f64().ceil() as u64)
         })
     }
 

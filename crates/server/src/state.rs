@@ -26,6 +26,41 @@ pub struct Meta {
     pub same_screen: bool,
     /// Milliseconds since 1970.
     pub created_ms: i64,
+    /// The accounts holding the seats when the game was read (later claims are events).
+    pub accounts: [Option<SeatAccount>; 2],
+}
+
+/// The account holding a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatAccount {
+    pub id: String,
+    pub name: String,
+}
+
+impl SeatAccount {
+    /// The data of a claim event: `ID NAME` (names have no spaces).
+    #[must_use]
+    pub fn to_data(&self) -> String {
+        format!("{} {}", self.id, self.name)
+    }
+
+    /// Reads a claim event's data.
+    ///
+    /// # Errors
+    /// Data that is not `ID NAME`.
+    pub fn from_data(data: &str) -> Result<SeatAccount, String> {
+        match data.split_once(' ') {
+            Some((id, name)) if !id.is_empty() && !name.is_empty() && !name.contains(' ') => {
+                Ok(SeatAccount {
+                    id: id.to_string(),
+                    name: name.to_string(),
+                })
+            }
+            _ => Err(format!(
+                "a claim names its account as 'ID NAME', not '{data}'"
+            )),
+        }
+    }
 }
 
 impl Meta {
@@ -92,10 +127,13 @@ pub enum Action {
     RematchAccept,
     /// Decline the other seat's offer, or withdraw one's own.
     RematchDecline,
+    /// A signed-in player holding the seat's token makes the seat their account's (both
+    /// seats in a same-screen game); the data is the account as `ID NAME`.
+    Claim,
 }
 
 impl Action {
-    pub const ALL: [Action; 12] = [
+    pub const ALL: [Action; 13] = [
         Action::Move,
         Action::Resign,
         Action::DrawOffer,
@@ -108,6 +146,7 @@ impl Action {
         Action::RematchOffer,
         Action::RematchAccept,
         Action::RematchDecline,
+        Action::Claim,
     ];
 
     /// The name stored in the log and used by the API.
@@ -126,6 +165,7 @@ impl Action {
             Action::RematchOffer => "rematch-offer",
             Action::RematchAccept => "rematch-accept",
             Action::RematchDecline => "rematch-decline",
+            Action::Claim => "claim",
         }
     }
 }
@@ -237,6 +277,8 @@ pub struct Live {
     /// For each seat whose invite link was used, the digest of the token given then; it
     /// replaces the token of the link.
     pub joined: [Option<TokenHash>; 2],
+    /// The accounts holding the seats.
+    pub accounts: [Option<SeatAccount>; 2],
 }
 
 impl Live {
@@ -259,6 +301,7 @@ impl Live {
             declined: None,
             updated_ms: meta.created_ms,
             joined: [None, None],
+            accounts: meta.accounts.clone(),
         })
     }
 
@@ -591,6 +634,34 @@ impl Live {
                 self.joined[seat.index()] = Some(digest);
                 Ok(data.to_string())
             }
+            Action::Claim => {
+                if solitaire {
+                    return Err(conflict("a puzzle has no seats to claim"));
+                }
+                let account = SeatAccount::from_data(data).map_err(conflict)?;
+                let seats: &[Seat] = if meta.same_screen {
+                    &Seat::BOTH
+                } else {
+                    std::slice::from_ref(&seat)
+                };
+                for s in seats {
+                    if let Some(held) = &self.accounts[s.index()] {
+                        if held.id != account.id {
+                            return Err(ActionError::Conflict {
+                                code: "claimed",
+                                message: format!(
+                                    "the {s} seat belongs to the account {}",
+                                    held.name
+                                ),
+                            });
+                        }
+                    }
+                }
+                for s in seats {
+                    self.accounts[s.index()] = Some(account.clone());
+                }
+                Ok(data.to_string())
+            }
         }
     }
 
@@ -766,6 +837,7 @@ mod tests {
             tokens: [None, None],
             same_screen: false,
             created_ms: 0,
+            accounts: [None, None],
         }
     }
 

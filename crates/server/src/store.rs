@@ -68,6 +68,8 @@ pub struct GameRow {
     pub second_token: Option<String>,
     pub same_screen: bool,
     pub created_ms: i64,
+    /// The accounts holding the seats when the game was read: `(id, name)`.
+    pub accounts: [Option<(String, String)>; 2],
 }
 
 /// The summary kept beside a game for listings and sweeps.
@@ -82,6 +84,10 @@ pub struct Summary {
     pub to_move: Option<Seat>,
     pub computer_to_move: bool,
     pub updated_ms: i64,
+    /// The ids of the accounts holding the seats.
+    pub accounts: [Option<String>; 2],
+    /// The winning seat of a finished game (`None` for a draw or a game going on).
+    pub winner: Option<Seat>,
 }
 
 /// One line of the recent-games list.
@@ -99,13 +105,17 @@ pub struct Listed {
     pub move_count: i64,
     pub to_move: Option<String>,
     pub updated_ms: i64,
+    /// `first` or `second` when a seat won.
+    pub winner: Option<String>,
+    /// The names of the accounts holding the seats.
+    pub accounts: [Option<String>; 2],
 }
 
 /// A write for the writer task.
 #[derive(Debug)]
 pub enum Write {
     /// A new game with its initial summary.
-    Create(GameRow, Summary),
+    Create(Box<(GameRow, Summary)>),
     /// An event appended to a game's log, with the summary after it; with `creates`, a new
     /// game made in the same transaction if and only if the event is stored (a rematch).
     Append {
@@ -138,6 +148,9 @@ enum Pools {
         read: SqlitePool,
         /// Copies the WAL into the database file beside the writer (see [`Store::start_writer`]).
         checkpoint: SqlitePool,
+        /// Writes outside the game logs (accounts and sessions): small transactions of their
+        /// own, which wait for the writer's lock like another process would.
+        side: SqlitePool,
     },
     Postgres(PgPool),
 }
@@ -175,6 +188,16 @@ macro_rules! on_pool {
     };
 }
 
+/// As [`on_pool`], with a pool that may write (for writes outside the game logs).
+macro_rules! on_write_pool {
+    ($pools:expr, $p:ident => $body:expr) => {
+        match $pools {
+            Pools::Sqlite { side: $p, .. } => $body,
+            Pools::Postgres($p) => $body,
+        }
+    };
+}
+
 /// A batch as JSON arrays: new games, appended events, and the summaries after them. Each
 /// batch is then the same few statements whatever its size, prepared once and reused.
 struct BatchJson {
@@ -201,6 +224,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             "g": id, "v": s.version, "st": s.status, "r": s.result, "te": s.termination,
             "n": s.move_count, "tm": s.to_move.map(Seat::name),
             "c": i32::from(s.computer_to_move), "u": s.updated_ms,
+            "a1": s.accounts[0], "a2": s.accounts[1], "w": s.winner.map(Seat::name),
         })
     };
     // `after`: the `[game id, seq]` of the event without which the game is not made.
@@ -215,7 +239,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
     };
     for (i, w) in writes.iter().enumerate() {
         match w {
-            Write::Create(g, s) => games.push(game(g, s, None)),
+            Write::Create(c) => games.push(game(&c.0, &c.1, None)),
             Write::Append {
                 game_id,
                 event,
@@ -296,12 +320,13 @@ macro_rules! sqlite_insert_games {
     () => {
         "INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
     second_token, same_screen, created_ms, version, status, result, termination, move_count,
-    to_move, computer_to_move, updated_ms)
+    to_move, computer_to_move, updated_ms, first_account, second_account, winner)
 SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
     value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
     value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
     value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
-    value ->> '$.s.c', value ->> '$.s.u'
+    value ->> '$.s.c', value ->> '$.s.u', value ->> '$.s.a1', value ->> '$.s.a2',
+    value ->> '$.s.w'
 FROM json_each($1)"
     };
 }
@@ -320,7 +345,8 @@ FROM json_each($2) WHERE true
 ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq;
 UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = j.value ->> 'r',
     termination = j.value ->> 'te', move_count = j.value ->> 'n', to_move = j.value ->> 'tm',
-    computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u'
+    computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u',
+    first_account = j.value ->> 'a1', second_account = j.value ->> 'a2', winner = j.value ->> 'w'
 FROM json_each($3) AS j
 WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
 ",
@@ -335,6 +361,51 @@ ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, bot = excluded.b
     review = excluded.review, created_ms = excluded.created_ms;
 COMMIT;"
 );
+
+/// The account `(id, name)` in two columns of a row, if any.
+fn account_of<R: Row>(row: &R, id: &str, name: &str) -> Result<Option<(String, String)>, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let id: Option<String> = row.try_get(id)?;
+    let name: Option<String> = row.try_get(name)?;
+    Ok(id.map(|i| (i, name.unwrap_or_default())))
+}
+
+/// The columns of a [`Listed`] game (`g`) with its seats' account names, to be followed by
+/// a `WHERE` clause.
+const LISTED: &str = "SELECT g.id, g.game, g.first_player, g.second_player, g.created_ms, \
+    g.version, g.status, g.result, g.termination, g.move_count, g.to_move, g.updated_ms, \
+    g.winner, a1.name AS first_name, a2.name AS second_name FROM games g \
+    LEFT JOIN accounts a1 ON a1.id = g.first_account \
+    LEFT JOIN accounts a2 ON a2.id = g.second_account";
+
+/// A [`Listed`] game from a row of [`LISTED`].
+fn listed<R: Row>(r: &R) -> Result<Listed, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(Listed {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        first_player: r.try_get("first_player")?,
+        second_player: r.try_get("second_player")?,
+        created_ms: r.try_get("created_ms")?,
+        version: r.try_get("version")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        termination: r.try_get("termination")?,
+        move_count: r.try_get("move_count")?,
+        to_move: r.try_get("to_move")?,
+        updated_ms: r.try_get("updated_ms")?,
+        winner: r.try_get("winner")?,
+        accounts: [r.try_get("first_name")?, r.try_get("second_name")?],
+    })
+}
 
 /// Commits a batch on SQLite: [`SQLITE_BATCH`] with the batch as JSON.
 async fn commit_sqlite(
@@ -366,10 +437,12 @@ async fn commit_sqlite(
 /// New games from a batch's `games` array, to be followed by a `WHERE` clause.
 const PG_INSERT_GAMES: &str = "INSERT INTO games (id, game, options, seed, position, \
     first_player, second_player, first_token, second_token, same_screen, created_ms, version, \
-    status, result, termination, move_count, to_move, computer_to_move, updated_ms) \
+    status, result, termination, move_count, to_move, computer_to_move, updated_ms, \
+    first_account, second_account, winner) \
     SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
     x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
-    (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint \
+    (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint, \
+    x.s ->> 'a1', x.s ->> 'a2', x.s ->> 'w' \
     FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, seed bigint, \
     position text, p1 text, p2 text, t1 text, t2 text, same integer, created bigint, s jsonb, \
     ag text, aq bigint)";
@@ -401,9 +474,10 @@ async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, 
         }
         sqlx::query(
             "UPDATE games SET version = x.v, status = x.st, result = x.r, termination = x.te, \
-             move_count = x.n, to_move = x.tm, computer_to_move = x.c, updated_ms = x.u \
+             move_count = x.n, to_move = x.tm, computer_to_move = x.c, updated_ms = x.u, \
+             first_account = x.a1, second_account = x.a2, winner = x.w \
              FROM jsonb_to_recordset($1::jsonb) AS x(g text, v bigint, st text, r text, \
-             te text, n bigint, tm text, c integer, u bigint) \
+             te text, n bigint, tm text, c integer, u bigint, a1 text, a2 text, w text) \
              WHERE games.id = x.g AND games.version = x.v - 1",
         )
         .bind(&b.summaries)
@@ -580,6 +654,7 @@ impl Store {
                     .await?;
                 SQLITE_MIGRATOR.run(&write).await?;
                 let checkpoint = one().connect_with(options.clone()).await?;
+                let side = one().connect_with(options.clone()).await?;
                 let read = SqlitePoolOptions::new()
                     .max_connections(4)
                     .idle_timeout(None)
@@ -591,6 +666,7 @@ impl Store {
                         write,
                         read,
                         checkpoint,
+                        side,
                     },
                     description,
                 )
@@ -672,9 +748,11 @@ impl Store {
                 write,
                 read,
                 checkpoint,
+                side,
             } => {
                 read.close().await;
                 checkpoint.close().await;
+                side.close().await;
                 // Leave a compact database: everything copied in, the WAL emptied.
                 let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
                     .execute(write)
@@ -803,8 +881,12 @@ impl Store {
     /// # Errors
     /// The database failed or holds something unreadable.
     pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<Event>)>, StoreError> {
-        let sql_game = "SELECT id, game, options, seed, position, first_player, second_player, \
-                        first_token, second_token, same_screen, created_ms FROM games WHERE id = $1";
+        let sql_game = "SELECT g.id, g.game, g.options, g.seed, g.position, g.first_player, \
+                        g.second_player, g.first_token, g.second_token, g.same_screen, \
+                        g.created_ms, g.first_account, a1.name AS first_name, \
+                        g.second_account, a2.name AS second_name FROM games g \
+                        LEFT JOIN accounts a1 ON a1.id = g.first_account \
+                        LEFT JOIN accounts a2 ON a2.id = g.second_account WHERE g.id = $1";
         let sql_events =
             "SELECT seq, seat, action, data, at_ms FROM events WHERE game_id = $1 ORDER BY seq";
         on_pool!(&self.pools, pool => {
@@ -823,6 +905,10 @@ impl Store {
                 second_token: row.try_get("second_token")?,
                 same_screen: row.try_get::<i32, _>("same_screen")? != 0,
                 created_ms: row.try_get("created_ms")?,
+                accounts: [
+                    account_of(&row, "first_account", "first_name")?,
+                    account_of(&row, "second_account", "second_name")?,
+                ],
             };
             let rows = sqlx::query(sql_events).bind(id).fetch_all(pool).await?;
             let mut events = Vec::with_capacity(rows.len());
@@ -898,35 +984,18 @@ impl Store {
         status: Option<&str>,
         game: Option<&str>,
     ) -> Result<Vec<Listed>, StoreError> {
-        let sql = "SELECT id, game, first_player, second_player, created_ms, version, status, \
-                   result, termination, move_count, to_move, updated_ms FROM games \
-                   WHERE ($1 = '' OR status = $1) AND ($2 = '' OR game = $2) \
-                   ORDER BY created_ms DESC, id LIMIT $3";
+        let sql = format!(
+            "{LISTED} WHERE ($1 = '' OR g.status = $1) AND ($2 = '' OR g.game = $2) \
+             ORDER BY g.created_ms DESC, g.id LIMIT $3"
+        );
         on_pool!(&self.pools, pool => {
-            let rows = sqlx::query(sql)
+            let rows = sqlx::query(&sql)
                 .bind(status.unwrap_or(""))
                 .bind(game.unwrap_or(""))
                 .bind(limit)
                 .fetch_all(pool)
                 .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for r in rows {
-                out.push(Listed {
-                    id: r.try_get("id")?,
-                    game: r.try_get("game")?,
-                    first_player: r.try_get("first_player")?,
-                    second_player: r.try_get("second_player")?,
-                    created_ms: r.try_get("created_ms")?,
-                    version: r.try_get("version")?,
-                    status: r.try_get("status")?,
-                    result: r.try_get("result")?,
-                    termination: r.try_get("termination")?,
-                    move_count: r.try_get("move_count")?,
-                    to_move: r.try_get("to_move")?,
-                    updated_ms: r.try_get("updated_ms")?,
-                });
-            }
-            Ok(out)
+            rows.iter().map(listed).collect()
         })
     }
 
@@ -942,6 +1011,177 @@ impl Store {
             rows.iter().map(|r| r.try_get("id").map_err(StoreError::from)).collect()
         })
     }
+    /// Stores a new account; `false` when its name (in any case) is taken.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn create_account(
+        &self,
+        a: &AccountRow,
+        created_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let sql = "INSERT INTO accounts (id, name, name_key, password, created_ms) \
+                   VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name_key) DO NOTHING";
+        on_write_pool!(&self.pools, pool => {
+            let done = sqlx::query(sql)
+                .bind(&a.id)
+                .bind(&a.name)
+                .bind(name_key(&a.name))
+                .bind(&a.password)
+                .bind(created_ms)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// The account of a name (in any case), if there is one.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        let sql = "SELECT id, name, password FROM accounts WHERE name_key = $1";
+        on_pool!(&self.pools, pool => {
+            let Some(r) = sqlx::query(sql).bind(name_key(name)).fetch_optional(pool).await? else {
+                return Ok(None);
+            };
+            Ok(Some(AccountRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                password: r.try_get("password")?,
+            }))
+        })
+    }
+
+    /// Stores a session (by its secret's digest) for an account.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn create_session(
+        &self,
+        digest: &str,
+        account_id: &str,
+        created_ms: i64,
+    ) -> Result<(), StoreError> {
+        let sql = "INSERT INTO sessions (id, account_id, created_ms) VALUES ($1, $2, $3)";
+        on_write_pool!(&self.pools, pool => {
+            sqlx::query(sql).bind(digest).bind(account_id).bind(created_ms).execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// The account `(id, name)` of a session made at or after `since_ms`, if it exists.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn session(
+        &self,
+        digest: &str,
+        since_ms: i64,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let sql = "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                   WHERE s.id = $1 AND s.created_ms >= $2";
+        on_pool!(&self.pools, pool => {
+            let row = sqlx::query(sql).bind(digest).bind(since_ms).fetch_optional(pool).await?;
+            match row {
+                Some(r) => Ok(Some((r.try_get("id")?, r.try_get("name")?))),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// Ends one session.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn delete_session(&self, digest: &str) -> Result<(), StoreError> {
+        on_write_pool!(&self.pools, pool => {
+            sqlx::query("DELETE FROM sessions WHERE id = $1").bind(digest).execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// Ends every session of an account, and sessions of any account older than
+    /// `expired_before_ms`; returns how many of the account's ended.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn delete_sessions(
+        &self,
+        account_id: &str,
+        expired_before_ms: i64,
+    ) -> Result<u64, StoreError> {
+        on_write_pool!(&self.pools, pool => {
+            let done = sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                .bind(account_id)
+                .execute(pool)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE created_ms < $1")
+                .bind(expired_before_ms)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected())
+        })
+    }
+
+    /// The games of an account (optionally of one game kind), most recently changed first,
+    /// those where the account is to move before all others, then the other games going on.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn account_games(
+        &self,
+        account_id: &str,
+        game: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<Listed>, StoreError> {
+        let sql = format!(
+            "{LISTED} WHERE (g.first_account = $1 OR g.second_account = $1) \
+             AND ($2 = '' OR g.game = $2) \
+             ORDER BY CASE WHEN (g.first_account = $1 AND g.to_move = 'first') \
+             OR (g.second_account = $1 AND g.to_move = 'second') THEN 0 \
+             WHEN g.status = 'ongoing' THEN 1 ELSE 2 END, g.updated_ms DESC, g.id LIMIT $3"
+        );
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(account_id)
+                .bind(game.unwrap_or(""))
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(listed).collect()
+        })
+    }
+
+    /// The seats' account ids and the seat to move of a game, for telling its players.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn seat_accounts(&self, id: &str) -> Result<Option<[Option<String>; 2]>, StoreError> {
+        let sql = "SELECT first_account, second_account FROM games WHERE id = $1";
+        on_pool!(&self.pools, pool => {
+            let row = sqlx::query(sql).bind(id).fetch_optional(pool).await?;
+            match row {
+                Some(r) => Ok(Some([r.try_get("first_account")?, r.try_get("second_account")?])),
+                None => Ok(None),
+            }
+        })
+    }
+}
+
+/// The key an account name is unique by: its lower-case form.
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// An account as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    pub id: String,
+    pub name: String,
+    /// The password's Argon2id hash (PHC string).
+    pub password: String,
 }
 
 #[cfg(test)]
@@ -973,6 +1213,8 @@ mod tests {
                 to_move: Some(Seat::Second),
                 computer_to_move: false,
                 updated_ms: 0,
+                accounts: [None, None],
+                winner: None,
             },
         };
         (write, tx, rx)

@@ -76,6 +76,8 @@ pub struct SeatView {
     pub colour: Option<Colour>,
     /// Whether the seat's invite link has been used (`POST /api/games/{id}/join`).
     pub joined: bool,
+    /// The name of the account holding the seat, if any.
+    pub account: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -142,6 +144,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
             kind: if p.is_computer() { "computer" } else { "human" },
             colour: game.colour_of(seat),
             joined: live.joined[seat.index()].is_some(),
+            account: live.accounts[seat.index()].as_ref().map(|a| a.name.clone()),
         }
     };
     let to_move = live.to_move().map(|seat| Turn {
@@ -229,6 +232,8 @@ pub struct ListedView {
     pub termination: Option<String>,
     pub moves: i64,
     pub to_move: Option<String>,
+    /// The winning seat of a finished game (`null` for a draw).
+    pub winner: Option<String>,
     pub version: i64,
     pub created: String,
     pub updated: String,
@@ -238,6 +243,9 @@ pub struct ListedView {
 pub struct ListedSeats {
     pub first: String,
     pub second: String,
+    /// The names of the accounts holding the seats (`null` for none).
+    pub first_account: Option<String>,
+    pub second_account: Option<String>,
 }
 
 impl From<Listed> for ListedView {
@@ -248,12 +256,15 @@ impl From<Listed> for ListedView {
             seats: ListedSeats {
                 first: l.first_player,
                 second: l.second_player,
+                first_account: l.accounts[0].clone(),
+                second_account: l.accounts[1].clone(),
             },
             status: l.status,
             result: l.result,
             termination: l.termination,
             moves: l.move_count,
             to_move: l.to_move,
+            winner: l.winner,
             version: l.version,
             created: crate::rfc3339(l.created_ms),
             updated: crate::rfc3339(l.updated_ms),

@@ -1,0 +1,811 @@
+//! Accounts (optional: anonymous play needs none). A player signs up with a name and a
+//! password, and is then known by a session cookie:
+//!
+//! - Passwords are hashed with Argon2id (the `argon2` crate's defaults: 19 MiB, 2 passes)
+//!   and never logged, stored or returned as written.
+//! - A session is a 128-bit secret in an `HttpOnly`, `SameSite=Lax` cookie (`Secure` behind
+//!   TLS); the database keeps only its SHA-256 digest. Every log-in makes a new session, so a
+//!   session id planted before the log-in is worth nothing after it (no session fixation).
+//! - A request that changes anything and carries the cookie must come from this site: its
+//!   `Origin` (or, without one, `Sec-Fetch-Site`) is checked, so another site cannot act in
+//!   a visitor's name.
+//! - Log-ins and sign-ups are limited per address and per account name (429 with
+//!   `Retry-After`).
+//! - A seat belongs to an account once its holder claims it (`POST /api/games/{id}/claim`
+//!   with the seat's token while signed in); the account then acts in it from any browser.
+
+use crate::app::{Actor, App};
+use crate::error::ApiError;
+use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
+use crate::state::{Action, SeatAccount};
+use crate::store::{name_key, AccountRow, Listed};
+use crate::{now_ms, token, view};
+use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
+use argon2::{Argon2, PasswordHasher, PasswordVerifier};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use boardlab_core::Seat;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "boardlab_session";
+
+/// How long a session lasts, in days.
+pub const SESSION_DAYS: i64 = 30;
+
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The shortest and longest account names.
+pub const NAME_LENGTH: std::ops::RangeInclusive<usize> = 3..=20;
+
+/// The shortest and longest passwords, in characters.
+pub const PASSWORD_LENGTH: std::ops::RangeInclusive<usize> = 8..=128;
+
+/// A signed-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignedIn {
+    /// The account's id (never shown: players are known by name).
+    pub id: String,
+    pub name: String,
+    /// The digest of the session's secret, in hex.
+    digest: String,
+}
+
+/// The player a request's session cookie names, if any (a missing, unknown or expired
+/// session is no one). A request that changes something and carries the cookie is refused
+/// with 403 unless it comes from this site.
+#[derive(Clone, Debug)]
+pub struct Session(pub Option<SignedIn>);
+
+impl Session {
+    /// The signed-in player, or 401.
+    ///
+    /// # Errors
+    /// 401 when nobody is signed in.
+    pub fn required(self) -> Result<SignedIn, ApiError> {
+        self.0.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "signed_out",
+                "sign in first: this needs an account",
+            )
+        })
+    }
+
+    /// The account id, if signed in.
+    #[must_use]
+    pub fn account(&self) -> Option<String> {
+        self.0.as_ref().map(|s| s.id.clone())
+    }
+
+    /// The actor of a request with this session and `token`.
+    #[must_use]
+    pub fn actor(&self, token: Option<String>) -> Actor {
+        Actor::Person {
+            token,
+            account: self.account(),
+        }
+    }
+}
+
+/// The session secret a request's cookies carry.
+fn cookie_secret(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Whether a request comes from a page of this site, as far as its headers tell: its
+/// `Origin` names this host, or it has no `Origin` and `Sec-Fetch-Site` does not say
+/// another site sent it (programs other than browsers send neither).
+#[must_use]
+pub fn same_site(headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let Ok(origin) = origin.to_str() else {
+            return false;
+        };
+        let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+        return match (origin_host, host) {
+            (Some(o), Some(h)) => o.eq_ignore_ascii_case(h),
+            _ => false,
+        };
+    }
+    !headers
+        .get("sec-fetch-site")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.eq_ignore_ascii_case("cross-site") || v.eq_ignore_ascii_case("same-site")
+        })
+}
+
+fn cross_site() -> ApiError {
+    ApiError::forbidden(
+        "cross-site request refused: changes with a session come only from this site's own pages",
+    )
+}
+
+impl FromRequestParts<Arc<App>> for Session {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        let Some(secret) = cookie_secret(&parts.headers) else {
+            return Ok(Session(None));
+        };
+        let changes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
+        if changes && !same_site(&parts.headers) {
+            return Err(cross_site());
+        }
+        let digest = token::to_hex(&token::hash(&secret));
+        let found = app
+            .store
+            .session(&digest, now_ms() - SESSION_DAYS * DAY_MS)
+            .await
+            .map_err(ApiError::storage)?;
+        Ok(Session(found.map(|(id, name)| SignedIn {
+            id,
+            name,
+            digest,
+        })))
+    }
+}
+
+/// Checks a new account's name.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let n = name.chars().count();
+    if !NAME_LENGTH.contains(&n) {
+        return Err(format!(
+            "a name has {} to {} characters",
+            NAME_LENGTH.start(),
+            NAME_LENGTH.end()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err("a name has only letters a–z, digits, '_' and '-'".into());
+    }
+    Ok(())
+}
+
+/// Checks a new password's length.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_password(password: &str) -> Result<(), String> {
+    let n = password.chars().count();
+    if !PASSWORD_LENGTH.contains(&n) {
+        return Err(format!(
+            "a password has {} to {} characters",
+            PASSWORD_LENGTH.start(),
+            PASSWORD_LENGTH.end()
+        ));
+    }
+    Ok(())
+}
+
+/// The Argon2id hash of a password, as a PHC string (with its own random salt).
+///
+/// # Errors
+/// The hasher failed (it does not for passwords within [`PASSWORD_LENGTH`]).
+pub fn hash_password(password: &str) -> Result<String, String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `password` is the one `stored` (a PHC string) was made from. The comparison
+/// takes the same time however much of the password was right.
+#[must_use]
+pub fn verify_password(password: &str, stored: &str) -> bool {
+    PasswordHash::new(stored).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+/// A hash to check unknown names against, so a log-in for a name nobody has takes as long
+/// as one with a wrong password.
+fn decoy_hash() -> &'static str {
+    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default())
+}
+
+/// Runs password hashing off the async threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))
+}
+
+/// The `Set-Cookie` value of a session (or, with `None`, one that removes it).
+fn session_cookie(secret: Option<&str>, secure: bool) -> HeaderValue {
+    let mut c = cookie::Cookie::build((COOKIE, secret.unwrap_or("").to_string()))
+        .path("/")
+        .http_only(true)
+        .same_site(cookie::SameSite::Lax)
+        .secure(secure);
+    c = match secret {
+        Some(_) => c.max_age(cookie::time::Duration::days(SESSION_DAYS)),
+        None => c.max_age(cookie::time::Duration::ZERO),
+    };
+    HeaderValue::from_str(&c.build().to_string()).expect("a cookie is a header value")
+}
+
+/// Whether cookies get `Secure`: the operator said the server is behind TLS, or a trusted
+/// proxy says this request came over it.
+fn secure(app: &App, headers: &HeaderMap) -> bool {
+    app.settings.behind_tls
+        || (app.settings.trust_proxy
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.eq_ignore_ascii_case("https")))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Credentials {
+    name: String,
+    password: String,
+}
+
+#[derive(Debug, Serialize)]
+struct AccountView<'a> {
+    name: &'a str,
+}
+
+fn json(status: StatusCode, body: &impl Serialize) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        serde_json::to_string(body).expect("serialises"),
+    )
+        .into_response()
+}
+
+/// Starts a new session for an account and answers with its cookie.
+async fn signed_in(
+    app: &App,
+    headers: &HeaderMap,
+    status: StatusCode,
+    id: &str,
+    name: &str,
+) -> Result<Response, ApiError> {
+    let secret = token::new_token();
+    let digest = token::to_hex(&token::hash(&secret));
+    app.store
+        .create_session(&digest, id, now_ms())
+        .await
+        .map_err(ApiError::storage)?;
+    let mut r = json(
+        status,
+        &serde_json::json!({ "account": AccountView { name } }),
+    );
+    r.headers_mut().append(
+        header::SET_COOKIE,
+        session_cookie(Some(&secret), secure(app, headers)),
+    );
+    Ok(r)
+}
+
+/// `POST /api/account/signup`: a new account, signed in at once.
+pub(crate) async fn signup(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    if !same_site(&headers) {
+        return Err(cross_site());
+    }
+    app.login_limit.check(client)?;
+    check_name(&req.name).map_err(ApiError::bad_request)?;
+    check_password(&req.password).map_err(ApiError::bad_request)?;
+    let password = req.password;
+    let hash = blocking(move || hash_password(&password))
+        .await?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
+    let account = AccountRow {
+        id: token::new_token()[..16].to_string(),
+        name: req.name,
+        password: hash,
+    };
+    let made = app
+        .store
+        .create_account(&account, now_ms())
+        .await
+        .map_err(ApiError::storage)?;
+    if !made {
+        return Err(ApiError::conflict(
+            "name_taken",
+            format!("the name '{}' is taken; choose another", account.name),
+        ));
+    }
+    signed_in(
+        &app,
+        &headers,
+        StatusCode::CREATED,
+        &account.id,
+        &account.name,
+    )
+    .await
+}
+
+/// `POST /api/account/login`: a new session for the right name and password. A session the
+/// request carried is ended.
+pub(crate) async fn login(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    headers: HeaderMap,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    if !same_site(&headers) {
+        return Err(cross_site());
+    }
+    app.login_limit.check(client)?;
+    if req.name.len() > 64 || req.password.len() > 4 * PASSWORD_LENGTH.end() {
+        return Err(wrong_login());
+    }
+    app.account_login_limit.check(name_key(&req.name))?;
+    let found = app
+        .store
+        .account_by_name(&req.name)
+        .await
+        .map_err(ApiError::storage)?;
+    let stored = found
+        .as_ref()
+        .map_or_else(|| decoy_hash().to_string(), |a| a.password.clone());
+    let password = req.password;
+    let right = blocking(move || verify_password(&password, &stored)).await?;
+    let Some(account) = found.filter(|_| right) else {
+        return Err(wrong_login());
+    };
+    if let Some(old) = cookie_secret(&headers) {
+        let _ = app
+            .store
+            .delete_session(&token::to_hex(&token::hash(&old)))
+            .await;
+    }
+    signed_in(&app, &headers, StatusCode::OK, &account.id, &account.name).await
+}
+
+fn wrong_login() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "wrong_login",
+        "wrong name or password",
+    )
+}
+
+/// `POST /api/account/logout`: ends this session.
+pub(crate) async fn logout(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    session: Session,
+) -> Result<Response, ApiError> {
+    if let Some(s) = &session.0 {
+        app.store
+            .delete_session(&s.digest)
+            .await
+            .map_err(ApiError::storage)?;
+    }
+    Ok(signed_out(&app, &headers, 0))
+}
+
+/// `POST /api/account/logout-everywhere`: ends every session of the account.
+pub(crate) async fn logout_everywhere(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    session: Session,
+) -> Result<Response, ApiError> {
+    let me = session.required()?;
+    let ended = app
+        .store
+        .delete_sessions(&me.id, now_ms() - SESSION_DAYS * DAY_MS)
+        .await
+        .map_err(ApiError::storage)?;
+    Ok(signed_out(&app, &headers, ended))
+}
+
+fn signed_out(app: &App, headers: &HeaderMap, ended: u64) -> Response {
+    let mut r = json(
+        StatusCode::OK,
+        &serde_json::json!({ "account": null, "sessions_ended": ended.max(1) }),
+    );
+    r.headers_mut().append(
+        header::SET_COOKIE,
+        session_cookie(None, secure(app, headers)),
+    );
+    r
+}
+
+/// `GET /api/account`: who is signed in (`{"account": null}` for nobody).
+pub(crate) async fn me(session: Session) -> Response {
+    let account = session.0.as_ref().map(|s| AccountView { name: &s.name });
+    json(StatusCode::OK, &serde_json::json!({ "account": account }))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GamesQuery {
+    game: Option<String>,
+    limit: Option<i64>,
+    /// `won`, `lost`, `drawn` or `ongoing` (player pages).
+    result: Option<String>,
+}
+
+/// One game from one player's side.
+#[derive(Debug, Serialize)]
+struct PlayerGame {
+    #[serde(flatten)]
+    game: view::ListedView,
+    /// The player's seat (`null`: both, on one screen).
+    seat: Option<Seat>,
+    /// The other seat's account name, if it has one.
+    opponent: Option<String>,
+    /// The other seat's player (`human` or `computer:SPEC`).
+    opponent_player: String,
+    /// Whether it is this player's move.
+    your_turn: bool,
+    /// `won`, `lost`, `drawn` or `ongoing`.
+    outcome: &'static str,
+}
+
+fn player_game(l: Listed, name: &str) -> PlayerGame {
+    let key = name_key(name);
+    let holds = |i: usize| l.accounts[i].as_deref().is_some_and(|n| name_key(n) == key);
+    let seat = match (holds(0), holds(1)) {
+        (true, false) => Some(Seat::First),
+        (false, true) => Some(Seat::Second),
+        _ => None,
+    };
+    let opponent = seat.and_then(|s| l.accounts[s.other().index()].clone());
+    let opponent_player = match seat {
+        Some(Seat::First) => l.second_player.clone(),
+        Some(Seat::Second) => l.first_player.clone(),
+        None => "human".to_string(),
+    };
+    let your_turn = l
+        .to_move
+        .as_deref()
+        .is_some_and(|t| seat.is_none_or(|s| s.name() == t));
+    let outcome = if l.status != "finished" {
+        "ongoing"
+    } else {
+        match (&l.winner, seat) {
+            (Some(w), Some(s)) if w == s.name() => "won",
+            (Some(_), Some(_)) => "lost",
+            _ if l.result.as_deref() == Some("draw") => "drawn",
+            _ => "finished",
+        }
+    };
+    PlayerGame {
+        game: l.into(),
+        seat,
+        opponent,
+        opponent_player,
+        your_turn,
+        outcome,
+    }
+}
+
+fn games_query(q: &GamesQuery) -> Result<(Option<&'static str>, i64), ApiError> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit {limit} is out of range; accepted: 1 to 200"
+        )));
+    }
+    let game = match &q.game {
+        Some(g) => Some(
+            g.parse::<boardlab_games::GameKind>()
+                .map_err(|e| ApiError::bad_request(e.to_string()))?
+                .name(),
+        ),
+        None => None,
+    };
+    if let Some(r) = &q.result {
+        if !["won", "lost", "drawn", "ongoing"].contains(&r.as_str()) {
+            return Err(ApiError::bad_request(format!(
+                "unknown result '{r}'; accepted: won, lost, drawn, ongoing"
+            )));
+        }
+    }
+    Ok((game, limit))
+}
+
+/// `GET /api/account/games`: the signed-in player's games, those where it is their move
+/// first, then the others going on, then finished ones, most recently changed first.
+pub(crate) async fn my_games(
+    State(app): State<Arc<App>>,
+    session: Session,
+    QueryParams(q): QueryParams<GamesQuery>,
+) -> Result<Response, ApiError> {
+    let me = session.required()?;
+    let (game, limit) = games_query(&q)?;
+    let rows = app
+        .store
+        .account_games(&me.id, game, limit)
+        .await
+        .map_err(ApiError::storage)?;
+    let games: Vec<PlayerGame> = rows
+        .into_iter()
+        .map(|l| player_game(l, &me.name))
+        .filter(|g| q.result.as_deref().is_none_or(|r| r == g.outcome))
+        .collect();
+    let your_turn = games.iter().filter(|g| g.your_turn).count();
+    Ok(json(
+        StatusCode::OK,
+        &serde_json::json!({ "your_turn": your_turn, "games": games }),
+    ))
+}
+
+/// Most games a player page reads to count records.
+const PLAYER_GAMES: i64 = 1000;
+
+/// `GET /api/players/{name}`: a player's games (filtered by game and result) and their
+/// record against each opponent.
+pub(crate) async fn player(
+    State(app): State<Arc<App>>,
+    Path(params): Path<BTreeMap<String, String>>,
+    QueryParams(q): QueryParams<GamesQuery>,
+) -> Result<Response, ApiError> {
+    let name = params.get("name").cloned().unwrap_or_default();
+    let (game, limit) = games_query(&q)?;
+    let unknown = || ApiError::not_found(format!("no player named '{}'", shorten(&name)));
+    if check_name(&name).is_err() {
+        return Err(unknown());
+    }
+    let account = app
+        .store
+        .account_by_name(&name)
+        .await
+        .map_err(ApiError::storage)?
+        .ok_or_else(unknown)?;
+    let rows = app
+        .store
+        .account_games(&account.id, game, PLAYER_GAMES)
+        .await
+        .map_err(ApiError::storage)?;
+    let all: Vec<PlayerGame> = rows
+        .into_iter()
+        .map(|l| player_game(l, &account.name))
+        .collect();
+    // Head to head: finished games against each named opponent.
+    let mut records: BTreeMap<String, [u32; 3]> = BTreeMap::new();
+    let mut total = [0u32; 3];
+    for g in &all {
+        let i = match g.outcome {
+            "won" => 0,
+            "lost" => 1,
+            "drawn" => 2,
+            _ => continue,
+        };
+        total[i] += 1;
+        if let Some(o) = &g.opponent {
+            records.entry(o.clone()).or_default()[i] += 1;
+        }
+    }
+    let records: Vec<serde_json::Value> = records
+        .into_iter()
+        .map(|(opponent, [w, l, d])| {
+            serde_json::json!({ "opponent": opponent, "won": w, "lost": l, "drawn": d })
+        })
+        .collect();
+    let games: Vec<&PlayerGame> = all
+        .iter()
+        .filter(|g| q.result.as_deref().is_none_or(|r| r == g.outcome))
+        .take(usize::try_from(limit).unwrap_or(50))
+        .collect();
+    Ok(json(
+        StatusCode::OK,
+        &serde_json::json!({
+            "name": account.name,
+            "record": { "won": total[0], "lost": total[1], "drawn": total[2] },
+            "head_to_head": records,
+            "games": games,
+        }),
+    ))
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimRequest {
+    token: Option<String>,
+}
+
+/// `POST /api/games/{id}/claim`: the seats the token holds become the signed-in account's
+/// (answered with the game's state; claiming seats already the account's changes nothing).
+pub(crate) async fn claim(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    session: Session,
+    JsonBody(req): JsonBody<ClaimRequest>,
+) -> Result<Response, ApiError> {
+    let me = session.required()?;
+    let Some(t) = req.token else {
+        return Err(ApiError::forbidden(
+            "missing token: send the seat's token as \"token\"",
+        ));
+    };
+    let seats = app.seats_of_token(&id, &t).await;
+    let already = app
+        .with_entry(&id, |e| {
+            !seats.is_empty()
+                && seats.iter().all(|s| {
+                    e.live.accounts[s.index()]
+                        .as_ref()
+                        .is_some_and(|a| a.id == me.id)
+                })
+        })
+        .await?;
+    let state = if already {
+        app.state_json(&id).await?
+    } else {
+        let account = SeatAccount {
+            id: me.id.clone(),
+            name: me.name.clone(),
+        };
+        app.act(
+            &id,
+            &Actor::token(Some(t)),
+            Action::Claim,
+            &account.to_data(),
+            None,
+        )
+        .await?
+    };
+    Ok((
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        state,
+    )
+        .into_response())
+}
+
+/// `GET /api/account/live`: server-sent events for the signed-in player: `games` whenever
+/// one of their games changes (a move, a new game, its end), so a page can show "your turn"
+/// across games without polling.
+pub(crate) async fn live(
+    State(app): State<Arc<App>>,
+    session: Session,
+) -> Result<Response, ApiError> {
+    let me = session.required()?;
+    let rx = app.subscribe_account(&me.id);
+    let shutdown = app.shutdown.subscribe();
+    let hello = futures_util::stream::once(async {
+        Ok::<Event, Infallible>(Event::default().event("hello").data("{}"))
+    });
+    let updates = futures_util::stream::unfold(
+        (rx, shutdown, AccountGuard { app, id: me.id }),
+        |(mut rx, mut shutdown, guard)| async move {
+            let data: Arc<str> = tokio::select! {
+                m = rx.recv() => match m {
+                    Ok(text) => text,
+                    // Too slow to read every notice: one that names no game says "look again".
+                    Err(RecvError::Lagged(_)) => Arc::from("{}"),
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = shutdown.changed() => return None,
+            };
+            let ev = Event::default().event("games").data(data.as_ref());
+            Some((Ok(ev), (rx, shutdown, guard)))
+        },
+    );
+    Ok(Sse::new(futures_util::StreamExt::chain(hello, updates))
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// Drops an account's channel when its last stream ends.
+struct AccountGuard {
+    app: Arc<App>,
+    id: String,
+}
+
+impl Drop for AccountGuard {
+    fn drop(&mut self) {
+        self.app.unsubscribed_account(&self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_verify_only_against_their_own_hash() {
+        let h = hash_password("correct horse").unwrap();
+        assert!(h.starts_with("$argon2id$"), "{h}");
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("correct hors", &h));
+        assert!(!verify_password("correct horse", "not a hash"));
+        // A new salt each time.
+        assert_ne!(hash_password("correct horse").unwrap(), h);
+    }
+
+    #[test]
+    fn names_and_passwords_are_checked() {
+        assert!(check_name("ada_99").is_ok());
+        assert!(check_name("ab").is_err());
+        assert!(check_name("a b c").is_err());
+        assert!(check_name("ünïcode").is_err());
+        assert!(check_name(&"x".repeat(21)).is_err());
+        assert!(check_password("1234567").is_err());
+        assert!(check_password("12345678").is_ok());
+    }
+
+    #[test]
+    fn only_requests_from_this_site_count_as_same_site() {
+        let h = |pairs: &[(&'static str, &'static str)]| {
+            let mut m = HeaderMap::new();
+            for (k, v) in pairs {
+                m.insert(*k, HeaderValue::from_static(v));
+            }
+            m
+        };
+        assert!(same_site(&h(&[("host", "a.example:8080")])));
+        assert!(same_site(&h(&[
+            ("host", "a.example:8080"),
+            ("origin", "http://a.example:8080")
+        ])));
+        assert!(!same_site(&h(&[
+            ("host", "a.example:8080"),
+            ("origin", "https://evil.example")
+        ])));
+        assert!(!same_site(&h(&[("host", "a.example"), ("origin", "null")])));
+        assert!(!same_site(&h(&[
+            ("host", "a.example"),
+            ("sec-fetch-site", "cross-site")
+        ])));
+        assert!(same_site(&h(&[
+            ("host", "a.example"),
+            ("sec-fetch-site", "same-origin")
+        ])));
+    }
+
+    #[test]
+    fn session_cookies_are_http_only_and_lax() {
+        let c = session_cookie(Some("ab"), false);
+        let c = c.to_str().unwrap();
+        assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax"), "{c}");
+        assert!(!c.contains("Secure"), "{c}");
+        let s = session_cookie(Some("ab"), true);
+        assert!(s.to_str().unwrap().contains("Secure"));
+        let gone = session_cookie(None, false);
+        assert!(gone.to_str().unwrap().contains("Max-Age=0"));
+    }
+}
