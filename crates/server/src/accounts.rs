@@ -623,10 +623,38 @@ pub(crate) async fn player(
         .filter(|g| q.result.as_deref().is_none_or(|r| r == g.outcome))
         .take(usize::try_from(limit).unwrap_or(50))
         .collect();
+    // Ratings per game, each with its history (one point per rated game).
+    let mut ratings = Vec::new();
+    for r in app
+        .store
+        .ratings_of(&account.id)
+        .await
+        .map_err(ApiError::storage)?
+    {
+        let history = app
+            .store
+            .rating_history(&account.id, &r.game)
+            .await
+            .map_err(ApiError::storage)?;
+        if let Some(view) = crate::lobby::rating_view(r) {
+            let history: Vec<serde_json::Value> = history
+                .into_iter()
+                .map(|(ms, rating, deviation)| {
+                    serde_json::json!({
+                        "at": crate::rfc3339(ms),
+                        "rating": rating.round() as i64,
+                        "deviation": deviation.round() as i64,
+                    })
+                })
+                .collect();
+            ratings.push(serde_json::json!({ "rating": view, "history": history }));
+        }
+    }
     Ok(json(
         StatusCode::OK,
         &serde_json::json!({
             "name": account.name,
+            "ratings": ratings,
             "record": { "won": total[0], "lost": total[1], "drawn": total[2] },
             "head_to_head": records,
             "games": games,

@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::player::Player;
 use crate::state::Action;
-use crate::{live, view, web};
+use crate::{live, lobby, view, web};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -79,6 +79,12 @@ fn table() -> Vec<Route> {
         ("get", "/api/account/games", get(accounts::my_games)),
         ("get", "/api/account/live", get(accounts::live)),
         ("get", "/api/players/{name}", get(accounts::player)),
+        ("get", "/api/lobby", get(lobby::list)),
+        ("post", "/api/lobby", post(lobby::post)),
+        ("post", "/api/lobby/{id}/accept", post(lobby::accept)),
+        ("post", "/api/lobby/{id}/cancel", post(lobby::cancel)),
+        ("get", "/api/lobby/live", get(lobby::live)),
+        ("get", "/api/ratings/{game}", get(lobby::leaderboard)),
         ("get", "/api/games/{id}/live", get(live::websocket)),
         ("get", "/api/games/{id}/events", get(live::sse)),
         ("get", "/api/openapi.json", get(openapi)),
@@ -125,7 +131,7 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
-fn json_response(status: StatusCode, body: String) -> Response {
+pub(crate) fn json_response(status: StatusCode, body: String) -> Response {
     (
         status,
         [(
@@ -277,12 +283,7 @@ async fn create_game(
         player("second", &req.seats.second)?,
     ];
     for (seat, p) in ["first", "second"].iter().zip(&players) {
-        if let Player::Computer(bot) = p {
-            bot.check_engine(&app.settings.engines)
-                .and_then(|()| bot.check_game(kind))
-                .and_then(|()| bot.check_limits(kind, &app.settings.computer))
-                .map_err(|e| ApiError::bad_request(format!("seats.{seat}: {e}")))?;
-        }
+        check_player(&app, kind, p, &format!("seats.{seat}"))?;
     }
     if req.same_screen && players.iter().any(Player::is_computer) {
         return Err(ApiError::bad_request(
@@ -300,6 +301,7 @@ async fn create_game(
             same_screen: req.same_screen,
             token_hashes: None,
             accounts: [None, None],
+            rated: false,
         })
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
@@ -315,8 +317,25 @@ async fn create_game(
     Ok(r)
 }
 
+/// Refuses a computer player this server does not run for `kind` (`field` names it in the
+/// message).
+pub(crate) fn check_player(
+    app: &App,
+    kind: GameKind,
+    player: &Player,
+    field: &str,
+) -> Result<(), ApiError> {
+    if let Player::Computer(bot) = player {
+        bot.check_engine(&app.settings.engines)
+            .and_then(|()| bot.check_game(kind))
+            .and_then(|()| bot.check_limits(kind, &app.settings.computer))
+            .map_err(|e| ApiError::bad_request(format!("{field}: {e}")))?;
+    }
+    Ok(())
+}
+
 /// A game's options from JSON values (strings, numbers or booleans).
-fn options_of(
+pub(crate) fn options_of(
     kind: GameKind,
     values: &BTreeMap<String, serde_json::Value>,
 ) -> Result<boardlab_core::Options, ApiError> {

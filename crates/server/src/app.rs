@@ -91,8 +91,11 @@ pub struct NewGame {
     /// The digests of the seats' tokens, when the players keep tokens they already hold (a
     /// rematch); `None` makes new tokens.
     pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
-    /// The accounts holding the seats from the start (a rematch between accounts).
+    /// The accounts holding the seats from the start (a rematch between accounts, a game
+    /// from the lobby).
     pub accounts: [Option<SeatAccount>; 2],
+    /// Whether the result counts for ratings.
+    pub rated: bool,
 }
 
 /// A new game checked and ready to store: its row and summary, its cached form, and the
@@ -132,6 +135,7 @@ impl Made {
             same_screen: new.same_screen,
             created_ms: now_ms(),
             accounts: new.accounts,
+            rated: new.rated,
         };
         let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let row = GameRow {
@@ -147,6 +151,7 @@ impl Made {
             same_screen: meta.same_screen,
             created_ms: meta.created_ms,
             accounts: meta.accounts.clone().map(|a| a.map(|a| (a.id, a.name))),
+            rated: meta.rated,
         };
         let summary = summary(&meta, &live);
         Ok(Made {
@@ -214,6 +219,10 @@ pub struct App {
     /// Live channels of signed-in players, by account id: a message whenever one of their
     /// games changes.
     account_channels: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    /// Tells lobby pages that the open challenges changed.
+    lobby: broadcast::Sender<()>,
+    /// Held while rated results are being counted (one counting pass at a time here).
+    rating: tokio::sync::Mutex<()>,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -290,6 +299,7 @@ fn meta_from_row(row: &GameRow) -> Result<Meta, String> {
         tokens: [hash(&row.first_token)?, hash(&row.second_token)?],
         same_screen: row.same_screen,
         created_ms: row.created_ms,
+        rated: row.rated,
         accounts: row
             .accounts
             .clone()
@@ -332,6 +342,8 @@ impl App {
                 settings.logins_per_minute,
             ),
             account_channels: Mutex::new(HashMap::new()),
+            lobby: broadcast::channel(16).0,
+            rating: tokio::sync::Mutex::new(()),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),
@@ -604,6 +616,10 @@ impl App {
                         told.extend(m.iter().cloned());
                     }
                     self.tell_accounts(&told, id);
+                    if entry.meta.rated && entry.live.finished() {
+                        let me = Arc::clone(self);
+                        tokio::spawn(async move { me.rate_pending().await });
+                    }
                     let computer = entry.live.computer_to_move(&entry.meta).is_some();
                     drop(guard);
                     self.stop_thinking(id);
@@ -663,11 +679,34 @@ impl App {
     /// Tells the live channels of `accounts` (those listening on this server) that game
     /// `id` changed.
     fn tell_accounts(&self, accounts: &[String], id: &str) {
+        self.tell_accounts_text(accounts, &serde_json::json!({ "game": id }).to_string());
+    }
+
+    /// Tells a player listening on this server that game `id` started for them (a challenge
+    /// of theirs was accepted), so their page can go to it.
+    pub(crate) fn tell_started_here(&self, account: &str, id: &str) {
+        let text = serde_json::json!({ "game": id, "started": true }).to_string();
+        self.tell_accounts_text(&[account.to_string()], &text);
+    }
+
+    /// As [`App::tell_started_here`], on every server sharing the database.
+    pub(crate) async fn tell_started(&self, account: &str, id: &str) {
+        self.tell_started_here(account, id);
+        if let Err(e) = self
+            .store
+            .notify(crate::store::ACCOUNT_CHANNEL, &format!("{account} {id}"))
+            .await
+        {
+            tracing::warn!("cannot tell the other servers of a new game: {e}");
+        }
+    }
+
+    fn tell_accounts_text(&self, accounts: &[String], text: &str) {
         let channels = lock(&self.account_channels);
         if channels.is_empty() {
             return;
         }
-        let text: Arc<str> = Arc::from(serde_json::json!({ "game": id }).to_string());
+        let text: Arc<str> = Arc::from(text);
         for a in accounts {
             if let Some(tx) = channels.get(a) {
                 let _ = tx.send(Arc::clone(&text));
@@ -688,6 +727,44 @@ impl App {
             }
             Ok(None) => {}
             Err(e) => tracing::warn!(game = id, "cannot read a game's accounts: {e}"),
+        }
+    }
+
+    /// Subscribes to lobby changes.
+    pub fn subscribe_lobby(&self) -> broadcast::Receiver<()> {
+        self.lobby.subscribe()
+    }
+
+    /// Tells lobby pages on this server that the challenges changed.
+    pub(crate) fn lobby_changed_here(&self) {
+        let _ = self.lobby.send(());
+    }
+
+    /// Tells lobby pages on every server sharing the database that the challenges changed.
+    pub(crate) async fn lobby_changed(&self) {
+        self.lobby_changed_here();
+        if let Err(e) = self.store.notify(crate::store::LOBBY_CHANNEL, "").await {
+            tracing::warn!("cannot tell the other servers of a lobby change: {e}");
+        }
+    }
+
+    /// Counts the results of finished rated games not counted yet. Each is counted in one
+    /// transaction that records it as counted, so a game is counted once however many
+    /// servers try (the server that ended it tries at once; every server's sweep tries
+    /// again, for a result whose server stopped before counting it).
+    pub async fn rate_pending(&self) {
+        let _one_at_a_time = self.rating.lock().await;
+        let pending = match self.store.unrated_results().await {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::warn!("cannot look for rated results: {e}");
+                return;
+            }
+        };
+        for r in pending {
+            if let Err(e) = self.store.rate_game(&r, now_ms()).await {
+                tracing::warn!(game = r.game_id, "cannot count a rated result: {e}");
+            }
         }
     }
 
@@ -774,6 +851,7 @@ impl App {
             same_screen: meta.same_screen,
             token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
             accounts: [live.accounts[1].clone(), live.accounts[0].clone()],
+            rated: meta.rated,
         })?;
         let new_id = made.meta.id.clone();
         self.act_making(

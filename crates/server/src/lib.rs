@@ -16,7 +16,9 @@ pub mod error;
 pub mod extract;
 pub mod limits;
 mod live;
+pub mod lobby;
 pub mod player;
+pub mod ratings;
 pub mod review;
 pub mod state;
 pub mod store;
@@ -268,6 +270,11 @@ impl Server {
             loop {
                 tick.tick().await;
                 sweeper.sweep_computer_games(Duration::from_secs(30)).await;
+                sweeper.rate_pending().await;
+                let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
+                if let Err(e) = sweeper.store.purge_challenges(expired).await {
+                    tracing::warn!("cannot drop expired challenges: {e}");
+                }
                 sweeper.forget_idle_clients();
             }
         }));
@@ -424,7 +431,14 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
                 continue;
             }
         };
-        if let Err(e) = listener.listen(store::NOTIFY_CHANNEL).await {
+        if let Err(e) = listener
+            .listen_all([
+                store::NOTIFY_CHANNEL,
+                store::LOBBY_CHANNEL,
+                store::ACCOUNT_CHANNEL,
+            ])
+            .await
+        {
             tracing::warn!("cannot listen for changes: {e}");
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
@@ -432,6 +446,12 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
         app.forget_all().await;
         loop {
             match listener.try_recv().await {
+                Ok(Some(n)) if n.channel() == store::LOBBY_CHANNEL => app.lobby_changed_here(),
+                Ok(Some(n)) if n.channel() == store::ACCOUNT_CHANNEL => {
+                    if let Some((account, game)) = n.payload().split_once(' ') {
+                        app.tell_started_here(account, game);
+                    }
+                }
                 Ok(Some(n)) => {
                     let mut parts = n.payload().split(' ');
                     if let (Some(id), Some(Ok(version))) =

@@ -28,6 +28,8 @@ pub struct Meta {
     pub created_ms: i64,
     /// The accounts holding the seats when the game was read (later claims are events).
     pub accounts: [Option<SeatAccount>; 2],
+    /// Whether the result counts for ratings (a rated challenge between two accounts).
+    pub rated: bool,
 }
 
 /// The account holding a seat.
@@ -838,6 +840,7 @@ mod tests {
             same_screen: false,
             created_ms: 0,
             accounts: [None, None],
+            rated: false,
         }
     }
 

@@ -70,6 +70,8 @@ pub struct GameRow {
     pub created_ms: i64,
     /// The accounts holding the seats when the game was read: `(id, name)`.
     pub accounts: [Option<(String, String)>; 2],
+    /// Whether the result counts for ratings.
+    pub rated: bool,
 }
 
 /// The summary kept beside a game for listings and sweeps.
@@ -233,7 +235,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
             "position": g.position, "p1": g.first_player, "p2": g.second_player,
             "t1": g.first_token, "t2": g.second_token, "same": i32::from(g.same_screen),
-            "created": g.created_ms, "s": summary(&g.id, s),
+            "created": g.created_ms, "s": summary(&g.id, s), "rated": i32::from(g.rated),
             "ag": after.map(|a| a.0), "aq": after.map(|a| a.1),
         })
     };
@@ -320,13 +322,13 @@ macro_rules! sqlite_insert_games {
     () => {
         "INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
     second_token, same_screen, created_ms, version, status, result, termination, move_count,
-    to_move, computer_to_move, updated_ms, first_account, second_account, winner)
+    to_move, computer_to_move, updated_ms, first_account, second_account, winner, rated)
 SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
     value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
     value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
     value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
     value ->> '$.s.c', value ->> '$.s.u', value ->> '$.s.a1', value ->> '$.s.a2',
-    value ->> '$.s.w'
+    value ->> '$.s.w', value ->> 'rated'
 FROM json_each($1)"
     };
 }
@@ -438,14 +440,14 @@ async fn commit_sqlite(
 const PG_INSERT_GAMES: &str = "INSERT INTO games (id, game, options, seed, position, \
     first_player, second_player, first_token, second_token, same_screen, created_ms, version, \
     status, result, termination, move_count, to_move, computer_to_move, updated_ms, \
-    first_account, second_account, winner) \
+    first_account, second_account, winner, rated) \
     SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
     x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
     (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint, \
-    x.s ->> 'a1', x.s ->> 'a2', x.s ->> 'w' \
+    x.s ->> 'a1', x.s ->> 'a2', x.s ->> 'w', x.rated \
     FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, seed bigint, \
     position text, p1 text, p2 text, t1 text, t2 text, same integer, created bigint, s jsonb, \
-    ag text, aq bigint)";
+    ag text, aq bigint, rated integer)";
 
 /// Commits a batch on PostgreSQL: the same statements with `jsonb_to_recordset`, in one
 /// transaction, with a notice to the other servers for each applied event.
@@ -884,7 +886,7 @@ impl Store {
         let sql_game = "SELECT g.id, g.game, g.options, g.seed, g.position, g.first_player, \
                         g.second_player, g.first_token, g.second_token, g.same_screen, \
                         g.created_ms, g.first_account, a1.name AS first_name, \
-                        g.second_account, a2.name AS second_name FROM games g \
+                        g.second_account, a2.name AS second_name, g.rated FROM games g \
                         LEFT JOIN accounts a1 ON a1.id = g.first_account \
                         LEFT JOIN accounts a2 ON a2.id = g.second_account WHERE g.id = $1";
         let sql_events =
@@ -909,6 +911,7 @@ impl Store {
                     account_of(&row, "first_account", "first_name")?,
                     account_of(&row, "second_account", "second_name")?,
                 ],
+                rated: row.try_get::<i32, _>("rated")? != 0,
             };
             let rows = sqlx::query(sql_events).bind(id).fetch_all(pool).await?;
             let mut events = Vec::with_capacity(rows.len());
@@ -1166,6 +1169,471 @@ impl Store {
                 None => Ok(None),
             }
         })
+    }
+    /// Counts a rated game's result: the two accounts' Glicko-2 ratings in its game are
+    /// updated, with their history, in one transaction that also records the game as
+    /// counted, and only if it was not counted before (by this server or another). Returns
+    /// whether this call counted it.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn rate_game(&self, r: &RatedResult, at_ms: i64) -> Result<bool, StoreError> {
+        on_write_pool!(&self.pools, pool => {
+            let mut tx = pool.begin_write().await?;
+            let counted = sqlx::query(
+                "INSERT INTO rated_games (game_id, at_ms) VALUES ($1, $2) \
+                 ON CONFLICT (game_id) DO NOTHING",
+            )
+            .bind(&r.game_id)
+            .bind(at_ms)
+            .execute(&mut *tx)
+            .await?;
+            if counted.rows_affected() == 0 {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            let Some(score) = r.score_first else {
+                // A result that is neither a win nor a draw (none so far): counted as seen.
+                tx.commit().await?;
+                return Ok(true);
+            };
+            let mut before = Vec::with_capacity(2);
+            for account in &r.accounts {
+                sqlx::query(
+                    "INSERT INTO ratings (account_id, game, rating, deviation, volatility, \
+                     games, updated_ms) VALUES ($1, $2, $3, $4, $5, 0, $6) \
+                     ON CONFLICT (account_id, game) DO NOTHING",
+                )
+                .bind(account)
+                .bind(&r.game)
+                .bind(crate::ratings::START.rating)
+                .bind(crate::ratings::START.deviation)
+                .bind(crate::ratings::START.volatility)
+                .bind(at_ms)
+                .execute(&mut *tx)
+                .await?;
+                let row = sqlx::query(&format!(
+                    "SELECT rating, deviation, volatility FROM ratings \
+                     WHERE account_id = $1 AND game = $2{}",
+                    pool.lock_rows()
+                ))
+                .bind(account)
+                .bind(&r.game)
+                .fetch_one(&mut *tx)
+                .await?;
+                before.push(crate::ratings::Rating {
+                    rating: row.try_get("rating")?,
+                    deviation: row.try_get("deviation")?,
+                    volatility: row.try_get("volatility")?,
+                });
+            }
+            let after = crate::ratings::after_game(before[0], before[1], score);
+            for (account, new) in r.accounts.iter().zip(after) {
+                sqlx::query(
+                    "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, \
+                     games = games + 1, updated_ms = $6 WHERE account_id = $1 AND game = $2",
+                )
+                .bind(account)
+                .bind(&r.game)
+                .bind(new.rating)
+                .bind(new.deviation)
+                .bind(new.volatility)
+                .bind(at_ms)
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO rating_history (account_id, game, game_id, rating, deviation, \
+                     at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(account)
+                .bind(&r.game)
+                .bind(&r.game_id)
+                .bind(new.rating)
+                .bind(new.deviation)
+                .bind(at_ms)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    /// Finished rated games whose result has not been counted yet.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn unrated_results(&self) -> Result<Vec<RatedResult>, StoreError> {
+        let sql = "SELECT g.id, g.game, g.first_account, g.second_account, g.winner, g.result \
+                   FROM games g WHERE g.rated = 1 AND g.status = 'finished' \
+                   AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) \
+                   ORDER BY g.updated_ms LIMIT 1000";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql).fetch_all(pool).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                let (Some(a1), Some(a2)) = (
+                    row.try_get::<Option<String>, _>("first_account")?,
+                    row.try_get::<Option<String>, _>("second_account")?,
+                ) else {
+                    continue;
+                };
+                let winner: Option<String> = row.try_get("winner")?;
+                let result: Option<String> = row.try_get("result")?;
+                out.push(RatedResult {
+                    game_id: row.try_get("id")?,
+                    game: row.try_get("game")?,
+                    accounts: [a1, a2],
+                    score_first: match (winner.as_deref(), result.as_deref()) {
+                        (Some("first"), _) => Some(1.0),
+                        (Some("second"), _) => Some(0.0),
+                        (_, Some("draw")) => Some(0.5),
+                        _ => None,
+                    },
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    /// An account's ratings, one per game it has played rated games of.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = "SELECT r.game, a.name, r.rating, r.deviation, r.volatility, r.games, \
+                   r.updated_ms FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                   WHERE r.account_id = $1 ORDER BY r.game";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql).bind(account_id).fetch_all(pool).await?;
+            rows.iter().map(rating_row).collect()
+        })
+    }
+
+    /// An account's rating after each rated game of `game`, oldest first: `(ms, rating,
+    /// deviation)`.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn rating_history(
+        &self,
+        account_id: &str,
+        game: &str,
+    ) -> Result<Vec<(i64, f64, f64)>, StoreError> {
+        let sql = "SELECT at_ms, rating, deviation FROM rating_history \
+                   WHERE account_id = $1 AND game = $2 ORDER BY at_ms, game_id";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql).bind(account_id).bind(game).fetch_all(pool).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                out.push((r.try_get("at_ms")?, r.try_get("rating")?, r.try_get("deviation")?));
+            }
+            Ok(out)
+        })
+    }
+
+    /// The best-rated players of a game: settled ratings first (deviation at most
+    /// `settled`), then by rating.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn leaderboard(
+        &self,
+        game: &str,
+        settled: f64,
+        limit: i64,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = "SELECT r.game, a.name, r.rating, r.deviation, r.volatility, r.games, \
+                   r.updated_ms FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                   WHERE r.game = $1 \
+                   ORDER BY CASE WHEN r.deviation <= $2 THEN 0 ELSE 1 END, r.rating DESC, a.name \
+                   LIMIT $3";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql).bind(game).bind(settled).bind(limit).fetch_all(pool).await?;
+            rows.iter().map(rating_row).collect()
+        })
+    }
+
+    /// Stores an open challenge; `false` when its author already has `max_open` open.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn create_challenge(
+        &self,
+        c: &ChallengeRow,
+        max_open: i64,
+    ) -> Result<bool, StoreError> {
+        let sql = "INSERT INTO challenges (id, account_id, game, options, seat, rated, \
+                   opponent_id, created_ms) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+                   WHERE (SELECT count(*) FROM challenges WHERE account_id = $2) < $9";
+        on_write_pool!(&self.pools, pool => {
+            let done = sqlx::query(sql)
+                .bind(&c.id)
+                .bind(&c.account_id)
+                .bind(&c.game)
+                .bind(&c.options)
+                .bind(&c.seat)
+                .bind(i32::from(c.rated))
+                .bind(&c.opponent_id)
+                .bind(c.created_ms)
+                .bind(max_open)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// The open challenges made at or after `since_ms` that `viewer` may see: open ones, and
+    /// those made by or to the viewer; oldest first.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn challenges(
+        &self,
+        viewer: Option<&str>,
+        since_ms: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let sql = "SELECT c.id, c.account_id, a.name, c.game, c.options, c.seat, c.rated, \
+                   c.opponent_id, o.name AS opponent_name, c.created_ms, r.rating, \
+                   r.deviation FROM challenges c \
+                   JOIN accounts a ON a.id = c.account_id \
+                   LEFT JOIN accounts o ON o.id = c.opponent_id \
+                   LEFT JOIN ratings r ON r.account_id = c.account_id AND r.game = c.game \
+                   WHERE c.created_ms >= $2 AND (c.opponent_id IS NULL \
+                   OR c.opponent_id = $1 OR c.account_id = $1) \
+                   ORDER BY c.created_ms, c.id LIMIT 500";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql)
+                .bind(viewer.unwrap_or(""))
+                .bind(since_ms)
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(challenge_row).collect()
+        })
+    }
+
+    /// Takes an open challenge for `taker`: deletes and returns it, if it is still open, was
+    /// made at or after `since_ms`, is not the taker's own, and is open to them. Two takers
+    /// of one challenge: one gets it.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn take_challenge(
+        &self,
+        id: &str,
+        taker: &str,
+        since_ms: i64,
+    ) -> Result<Option<ChallengeRow>, StoreError> {
+        let sql = "DELETE FROM challenges WHERE id = $1 AND account_id <> $2 \
+                   AND (opponent_id IS NULL OR opponent_id = $2) AND created_ms >= $3 \
+                   RETURNING id, account_id, game, options, seat, rated, opponent_id, created_ms";
+        on_write_pool!(&self.pools, pool => {
+            let row = sqlx::query(sql).bind(id).bind(taker).bind(since_ms).fetch_optional(pool).await?;
+            match row {
+                Some(r) => Ok(Some(ChallengeRow {
+                    id: r.try_get("id")?,
+                    account_id: r.try_get("account_id")?,
+                    name: String::new(),
+                    game: r.try_get("game")?,
+                    options: r.try_get("options")?,
+                    seat: r.try_get("seat")?,
+                    rated: r.try_get::<i32, _>("rated")? != 0,
+                    opponent_id: r.try_get("opponent_id")?,
+                    opponent_name: None,
+                    created_ms: r.try_get("created_ms")?,
+                    rating: None,
+                })),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// An account's name by its id.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn account_name(&self, id: &str) -> Result<Option<String>, StoreError> {
+        on_pool!(&self.pools, pool => {
+            let row = sqlx::query("SELECT name FROM accounts WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+            match row {
+                Some(r) => Ok(Some(r.try_get("name")?)),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// Deletes challenges made before `before_ms` (expired); how many.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn purge_challenges(&self, before_ms: i64) -> Result<u64, StoreError> {
+        on_write_pool!(&self.pools, pool => {
+            let done = sqlx::query("DELETE FROM challenges WHERE created_ms < $1")
+                .bind(before_ms)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected())
+        })
+    }
+
+    /// Withdraws a challenge of `account`; whether there was one.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn cancel_challenge(&self, id: &str, account: &str) -> Result<bool, StoreError> {
+        on_write_pool!(&self.pools, pool => {
+            let done = sqlx::query("DELETE FROM challenges WHERE id = $1 AND account_id = $2")
+                .bind(id)
+                .bind(account)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Tells the other servers on PostgreSQL something on `channel` (nothing on SQLite,
+    /// where this server is the only one).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
+        if let Pools::Postgres(pool) = &self.pools {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(channel)
+                .bind(payload)
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The channel PostgreSQL servers tell each other the lobby changed on.
+pub const LOBBY_CHANNEL: &str = "boardlab_lobby";
+
+/// The channel PostgreSQL servers tell each other that a game started for an account on
+/// (`ACCOUNT GAME`).
+pub const ACCOUNT_CHANNEL: &str = "boardlab_accounts";
+
+/// A finished rated game between two accounts, to be counted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedResult {
+    pub game_id: String,
+    /// The game kind's name.
+    pub game: String,
+    /// The accounts of the first and second seats.
+    pub accounts: [String; 2],
+    /// The first seat's score: 1 a win, 0.5 a draw, 0 a loss (`None`: neither).
+    pub score_first: Option<f64>,
+}
+
+/// A stored rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub game: String,
+    /// The account's name.
+    pub name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+    pub updated_ms: i64,
+}
+
+fn rating_row<R: Row>(r: &R) -> Result<RatingRow, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> f64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(RatingRow {
+        game: r.try_get("game")?,
+        name: r.try_get("name")?,
+        rating: r.try_get("rating")?,
+        deviation: r.try_get("deviation")?,
+        volatility: r.try_get("volatility")?,
+        games: r.try_get("games")?,
+        updated_ms: r.try_get("updated_ms")?,
+    })
+}
+
+/// An open challenge as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub account_id: String,
+    /// The author's name (empty where not read).
+    pub name: String,
+    pub game: String,
+    /// Non-default options as a JSON object.
+    pub options: String,
+    /// The author's seat: `first`, `second` or `random`.
+    pub seat: String,
+    pub rated: bool,
+    pub opponent_id: Option<String>,
+    pub opponent_name: Option<String>,
+    pub created_ms: i64,
+    /// The author's rating and deviation in the game, if they have one (where read).
+    pub rating: Option<(f64, f64)>,
+}
+
+fn challenge_row<R: Row>(r: &R) -> Result<ChallengeRow, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i32: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<f64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let rating: Option<f64> = r.try_get("rating")?;
+    let deviation: Option<f64> = r.try_get("deviation")?;
+    Ok(ChallengeRow {
+        rating: rating.zip(deviation),
+        id: r.try_get("id")?,
+        account_id: r.try_get("account_id")?,
+        name: r.try_get("name")?,
+        game: r.try_get("game")?,
+        options: r.try_get("options")?,
+        seat: r.try_get("seat")?,
+        rated: r.try_get::<i32, _>("rated")? != 0,
+        opponent_id: r.try_get("opponent_id")?,
+        opponent_name: r.try_get("opponent_name")?,
+        created_ms: r.try_get("created_ms")?,
+    })
+}
+
+/// Starting a write transaction the same way on both databases: on SQLite it takes the write
+/// lock at once (`BEGIN IMMEDIATE`), so a transaction that reads before it writes never has
+/// to give up half-way; on PostgreSQL rows read for an update are locked with `FOR UPDATE`.
+trait WritePool {
+    type Db: sqlx::Database;
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Self::Db>, sqlx::Error>;
+    /// What ends a `SELECT` of rows the transaction will change.
+    fn lock_rows(&self) -> &'static str;
+}
+
+impl WritePool for SqlitePool {
+    type Db = sqlx::Sqlite;
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.begin_with("BEGIN IMMEDIATE").await
+    }
+    fn lock_rows(&self) -> &'static str {
+        ""
+    }
+}
+
+impl WritePool for PgPool {
+    type Db = sqlx::Postgres;
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
+        self.begin().await
+    }
+    fn lock_rows(&self) -> &'static str {
+        " FOR UPDATE"
     }
 }
 

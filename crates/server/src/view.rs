@@ -22,6 +22,8 @@ pub struct State<'a> {
     pub seats: Seats,
     pub same_screen: bool,
     pub solitaire: bool,
+    /// Whether the result counts for the players' ratings.
+    pub rated: bool,
     pub version: i64,
     /// `ongoing` or `finished`.
     pub status: &'static str,
@@ -166,6 +168,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         },
         same_screen: meta.same_screen,
         solitaire: game.is_solitaire(),
+        rated: meta.rated,
         version: live.version,
         status: if live.finished() {
             "finished"

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{legal, postgres_url, version, TestServer};
+use common::{
+    account_stream, legal, next_event, postgres_url, unique, version, Browser, TestServer,
+};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use sqlx::Connection;
@@ -249,4 +251,74 @@ async fn racing_rematches_on_two_servers_make_one_new_game() {
         assert_eq!(a.state(&id).await["rematch"], agreed[0].as_str());
         assert_eq!(b.state(&agreed[0]).await["status"], "ongoing");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_and_a_players_turns_reach_them_on_any_server() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let a = TestServer::on(&url).await;
+    let b = TestServer::on(&url).await;
+    let (ann_name, ben_name) = (unique("ann"), unique("ben"));
+    let mut ann = Browser::new(&a);
+    assert_eq!(ann.signup(&ann_name).await.0, 201);
+    let mut ben = Browser::new(&a);
+    assert_eq!(ben.signup(&ben_name).await.0, 201);
+    // Watching the lobby and Ann's games on server B; everything is done on server A.
+    let r = b.client.get(b.url("/api/lobby/live")).send().await.unwrap();
+    let mut lobby = r;
+    let mut lbuf = String::new();
+    assert_eq!(next_event(&mut lobby, &mut lbuf).await.0, "hello");
+    let (mut ann_live, mut abuf) = account_stream(&b, ann.cookie.as_ref().unwrap()).await;
+    let (c, v) = ann
+        .post(
+            "/api/lobby",
+            &json!({ "game": "obsidio", "options": { "size": 7 }, "seat": "second" }),
+        )
+        .await;
+    assert_eq!(c, 201, "{v}");
+    let id = v["challenge"].as_str().unwrap();
+    assert_eq!(next_event(&mut lobby, &mut lbuf).await.0, "lobby");
+    let (c, v) = ben
+        .post(&format!("/api/lobby/{id}/accept"), &json!({}))
+        .await;
+    assert_eq!(c, 201, "{v}");
+    let game = v["game"].as_str().unwrap().to_string();
+    let started = loop {
+        let (event, data) = next_event(&mut ann_live, &mut abuf).await;
+        let v: Value = serde_json::from_str(&data).unwrap();
+        if event == "games" && v["started"] == true {
+            break v;
+        }
+    };
+    assert_eq!(started["game"], game.as_str());
+    // Ben moves on server A: Ann hears of it on server B.
+    let state = a.state(&game).await;
+    let (c, v) = ben
+        .post(
+            &format!("/api/games/{game}/moves"),
+            &json!({ "move": legal(&state)[0] }),
+        )
+        .await;
+    assert_eq!(c, 200, "{v}");
+    let (event, data) = next_event(&mut ann_live, &mut abuf).await;
+    assert_eq!(event, "games");
+    assert_eq!(
+        serde_json::from_str::<Value>(&data).unwrap()["game"],
+        game.as_str()
+    );
+    // And she moves on server B by her account.
+    let mut ann_b = Browser::new(&b);
+    ann_b.cookie.clone_from(&ann.cookie);
+    let state = b.state(&game).await;
+    let (c, v) = ann_b
+        .post(
+            &format!("/api/games/{game}/moves"),
+            &json!({ "move": legal(&state)[0] }),
+        )
+        .await;
+    assert_eq!(c, 200, "{v}");
+    a.stop().await;
+    b.stop().await;
 }

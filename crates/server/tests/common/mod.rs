@@ -287,3 +287,152 @@ pub fn legal(state: &Value) -> Vec<String> {
 pub fn version(state: &Value) -> i64 {
     state["version"].as_i64().unwrap()
 }
+
+/// A player's browser: a session cookie, sent with every request once set.
+pub struct Browser<'a> {
+    pub s: &'a TestServer,
+    pub cookie: Option<String>,
+    /// Extra headers (an Origin, a forwarded address).
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl<'a> Browser<'a> {
+    pub fn new(s: &'a TestServer) -> Browser<'a> {
+        Browser {
+            s,
+            cookie: None,
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn with(mut self, name: &'static str, value: &str) -> Self {
+        self.headers.push((name, value.to_string()));
+        self
+    }
+
+    pub async fn send(&mut self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let (status, v, cookie) = self.send_raw(method, path, body).await;
+        if let Some(c) = cookie {
+            self.cookie = Some(c).filter(|c| !c.is_empty());
+        }
+        (status, v)
+    }
+
+    /// Status, body, and the session cookie's new value if the answer set one.
+    pub async fn send_raw(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (u16, Value, Option<String>) {
+        let mut req = match method {
+            "GET" => self.s.client.get(self.s.url(path)),
+            _ => self.s.client.post(self.s.url(path)),
+        };
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", format!("boardlab_session={c}"));
+        }
+        for (k, v) in &self.headers {
+            req = req.header(*k, v);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        let set = r
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|v| v.strip_prefix("boardlab_session="))
+            .map(|v| v.split(';').next().unwrap_or("").to_string());
+        let text = r.text().await.unwrap();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::Null),
+            set,
+        )
+    }
+
+    pub async fn get(&mut self, path: &str) -> (u16, Value) {
+        self.send("GET", path, None).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: &Value) -> (u16, Value) {
+        self.send("POST", path, Some(body)).await
+    }
+
+    pub async fn signup(&mut self, name: &str) -> (u16, Value) {
+        self.post(
+            "/api/account/signup",
+            &json!({ "name": name, "password": "a good password" }),
+        )
+        .await
+    }
+
+    pub async fn login(&mut self, name: &str, password: &str) -> (u16, Value) {
+        self.post(
+            "/api/account/login",
+            &json!({ "name": name, "password": password }),
+        )
+        .await
+    }
+
+    pub async fn me(&mut self) -> Value {
+        let (c, v) = self.get("/api/account").await;
+        assert_eq!(c, 200, "{v}");
+        v["account"].clone()
+    }
+}
+
+/// A unique name for this run (the PostgreSQL database is shared between runs).
+pub fn unique(prefix: &str) -> String {
+    format!("{prefix}{:08x}", rand::random::<u32>())
+}
+
+/// The next event of a server-sent event stream: `(event, data)`.
+pub async fn next_event(stream: &mut reqwest::Response, buf: &mut String) -> (String, String) {
+    loop {
+        if let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let mut event = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(e) = line.strip_prefix("event:") {
+                    event = e.trim().to_string();
+                } else if let Some(d) = line.strip_prefix("data:") {
+                    data.push_str(d.trim());
+                }
+            }
+            if !event.is_empty() {
+                return (event, data);
+            }
+            continue;
+        }
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("an event within 10 s")
+            .unwrap()
+            .expect("the stream goes on");
+        buf.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+/// Opens the account's live stream on `s` and reads its greeting.
+pub async fn account_stream(s: &TestServer, cookie: &str) -> (reqwest::Response, String) {
+    let r = s
+        .client
+        .get(s.url("/api/account/live"))
+        .header("cookie", format!("boardlab_session={cookie}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let mut stream = r;
+    let mut buf = String::new();
+    assert_eq!(next_event(&mut stream, &mut buf).await.0, "hello");
+    (stream, buf)
+}
