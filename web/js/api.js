@@ -2,10 +2,12 @@
 
 /** An error answer of the API: `status`, `code` and a message for people. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    /** Seconds to wait before asking again (a 429's `Retry-After`), or null. */
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -30,17 +32,21 @@ async function request(method, path, body) {
   }
   if (!res.ok) {
     const message = data && data.error ? data.error : `the server answered ${res.status}`;
-    throw new ApiError(res.status, (data && data.code) || 'http', message);
+    const wait = Number(res.headers.get('Retry-After'));
+    throw new ApiError(res.status, (data && data.code) || 'http', message, Number.isFinite(wait) && wait > 0 ? wait : null);
   }
   return data;
 }
 
+/** `?a=1&b=2` from the parameters that have a value, or ''. */
+function queryOf(params = {}) {
+  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v));
+  return q.toString() ? `?${q}` : '';
+}
+
 export const api = {
   catalog: () => request('GET', '/api/catalog'),
-  list: (params = {}) => {
-    const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v));
-    return request('GET', `/api/games${q.toString() ? `?${q}` : ''}`);
-  },
+  list: (params = {}) => request('GET', `/api/games${queryOf(params)}`),
   create: (body) => request('POST', '/api/games', body),
   game: (id) => request('GET', `/api/games/${encodeURIComponent(id)}`),
   at: (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/at/${ply}`),
@@ -80,6 +86,20 @@ export const api = {
     if (!res.ok) throw new ApiError(res.status, 'http', `no rules page (${res.status})`);
     return res.text();
   },
+  // Accounts (optional): the session is an HttpOnly cookie the browser sends by itself.
+  /** `{account: {name}}`, or `{account: null}` when nobody is signed in here. */
+  account: () => request('GET', '/api/account'),
+  signup: (name, password) => request('POST', '/api/account/signup', { name, password }),
+  login: (name, password) => request('POST', '/api/account/login', { name, password }),
+  logout: () => request('POST', '/api/account/logout', {}),
+  /** Ends every session of the account: `{sessions_ended}`. */
+  logoutEverywhere: () => request('POST', '/api/account/logout-everywhere', {}),
+  /** Makes the seats `token` holds in game `id` the signed-in account's; answers the state. */
+  claim: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/claim`, { token }),
+  /** The signed-in player's games, theirs to move first: `{your_turn, games}`. */
+  myGames: (params = {}) => request('GET', `/api/account/games${queryOf(params)}`),
+  /** A player's page: `{name, record, head_to_head, games}`; `params`: game, result, limit. */
+  player: (name, params = {}) => request('GET', `/api/players/${encodeURIComponent(name)}${queryOf(params)}`),
   recordUrl: (id, format) => `/api/games/${encodeURIComponent(id)}/record?format=${format}`,
 };
 

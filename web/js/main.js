@@ -14,6 +14,10 @@ import { learnIndexPage, learnPage } from './pages/learn.js';
 import { puzzlesPage, puzzlePage } from './pages/puzzles.js';
 import { installDefs } from './board.js';
 import { installSettings } from './settings.js';
+import { installAccount, accountKnown, pageChanged } from './account.js';
+import { accountPage } from './pages/account.js';
+import { myGamesPage } from './pages/mygames.js';
+import { playerPage } from './pages/player.js';
 
 const main = document.getElementById('main');
 let cleanup = null;
@@ -34,6 +38,9 @@ const routes = [
   [/^\/learn\/([a-z0-9-]+)\/?$/, (m) => (el) => learnPage(el, m[1])],
   [/^\/puzzles\/?$/, () => puzzlesPage],
   [/^\/puzzles\/([a-z0-9-]+)\/?$/, (m) => (el) => puzzlePage(el, m[1])],
+  [/^\/account\/?$/, () => accountPage],
+  [/^\/my-games\/?$/, () => myGamesPage],
+  [/^\/players\/([^/]+)\/?$/, (m) => (el, q) => playerPage(el, decodeURIComponent(m[1]), q)],
 ];
 
 function notFound(el) {
@@ -51,6 +58,8 @@ async function route() {
     }
     cleanup = null;
   }
+  // Pages ask who is signed in (the game page: which seats are the player's).
+  await accountKnown();
   const path = location.pathname;
   let page = notFound;
   for (const [re, make] of routes) {
@@ -69,12 +78,26 @@ async function route() {
     if (active) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  markAccountLinks(path);
   main.replaceChildren();
   main.className = '';
   try {
     cleanup = (await page(main, new URLSearchParams(location.search))) || null;
   } catch (e) {
     mount(main, h('section', { class: 'page narrow' }, h('h1', {}, 'Something went wrong'), h('p', { class: 'error-text' }, String(e.message || e))));
+  }
+  pageChanged();
+}
+
+/** Marks the top bar's account link of the page shown (they are drawn again on sign-in/out). */
+function markAccountLinks(path = location.pathname) {
+  for (const a of document.querySelectorAll('#account-bar a')) {
+    const nav = a.dataset.nav;
+    const active = (nav === 'account' && path.startsWith('/account')) || (nav === 'my-games' && path.startsWith('/my-games'))
+      || (a.id === 'acct-name' && path === a.getAttribute('href'));
+    a.classList.toggle('active', active);
+    if (active) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
   }
 }
 
@@ -97,5 +120,7 @@ document.addEventListener('click', (ev) => {
 
 window.addEventListener('popstate', route);
 installSettings();
+installAccount();
+document.addEventListener('account-bar', () => markAccountLinks());
 installDefs();
 route();

@@ -70,6 +70,8 @@ async function startServer() {
   const base = path.basename(bin);
   const args = base.startsWith('boardlab-server') ? [] : ['serve'];
   args.push('--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dbFile}`);
+  // The account tests sign up and in a dozen times within a minute from one address.
+  args.push('--logins-per-minute', '120');
   if (dev) args.push('--web-dir', path.resolve(here, '..'));
   server = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
   const grab = (d) => {
@@ -2131,6 +2133,349 @@ test('layout: every board target on a phone is at least 44 px, zoomed where the 
     .filter((b) => b.width > 0 && (b.width < 43.5 || b.height < 43.5)));
   assert(!buttons.length, `buttons under 44 px on a phone: ${JSON.stringify(buttons.slice(0, 6))}`);
   console.log(`    targets on a 390×844 phone: ${report.join('; ')}`);
+});
+
+// ---------------------------------------------------------------- accounts
+
+let accountSeq = 0;
+/** A fresh account name for this run ("ada3"): names are unique in any case. */
+const newName = (stem) => `${stem}${(accountSeq += 1)}`;
+const PASSWORD = 'correct-horse-7';
+
+/** Signs up on the account page (reached from the top bar); lands on My games. */
+async function signUp(page, name, password = PASSWORD) {
+  await page.goto(`${pageOrigin()}/account`);
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', password);
+  await page.click('#signup-submit');
+  await page.waitForURL(/\/my-games$/);
+  await page.waitForSelector('#my-games');
+}
+
+/** Signs in on the account page; lands on My games. */
+async function signInAs(page, name, password = PASSWORD) {
+  await page.goto(`${pageOrigin()}/account`);
+  await page.fill('#signin-name', name);
+  await page.fill('#signin-password', password);
+  await page.click('#signin-submit');
+  await page.waitForURL(/\/my-games$/);
+  await page.waitForSelector('#my-games');
+}
+
+/** Who the server says is signed in, asked from the page (with its cookie). */
+async function signedInAs(page) {
+  return page.evaluate(() => fetch('/api/account').then((r) => r.json()).then((d) => (d.account ? d.account.name : null)));
+}
+
+/** Visible controls of the page smaller than 44 px high (buttons and link buttons also wide). */
+async function smallControls(page) {
+  return page.evaluate(() => [...document.querySelectorAll('button, .btn, select, input:not([type=checkbox]):not([type=radio]), .acct-link, .game-row, .settings > summary')]
+    .filter((e) => e.offsetParent !== null && !e.closest('.settings-menu'))
+    .map((e) => ({ what: `${e.tagName.toLowerCase()}#${e.id} ${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 20)}`, r: e.getBoundingClientRect(), wide: e.matches('button, .btn, .acct-link, summary') }))
+    .filter(({ r, wide }) => r.width > 0 && (r.height < 43.5 || (wide && r.width < 43.5)))
+    .map(({ what, r }) => `${what} ${Math.round(r.width)}×${Math.round(r.height)}`));
+}
+
+test('accounts: sign up, sign out, a wrong password told, sign in again, sign out everywhere', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  await page.goto(`${pageOrigin()}/`);
+  await page.click('#acct-signin');
+  await page.waitForURL(/\/account$/);
+  // Labelled fields, with what password managers need.
+  for (const [sel, auto] of [['#signin-name', 'username'], ['#signin-password', 'current-password'], ['#signup-name', 'username'], ['#signup-password', 'new-password']]) {
+    assert((await page.getAttribute(sel, 'autocomplete')) === auto, `${sel}: autocomplete is not ${auto}`);
+    assert(await page.locator(`label[for="${sel.slice(1)}"]`).count() === 1, `${sel} has no label`);
+  }
+  await shot(page, 'account-signed-out-desktop');
+  const name = newName('ada');
+  // The server's words for a password outside the rules.
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', 'short');
+  await page.click('#signup-submit');
+  await page.waitForFunction(() => document.querySelector('#signup-error').textContent.length > 0);
+  assert(/8 to 128 characters/.test(await page.locator('#signup-error').innerText()), `said '${await page.locator('#signup-error').innerText()}'`);
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup-submit');
+  await page.waitForURL(/\/my-games$/);
+  await page.waitForSelector('#acct-name');
+  assert((await page.locator('#acct-name').innerText()).trim() === name, 'the top bar does not show the name');
+  assert((await page.getAttribute('#acct-name', 'href')) === `/players/${name}`, 'the name does not lead to the player page');
+  assert(await page.locator('#acct-games').isVisible() && await page.locator('#acct-signout').isVisible(), 'no My games or Sign out in the top bar');
+  assert(await signedInAs(page) === name, 'the server does not know the session');
+  // Sign out from the top bar.
+  await page.click('#acct-signout');
+  await page.waitForSelector('#acct-signin');
+  assert(await signedInAs(page) === null, 'still signed in after signing out');
+  // The name is taken now (in any case).
+  await page.goto(`${pageOrigin()}/account`);
+  await page.fill('#signup-name', name.toUpperCase());
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup-submit');
+  await page.waitForFunction(() => document.querySelector('#signup-error').textContent.length > 0);
+  assert(/taken/.test(await page.locator('#signup-error').innerText()), `a taken name: '${await page.locator('#signup-error').innerText()}'`);
+  // A wrong password is told, in the server's words.
+  await page.fill('#signin-name', name);
+  await page.fill('#signin-password', 'not-the-password');
+  await page.click('#signin-submit');
+  await page.waitForFunction(() => document.querySelector('#signin-error').textContent.length > 0);
+  const said = await page.locator('#signin-error').innerText();
+  assert(/wrong name or password/i.test(said), `a wrong password: '${said}'`);
+  await shot(page, 'account-wrong-password');
+  assert(await signedInAs(page) === null, 'signed in with a wrong password');
+  await signInAs(page, name);
+  assert(await signedInAs(page) === name, 'not signed in');
+  // The session outlives a reload.
+  await page.reload();
+  await page.waitForSelector('#acct-name');
+  // The account page: sign out everywhere.
+  await page.goto(`${pageOrigin()}/account`);
+  await page.waitForSelector('#btn-signout-everywhere');
+  await shot(page, 'account-signed-in-desktop');
+  await page.click('#btn-signout-everywhere');
+  await page.waitForSelector('#acct-signin');
+  await page.waitForSelector('#signin-form');
+  assert(await signedInAs(page) === null, 'still signed in after signing out everywhere');
+});
+
+test('accounts: games are claimed on sign-up and on creation, and My games puts your turn first', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // A game played before signing up is added on signing up.
+  const before = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first' });
+  const name = newName('bea');
+  await signUp(page, name);
+  assert((await apiGet(`/api/games/${before}`)).seats.first.account === name, 'the earlier game was not claimed on signing up');
+  // A game created while signed in: only the creator's own seat is claimed, not the invite's.
+  const online = await createFromStartPage(page, { game: 'obsidio', mode: 'online', seat: 'first', options: { size: '7' } });
+  const st = await apiGet(`/api/games/${online}`);
+  assert(st.seats.first.account === name && st.seats.second.account === null, `claimed seats: ${st.seats.first.account} / ${st.seats.second.account}`);
+  // The game page names the player by the account, linked to the player page.
+  assert(await page.locator(`.player-bar a.pname-acct[href="/players/${name}"]`).count() === 1, 'the seat is not linked to the player page');
+  // A game against the computer that is over.
+  const lost = await createFromStartPage(page, { game: 'assideum', mode: 'computer', level: 1 });
+  await page.locator('#btn-resign').click();
+  await page.locator('#confirm-yes').click();
+  await page.waitForSelector('.result-banner');
+  await page.click('#acct-games');
+  await page.waitForURL(/\/my-games$/);
+  await page.waitForSelector('#group-turn .game-row');
+  const turn = await page.locator('#group-turn .game-row').evaluateAll((rows) => rows.map((r) => r.dataset.gameId));
+  assert(turn.includes(before) && turn.includes(online), `the games waiting for the player: ${turn}`);
+  const row = page.locator(`.game-row[data-game-id="${before}"]`);
+  const text = await row.innerText();
+  assert(/Your turn/.test(text) && /Sight Reduction/.test(text) && /You play\s+White/.test(text) && /vs Computer/.test(text) && /0 moves/.test(text), `the row says '${text}'`);
+  assert(!/seat|ply|first|second/i.test(text), `the row speaks of seats: '${text}'`);
+  const done = await page.locator(`#group-finished .game-row[data-game-id="${lost}"]`).innerText();
+  assert(/Lost by resignation/.test(done), `the finished game says '${done}'`);
+  // Your turn comes first.
+  const order = await page.locator('.game-row').evaluateAll((rows) => rows.map((r) => r.dataset.outcome));
+  assert(order[order.length - 1] === 'lost', `the order is ${order}`);
+  // The count is in the tab title and on the My games link.
+  await page.waitForFunction(() => document.title.startsWith('(2) '));
+  assert((await page.locator('#acct-games .turn-badge').innerText()) === '2', 'no badge on My games');
+  await shot(page, 'my-games-desktop');
+  // The result filter.
+  await page.selectOption('#filter-result', 'lost');
+  await page.waitForURL(/result=lost/);
+  await page.waitForSelector(`.game-row[data-game-id="${lost}"]`);
+  assert(await page.locator('.game-row').count() === 1, 'the filter keeps other games');
+  // On a phone: the games waiting come first, in view, with finger-sized targets.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${pageOrigin()}/my-games`);
+  await page.waitForSelector('#group-turn .game-row');
+  assert(await inView(page, '#group-turn .game-row'), 'the first game waiting is outside a phone\'s window');
+  assert(await page.locator('#acct-icon .turn-badge').isVisible(), 'no badge on a phone');
+  const small = await smallControls(page);
+  assert(!small.length, `targets under 44 px on a phone: ${small}`);
+  assert(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)), 'My games scrolls sideways on a phone');
+  await shot(page, 'my-games-phone');
+});
+
+test('accounts: the other player\'s move shows in the tab title and notifies, live', async () => {
+  const a = await newBrowser({ width: 1280, height: 800 });
+  const b = await newBrowser({ width: 1280, height: 800 });
+  // The second player's notifications are recorded instead of shown.
+  await b.ctx.addInitScript(() => {
+    window.notes = [];
+    window.Notification = class {
+      constructor(title, options) {
+        window.notes.push({ title, ...options });
+      }
+
+      close() {}
+
+      static async requestPermission() {
+        window.Notification.permission = 'granted';
+        return 'granted';
+      }
+    };
+    window.Notification.permission = 'default';
+  });
+  await signUp(a.page, newName('cy'));
+  const bob = newName('dee');
+  await signUp(b.page, bob);
+  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'online', seat: 'first' });
+  const link = await a.page.locator('#invite-link').inputValue();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  // Joined by the invite link while signed in: the seat is the account's.
+  await b.page.waitForFunction(() => document.querySelector('.player-bar.bottom .pname-acct'));
+  assert((await apiGet(`/api/games/${id}`)).seats.second.account === bob, 'the invited seat was not claimed');
+  await b.page.goto(`${pageOrigin()}/my-games`);
+  await b.page.waitForSelector('#group-waiting .game-row');
+  await b.page.click('#btn-notify');
+  await b.page.waitForSelector('#btn-notify-off');
+  assert(!/^\(\d+\)/.test(await b.page.title()), `a count before the move: ${await b.page.title()}`);
+  await waitTurn(a.page);
+  await playOneByClicks(a.page, rng(5));
+  // The second browser's title counts the game now waiting for its move, without a reload.
+  await b.page.waitForFunction(() => document.title.startsWith('(1) '), null, { timeout: 10000 });
+  await b.page.waitForSelector(`#group-turn .game-row[data-game-id="${id}"]`);
+  assert((await b.page.locator('#acct-games .turn-badge').innerText()) === '1', 'no badge');
+  await b.page.waitForFunction(() => window.notes.length > 0);
+  const note = await b.page.evaluate(() => window.notes[0]);
+  assert(/Your move in Sight Reduction/.test(note.title), `the notification says '${note.title}'`);
+  // The mover's count goes (it was the mover's turn).
+  await a.page.waitForFunction(() => !/^\(\d+\)/.test(document.title), null, { timeout: 10000 });
+  await shot(b.page, 'my-games-live');
+  // The second player moves in the game: the count goes, and the first player's comes.
+  await b.page.click(`.game-row[data-game-id="${id}"]`);
+  await waitTurn(b.page);
+  await playOneByClicks(b.page, rng(6));
+  await b.page.waitForFunction(() => !/^\(\d+\)/.test(document.title));
+  await a.page.waitForFunction(() => document.title.startsWith('(1) '));
+  // The first player moves again while the second looks at the game: the count, and no
+  // notification for the game in view.
+  await waitTurn(a.page);
+  await playOneByClicks(a.page, rng(7));
+  await b.page.waitForFunction(() => document.title.startsWith('(1) '), null, { timeout: 10000 });
+  await sleep(300);
+  assert(await b.page.evaluate(() => window.notes.length) === 1, 'a notification for the game in view');
+  // Signed out: no count.
+  await b.page.goto(`${pageOrigin()}/account`);
+  await b.page.click('#btn-signout');
+  await b.page.waitForSelector('#acct-signin');
+  assert(!/^\(\d+\)/.test(await b.page.title()), `a count after signing out: ${await b.page.title()}`);
+});
+
+test('accounts: the player page shows the record after a resignation, head to head, filters', async () => {
+  const a = await newBrowser({ width: 1280, height: 800 });
+  const b = await newBrowser({ width: 1280, height: 800 });
+  const winner = newName('eve');
+  const loser = newName('fin');
+  await signUp(a.page, winner);
+  await signUp(b.page, loser);
+  const id = await createFromStartPage(a.page, { game: 'obsidio', mode: 'online', options: { size: '7' } });
+  const link = await a.page.locator('#invite-link').inputValue();
+  await b.page.goto(link);
+  await b.page.waitForSelector('.board .hit');
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('.result-banner');
+  // The seat labels lead to the players' pages.
+  await a.page.click(`.player-bar a.pname-acct[href="/players/${loser}"]`);
+  await a.page.waitForSelector('#player-record');
+  assert((await a.page.locator('#player-name').innerText()).startsWith(loser), 'not the loser\'s page');
+  const rec = async (page) => page.locator('#player-record .stat-n').allInnerTexts();
+  assert((await rec(a.page)).join(' ') === '0 1 0', `the loser's record: ${await rec(a.page)}`);
+  // Head to head: the opponent, linked to their page.
+  await a.page.click(`#head-to-head a[href="/players/${winner}"]`);
+  await a.page.waitForFunction((n) => location.pathname === `/players/${n}`, winner);
+  await a.page.waitForSelector('#player-record');
+  assert((await rec(a.page)).join(' ') === '1 0 0', `the winner's record: ${await rec(a.page)}`);
+  const h2h = await a.page.locator('#head-to-head tbody tr').first().innerText();
+  assert(h2h.includes(loser) && /1\s+0\s+0/.test(h2h), `head to head: '${h2h}'`);
+  const row = await a.page.locator(`.game-row[data-game-id="${id}"]`).innerText();
+  assert(/Obsidio/.test(row) && /Won by resignation/.test(row) && row.includes(`vs ${loser}`), `the game row: '${row}'`);
+  await shot(a.page, 'player-desktop');
+  // Filters by result and by game.
+  await a.page.selectOption('#filter-result', 'lost');
+  await a.page.waitForURL(/result=lost/);
+  await a.page.waitForSelector('#player-games .empty');
+  await a.page.selectOption('#filter-result', 'won');
+  await a.page.waitForSelector(`.game-row[data-game-id="${id}"]`);
+  await a.page.selectOption('#filter-game', 'opprimo');
+  await a.page.waitForURL(/game=opprimo/);
+  await a.page.waitForSelector('#player-games .empty');
+  // A name nobody has.
+  await a.page.goto(`${pageOrigin()}/players/nobody-here`);
+  await a.page.waitForSelector('h1');
+  assert(/No such player/.test(await a.page.locator('h1').innerText()), 'an unknown player is not told');
+  // On a phone: the name and the record in view, finger-sized targets.
+  const phone = await newBrowser({ width: 390, height: 844 });
+  await phone.page.goto(`${pageOrigin()}/players/${winner}`);
+  await phone.page.waitForSelector('#player-record');
+  for (const sel of ['#player-name', '#player-record', '#head-to-head', '.game-row']) assert(await inView(phone.page, sel), `${sel} outside a phone's window`);
+  const small = await smallControls(phone.page);
+  assert(!small.length, `targets under 44 px on a phone: ${small}`);
+  await shot(phone.page, 'player-phone');
+});
+
+test('accounts: a game of the account plays in another browser without its token', async () => {
+  const a = await newBrowser({ width: 1280, height: 800 });
+  const name = newName('gus');
+  await signUp(a.page, name);
+  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first' });
+  // Another browser (no token in its storage), signed in to the same account.
+  const c = await newBrowser({ width: 390, height: 844 });
+  await signInAs(c.page, name);
+  await c.page.waitForSelector(`.game-row[data-game-id="${id}"]`);
+  await c.page.click(`.game-row[data-game-id="${id}"]`);
+  await c.page.waitForSelector('.board .hit');
+  assert(await c.page.evaluate((gid) => localStorage.getItem(`boardlab:seats:${gid}`), id) === null, 'the second browser holds a token');
+  const st = await waitTurn(c.page);
+  assert(st.canMove, 'the account cannot move without the token');
+  const bottom = await c.page.locator('.player-bar.bottom .pname strong').innerText();
+  assert(bottom.startsWith('You') && bottom.includes(name), `the player's bar says '${bottom}'`);
+  await playOneByClicks(c.page, rng(11));
+  await c.page.waitForFunction(() => Number(document.querySelector('main').dataset.ply) >= 1);
+  const after = await apiGet(`/api/games/${id}`);
+  assert(after.moves.length >= 1 && after.moves[0].seat === 'first', 'the move was not played');
+  await shot(c.page, 'account-play-without-token');
+  // Resigning works too, and the first browser sees it live.
+  await waitTurn(c.page);
+  await c.page.locator('#btn-resign').click();
+  await c.page.locator('#confirm-yes').click();
+  await c.page.waitForSelector('.result-banner');
+  await a.page.goto(`${pageOrigin()}/games/${id}`);
+  await a.page.waitForFunction(() => document.querySelector('main').dataset.status === 'finished');
+  assert(await c.page.evaluate((gid) => localStorage.getItem(`boardlab:seats:${gid}`), id) === null, 'a token was stored');
+});
+
+test('accounts: the account pages on a phone and in the dark theme', async () => {
+  for (const [viewport, dark] of [[{ width: 390, height: 844 }, false], [{ width: 390, height: 844 }, true], [{ width: 1280, height: 800 }, true]]) {
+    const tag = `${viewport.width}${dark ? '-dark' : ''}`;
+    const { page } = await newBrowser(viewport, dark ? { colorScheme: 'dark' } : {});
+    await page.goto(`${pageOrigin()}/`);
+    await page.waitForSelector('#acct-signin');
+    assert(await inView(page, '#acct-signin'), `${tag}: the top bar's Sign in is outside the window`);
+    assert(!(await page.evaluate(() => { const n = document.querySelector('.nav'); return n.scrollWidth > n.clientWidth + 1; })), `${tag}: the sections no longer fit the top bar`);
+    await page.click('#acct-signin');
+    await page.waitForSelector('#signin-form');
+    for (const sel of ['#signin-name', '#signin-password', '#signin-submit']) assert(await inView(page, sel), `${tag}: ${sel} outside the window`);
+    if (dark) await checkContrast(page, `sign in ${tag}`, [...TEXT.filter((t) => t !== 'main a[href]'), 'main p', '.field label', '.opt-desc', '.acct-link']);
+    let small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `${tag}: targets under 44 px: ${small}`);
+    await shot(page, `account-signin-${tag}`);
+    const name = newName('hal');
+    await signUp(page, name);
+    await createFromStartPage(page, { game: 'opprimo', mode: 'computer', level: 1, seat: 'first' });
+    await page.goto(`${pageOrigin()}/my-games`);
+    await page.waitForSelector('.game-row');
+    if (dark) await checkContrast(page, `my games ${tag}`, [...TEXT, '.gr-title', '.gr-meta > span', '.pill', '.filter-label', '.row-group h2', '.acct-link']);
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `${tag}: targets under 44 px: ${small}`);
+    await shot(page, `my-games-${tag}`);
+    await page.goto(`${pageOrigin()}/players/${name}`);
+    await page.waitForSelector('#player-record');
+    if (dark) await checkContrast(page, `player ${tag}`, ['.nav a', 'main h1, main h2', 'main a[href]', 'select', '.stat-n', '.stat-label', '.gr-meta > span', '.pill', '.h2h-card p']);
+    await shot(page, `player-${tag}`);
+    await page.goto(`${pageOrigin()}/account`);
+    await page.waitForSelector('#btn-signout');
+    if (dark) await checkContrast(page, `account ${tag}`, [...TEXT, 'main p', '.account-card h2']);
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `${tag}: targets under 44 px: ${small}`);
+    await shot(page, `account-${tag}`);
+  }
 });
 
 // ---------------------------------------------------------------- runner

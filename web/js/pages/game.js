@@ -12,6 +12,7 @@ import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
 import { Legend } from '../legend.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
+import { accountName, sameName, onAccount, claimGame } from '../account.js';
 
 /**
  * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
@@ -29,6 +30,8 @@ async function takeInvite(id) {
   try {
     const joined = await api.join(id, { token: m[2] });
     seats.add(id, joined.seat, joined.token);
+    // Signed in: the seat becomes the account's, so it can be played from any browser.
+    if (accountName()) await claimGame(id, { [joined.seat]: joined.token });
     return { kind: 'ok', text: `You joined the game${joined.state.seats[joined.seat].colour ? ` as ${joined.state.seats[joined.seat].colour}` : ''}.` };
   } catch (e) {
     if (e.code === 'invite_used') return { kind: 'error', text: 'This invite link has already been used: the seat is taken. You can watch the game.' };
@@ -128,13 +131,28 @@ export async function gamePage(root, id) {
     };
   }
 
+  /**
+   * Whether this browser plays `seat`: it holds the seat's token, or the seat is the signed-in
+   * account's (the server then takes requests without a token from the account's session).
+   */
+  function holds(seat) {
+    if (tokens[seat]) return true;
+    const sv = state && state.seats[seat];
+    return !!(sv && sv.account && sameName(sv.account, accountName()));
+  }
+
   function mySeats() {
-    return ['first', 'second'].filter((s2) => tokens[s2]);
+    return ['first', 'second'].filter((s2) => holds(s2));
+  }
+
+  /** The seats this browser plays, as `{first, second}` flags (for the player names). */
+  function held() {
+    return { first: holds('first'), second: holds('second') };
   }
 
   function canMove() {
     return !!(state && state.status === 'ongoing' && state.to_move && !state.to_move.computer
-      && tokens[state.to_move.seat] && viewPly === null && !busy);
+      && holds(state.to_move.seat) && viewPly === null && !busy);
   }
 
   /** Why this browser cannot move now, in words. */
@@ -224,6 +242,7 @@ export async function gamePage(root, id) {
     builder.setState(state, false, { flipped: isFlipped() });
     render();
     try {
+      // Without the seat's token (a seat of the account) none is sent: the session speaks.
       const next = await api.move(id, { move, token: tokens[seat], version: state.version });
       busy = false;
       setFeedback('');
@@ -461,7 +480,7 @@ export async function gamePage(root, id) {
       mount(elBar,
         colourSwatch(colour, state.game),
         h('div', { class: 'pname' },
-          h('strong', {}, state.solitaire ? `${cap(colour || '')} pieces` : playerName(state, seat, tokens)),
+          h('strong', {}, state.solitaire ? `${cap(colour || '')} pieces` : playerLabel(seat)),
           h('span', { class: 'pcolour' }, state.solitaire ? 'you remove for both colours' : seatColourName(state, seat),
             won ? h('span', { class: 'winner-tag' }, 'winner') : null)),
         h('div', { class: 'pfacts' }, facts),
@@ -472,10 +491,20 @@ export async function gamePage(root, id) {
     }
   }
 
+  /** A player bar's name: "You", the account's name (to its player page), "Computer · level 3"… */
+  function playerLabel(seat) {
+    const name = playerName(state, seat, held());
+    const acc = state.seats[seat].account;
+    if (!acc) return name;
+    const link = (text) => h('a', { class: 'pname-acct', href: `/players/${encodeURIComponent(acc)}`, title: `${acc}'s player page` }, text);
+    if (name === acc) return link(acc);
+    return [name, h('span', { class: 'pname-sep' }, ' · '), link(acc)];
+  }
+
   /** Whether the opponent of an online game has joined and has the game open now. */
   function presenceTag(seat) {
     const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
-    if (!online || tokens[seat] || !mySeats().length || !presence) return null;
+    if (!online || holds(seat) || !mySeats().length || !presence) return null;
     const here = !!presence[seat];
     const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
     const text = here ? 'here' : joined ? 'away' : 'not joined yet';
@@ -492,9 +521,9 @@ export async function gamePage(root, id) {
     } else if (state.to_move) {
       // Before colours are chosen (a fair set-up) the player is named instead of a colour.
       const colour = state.to_move.colour ? cap(state.to_move.colour) : null;
-      const name = playerName(state, state.to_move.seat, tokens);
+      const name = playerName(state, state.to_move.seat, held());
       const who = colour || name;
-      const mine = tokens[state.to_move.seat];
+      const mine = holds(state.to_move.seat);
       if (state.solitaire) text = `${who} to ${state.game === 'sight-reduction' ? 'remove' : 'move'}`;
       else if (state.to_move.computer) text = colour ? `${colour} to move — the computer is thinking` : 'The computer is thinking';
       else if (mine && state.same_screen) text = `${who} to move`;
@@ -758,7 +787,8 @@ export async function gamePage(root, id) {
   /** Keeps this browser's seats in the rematch (the seats swap) and opens it. */
   function followRematch() {
     if (!state.rematch) return;
-    for (const seat of mySeats()) seats.add(state.rematch, seat === 'first' ? 'second' : 'first', tokens[seat]);
+    // A seat played by the account alone needs nothing here: the server keeps the accounts.
+    for (const seat of mySeats()) if (tokens[seat]) seats.add(state.rematch, seat === 'first' ? 'second' : 'first', tokens[seat]);
     go(`/games/${state.rematch}`);
   }
 
@@ -848,8 +878,16 @@ export async function gamePage(root, id) {
     },
   });
 
+  // Signed in or out meanwhile: the seats of the account are the player's, or no longer.
+  const stopAccount = onAccount(() => {
+    if (!state || closed) return;
+    builder.setState(state, canMove(), { flipped: isFlipped() });
+    render();
+  });
+
   return () => {
     closed = true;
+    stopAccount();
     live.close();
     document.removeEventListener('keydown', onKey);
     closeChooser();

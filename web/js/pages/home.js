@@ -6,6 +6,7 @@ import { api, catalog, seats } from '../api.js';
 import { go } from '../main.js';
 import { seatsText, resultText } from './shared.js';
 import { emblem } from '../games/emblems.js';
+import { accountName, sameName, claimGame } from '../account.js';
 
 const LEVELS = { min: 1, max: 10, def: 3 };
 
@@ -195,6 +196,11 @@ export async function homePage(root, query) {
         Object.assign(tokens, res.tokens);
       }
       seats.set(res.id, tokens);
+      // Signed in: the seats this browser keeps become the account's (never the invite's).
+      if (accountName()) {
+        btn.textContent = 'Adding to your games…';
+        await claimGame(res.id, tokens);
+      }
       go(`/games/${res.id}`);
     } catch (e) {
       err.textContent = e.message;
@@ -216,9 +222,9 @@ export async function homePage(root, query) {
         h('ul', { class: 'recent-list' }, list.map((g) => h('li', {},
           h('a', { href: `/games/${g.id}` },
             h('strong', {}, titles[g.game] || g.game),
-            h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second)),
+            h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second, g.seats)),
             h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${g.moves} moves · playing` : resultText(g.result, g.termination)),
-            mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null,
+            mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
             h('span', { class: 'muted small' }, ago(g.updated)))))));
     } catch {
       mount(recent);

@@ -1,10 +1,11 @@
 // Recent games: every game on the server, newest first, with filters; games this browser
-// holds a seat in are marked.
+// holds a seat in (or the signed-in account plays) are marked.
 
 import { h, mount, ago } from '../util.js';
 import { api, catalog, seats } from '../api.js';
 import { seatsText, resultText } from './shared.js';
 import { go } from '../main.js';
+import { accountName, sameName } from '../account.js';
 
 export async function listPage(root, query) {
   root.className = 'list-root';
@@ -28,13 +29,17 @@ export async function listPage(root, query) {
         sel('status', [['', 'Any status'], ['ongoing', 'Being played'], ['finished', 'Finished']], filter.status))),
     table));
 
-  const mine = new Set(seats.mine());
-  // Whether this browser holds the seat to move.
-  const myTurn = (g) => g.status === 'ongoing' && g.to_move && mine.has(g.id) && !!seats.get(g.id)[g.to_move];
+  const held = new Set(seats.mine());
+  const me = accountName();
+  // Whether the signed-in account plays `seat` of a listed game.
+  const ours = (g, seat) => !!me && sameName(g.seats[`${seat}_account`], me);
+  const isMine = (g) => held.has(g.id) || ours(g, 'first') || ours(g, 'second');
+  // Whether this browser holds the seat to move (by its token or the account).
+  const myTurn = (g) => g.status === 'ongoing' && g.to_move && ((held.has(g.id) && !!seats.get(g.id)[g.to_move]) || ours(g, g.to_move));
   const statusCell = (g) => {
     if (g.status !== 'ongoing') return resultText(g.result, g.termination);
     if (myTurn(g)) return h('span', { class: 'pill pill-turn' }, 'Your turn');
-    if (mine.has(g.id)) return h('span', { class: 'pill pill-live' }, 'Their turn');
+    if (isMine(g)) return h('span', { class: 'pill pill-live' }, 'Their turn');
     return h('span', { class: 'pill pill-live' }, 'Being played');
   };
   try {
@@ -48,8 +53,8 @@ export async function listPage(root, query) {
     mount(table, h('table', { class: 'games-table' },
       h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Status'), h('th', { class: 'num' }, 'Moves'), h('th', {}, 'Updated'), h('th', {}, ''))),
       h('tbody', {}, games.map((g) => h('tr', {},
-        h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), mine.has(g.id) ? h('span', { class: 'pill pill-you' }, 'you') : null),
-        h('td', {}, seatsText(g.seats.first, g.seats.second)),
+        h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), isMine(g) ? h('span', { class: 'pill pill-you' }, 'you') : null),
+        h('td', {}, seatsText(g.seats.first, g.seats.second, g.seats)),
         h('td', {}, statusCell(g)),
         h('td', { class: 'num' }, String(g.moves)),
         h('td', { class: 'muted' }, ago(g.updated)),

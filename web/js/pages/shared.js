@@ -2,13 +2,17 @@
 
 import { h, s, cap } from '../util.js';
 
-/** "You", "Computer (level 5)", "Opponent"… for a seat. */
+/**
+ * "You", "Computer (level 5)", an account's name, "Opponent"… for a seat; `tokens`: the seats
+ * this browser plays (by token or by account), as `{first, second}`.
+ */
 export function playerName(state, seat, tokens) {
   const sv = state.seats[seat];
   if (sv.kind === 'computer') return computerName(sv.player);
   if (state.solitaire) return 'You';
   if (state.same_screen) return seat === 'first' ? 'Player 1' : 'Player 2';
   if (tokens && tokens[seat]) return 'You';
+  if (sv.account) return sv.account;
   if (tokens && (tokens.first || tokens.second)) return 'Opponent';
   return seat === 'first' ? 'First player' : 'Second player';
 }
@@ -61,10 +65,13 @@ export function goalOf(state) {
   return goal;
 }
 
-/** A short text for a listed game's players. */
-export function seatsText(first, second) {
-  const name = (p) => (p === 'human' ? 'Human' : computerName(p));
-  return `${name(first)} vs ${name(second)}`;
+/**
+ * A short text for a listed game's players; a seat of an account shows its name (`seats` of a
+ * line of GET /api/games: `first_account`, `second_account`).
+ */
+export function seatsText(first, second, seats = {}) {
+  const name = (p, acc) => acc || (p === 'human' ? 'Human' : computerName(p));
+  return `${name(first, seats.first_account)} vs ${name(second, seats.second_account)}`;
 }
 
 /** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */

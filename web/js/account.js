@@ -1,0 +1,612 @@
+// Optional player accounts, seen from every page: who is signed in here, the top bar's account
+// links, claiming the seats this browser holds, and the games waiting for the player's move,
+// kept live: the count in the tab title and on the "My games" link, and, if the player asked
+// for them, browser notifications.
+//
+// The session is an HttpOnly cookie: pages never see it, they ask GET /api/account. One tab
+// keeps the live channel (GET /api/account/live) open for all of this browser's tabs: the
+// browser allows only a few connections to one server at a time, and a stream per tab would
+// use them up. The other tabs hear from it over a BroadcastChannel and take the channel over
+// when its tab closes (Web Locks). Without those APIs each tab keeps its own.
+
+import { h, mount } from './util.js';
+import { api, seats, catalog } from './api.js';
+import { go } from './main.js';
+import { computerName } from './pages/shared.js';
+
+let account; // undefined until known; null: nobody is signed in; {name}
+let known = null; // the promise of the first answer
+const listeners = new Set();
+const TAB = Math.random().toString(36).slice(2);
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('boardlab-account') : null;
+
+/** The signed-in account `{name}`, or null. */
+export function currentAccount() {
+  return account || null;
+}
+
+/** The signed-in player's name, or null. */
+export function accountName() {
+  return account ? account.name : null;
+}
+
+/** Whether two account names are the same (names are unique in any case). */
+export function sameName(a, b) {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}
+
+/** Calls `fn(account)` whenever someone signs in or out here; returns the way to stop. */
+export function onAccount(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Resolves once the first answer of GET /api/account is in. */
+export function accountKnown() {
+  // A slow answer does not hold the page up for long: it follows when the answer comes.
+  return Promise.race([known || Promise.resolve(), new Promise((r) => setTimeout(r, 4000))]);
+}
+
+function setAccount(next, tell = false) {
+  const first = account === undefined;
+  const before = accountName();
+  account = next && next.name ? { name: next.name } : null;
+  if (!first && before === accountName()) return;
+  if (tell && channel) channel.postMessage({ type: 'account' });
+  for (const fn of [...listeners]) {
+    try {
+      fn(account);
+    } catch {
+      // one listener's failure must not stop the others
+    }
+  }
+}
+
+let available = true; // false: the server has no accounts (an older one)
+
+/** Asks the server who is signed in; null for nobody (and for a server without accounts). */
+async function fetchAccount() {
+  try {
+    const res = await api.account();
+    available = true;
+    return res.account || null;
+  } catch (e) {
+    if (e.status === 404) {
+      available = false;
+      return null;
+    }
+    throw e;
+  }
+}
+
+// ---- signing in and out ----
+
+/** Signs in (or, with `create`, signs up) and claims this browser's seats: `{claimed}`. */
+export async function signIn(name, password, create = false) {
+  const res = create ? await api.signup(name, password) : await api.login(name, password);
+  setAccount(res.account, true);
+  const claimed = await claimAll();
+  return { account: res.account, claimed };
+}
+
+/** Signs out here (or, with `everywhere`, in every browser): `{sessions_ended}`. */
+export async function signOut(everywhere = false) {
+  const res = everywhere ? await api.logoutEverywhere() : await api.logout();
+  setAccount(null, true);
+  return res;
+}
+
+// ---- claims: the seats this browser holds become the account's ----
+
+const CLAIMED = 'boardlab:claimed:';
+
+/** Games this browser has already claimed for `name` (or found claimed by someone else). */
+function claimedFor(name) {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(CLAIMED + name.toLowerCase())) || []);
+  } catch {
+    return new Set();
+  }
+}
+
+function noteClaimed(name, ids) {
+  try {
+    localStorage.setItem(CLAIMED + name.toLowerCase(), JSON.stringify([...ids]));
+  } catch {
+    // without storage the claims are simply tried again next time
+  }
+}
+
+/**
+ * Claims for the signed-in account the seats game `id`'s tokens hold: the tokens of the seats
+ * this browser plays, never an invite link's (the seat that link is for is the opponent's).
+ * Answers the game's state after the last claim that was taken, or null. Refusals (a seat that
+ * is another account's, a token that no longer holds a seat) are ignored quietly.
+ */
+export async function claimGame(id, tokens = seats.get(id)) {
+  const name = accountName();
+  if (!name) return null;
+  const unique = [...new Set([tokens.first, tokens.second].filter((t) => typeof t === 'string' && t))];
+  let state = null;
+  let settled = unique.length > 0;
+  for (const token of unique) {
+    try {
+      state = await api.claim(id, token);
+    } catch (e) {
+      // 403: the token holds no seat; 409: the seat is another account's; 404: no such game.
+      if (![403, 404, 409].includes(e.status)) settled = false;
+    }
+  }
+  if (settled) {
+    const done = claimedFor(name);
+    done.add(id);
+    noteClaimed(name, done);
+  }
+  return state;
+}
+
+/** Claims every game this browser holds a seat in (not yet claimed here): how many were taken. */
+export async function claimAll() {
+  const name = accountName();
+  if (!name) return 0;
+  const done = claimedFor(name);
+  const ids = seats.mine().filter((id) => !done.has(id));
+  let taken = 0;
+  // A few at a time: a browser may hold many games.
+  const queue = [...ids];
+  const worker = async () => {
+    while (queue.length) {
+      const id = queue.shift();
+      const state = await claimGame(id);
+      if (state && ['first', 'second'].some((s) => state.seats[s] && sameName(state.seats[s].account, name))) taken += 1;
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  if (taken) refreshGames();
+  return taken;
+}
+
+// ---- the games waiting for the player: count, title, badge, notifications ----
+
+let waiting = null; // ids of the games that are the player's to move (null before the first listing)
+let count = 0;
+let listing = null; // the last answer of GET /api/account/games
+const gameListeners = new Set();
+let refreshTimer = 0;
+let refreshing = null;
+
+/** The last listing of the player's games (null before the first); `fn` hears of each new one. */
+export function myGamesListing() {
+  return listing;
+}
+
+export function onMyGames(fn) {
+  gameListeners.add(fn);
+  return () => gameListeners.delete(fn);
+}
+
+/** Fetches the player's games again (soon; several calls in a row make one request). */
+export function refreshGames(now = false) {
+  clearTimeout(refreshTimer);
+  if (now) return doRefresh();
+  refreshTimer = setTimeout(doRefresh, 120);
+  return null;
+}
+
+async function doRefresh() {
+  if (!accountName()) return;
+  if (refreshing) {
+    // One request at a time; ask again once it is answered.
+    refreshing.then(() => refreshGames());
+    return;
+  }
+  const name = accountName();
+  refreshing = api.myGames({ limit: 200 }).then((res) => {
+    if (accountName() !== name) return;
+    const now = new Set(res.games.filter((g) => g.your_turn).map((g) => g.id));
+    const before = waiting;
+    waiting = now;
+    listing = res;
+    setCount(typeof res.your_turn === 'number' ? res.your_turn : now.size);
+    if (before) for (const g of res.games) if (g.your_turn && !before.has(g.id)) notifyTurn(g);
+    for (const fn of [...gameListeners]) fn(res);
+  }).catch((e) => {
+    if (e.status === 401) recheck();
+  }).finally(() => {
+    refreshing = null;
+  });
+  await refreshing;
+}
+
+function setCount(n) {
+  count = n;
+  applyTitle();
+  for (const badge of document.querySelectorAll('.turn-badge')) {
+    badge.textContent = String(n);
+    badge.hidden = n === 0;
+  }
+  const link = document.getElementById('acct-games');
+  if (link) link.setAttribute('aria-label', n ? `My games: ${n} waiting for your move` : 'My games');
+  const icon = document.getElementById('acct-icon');
+  if (icon && account) icon.setAttribute('aria-label', `My games (${account.name})${n ? `: ${n} waiting for your move` : ''}`);
+}
+
+/** "(2) Obsidio · boardlab": the count in front of whatever title the page set. */
+function applyTitle() {
+  const base = document.title.replace(/^\(\d+\) /, '');
+  const want = count > 0 && account ? `(${count}) ${base}` : base;
+  if (document.title !== want) document.title = want;
+}
+
+// ---- notifications (opt-in) ----
+
+const NOTIFY = 'boardlab:notify';
+const VIEWING = 'boardlab:viewing:';
+
+/** Whether this browser can show notifications at all. */
+export function notificationsPossible() {
+  return typeof Notification === 'function';
+}
+
+/** Whether the player asked for notifications here and the browser allows them. */
+export function notifyOn() {
+  try {
+    return notificationsPossible() && Notification.permission === 'granted' && localStorage.getItem(NOTIFY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Turns notifications on (asking the browser's permission: only ever after the player pressed
+ * a control) or off. Answers whether they are on, and why not: 'blocked' or 'unsupported'.
+ */
+export async function setNotify(on) {
+  const store = (v) => {
+    try {
+      if (v) localStorage.setItem(NOTIFY, 'on');
+      else localStorage.removeItem(NOTIFY);
+    } catch {
+      // without storage the choice lasts while the page is open
+    }
+  };
+  if (!on) {
+    store(false);
+    notifyListeners();
+    return { on: false };
+  }
+  if (!notificationsPossible()) return { on: false, why: 'unsupported' };
+  let permission = Notification.permission;
+  if (permission === 'default') {
+    try {
+      permission = await Notification.requestPermission();
+    } catch {
+      permission = 'denied';
+    }
+  }
+  store(permission === 'granted');
+  notifyListeners();
+  return permission === 'granted' ? { on: true } : { on: false, why: 'blocked' };
+}
+
+const notifyWatchers = new Set();
+export function onNotify(fn) {
+  notifyWatchers.add(fn);
+  return () => notifyWatchers.delete(fn);
+}
+function notifyListeners() {
+  for (const fn of [...notifyWatchers]) fn(notifyOn());
+}
+
+/** The game this tab shows, while the tab is visible: noted for the other tabs too. */
+function viewedGame() {
+  const m = /^\/games\/([a-z0-9]+)\/?$/.exec(location.pathname);
+  return m && document.visibilityState === 'visible' ? m[1] : null;
+}
+
+function noteViewing() {
+  try {
+    const id = viewedGame();
+    if (id) localStorage.setItem(VIEWING + TAB, JSON.stringify({ id, at: Date.now() }));
+    else localStorage.removeItem(VIEWING + TAB);
+  } catch {
+    // without storage each tab knows only what it shows itself
+  }
+}
+
+/** Whether a visible tab of this browser shows game `id` (noted in the last minute). */
+function someoneViews(id) {
+  if (viewedGame() === id) return true;
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const k = localStorage.key(i);
+      if (!k || !k.startsWith(VIEWING)) continue;
+      const v = JSON.parse(localStorage.getItem(k));
+      if (v && v.id === id && Date.now() - v.at < 60000) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+async function notifyTurn(g) {
+  // The tab holding the live channel speaks for all of them (each tab hears of the change).
+  if (!notifyOn() || (locksOn && !leading) || someoneViews(g.id)) return;
+  let title = g.game;
+  try {
+    const info = (await catalog()).games.find((x) => x.name === g.game);
+    if (info) title = info.title;
+  } catch {
+    // the game's key will do
+  }
+  const who = g.opponent || (g.opponent_player && g.opponent_player.startsWith('computer') ? computerName(g.opponent_player) : 'your opponent');
+  try {
+    const n = new Notification(`Your move in ${title}`, {
+      body: g.moves ? `${who} has moved: it is your turn.` : `Against ${who}: it is your turn.`,
+      tag: `boardlab-turn-${g.id}`,
+      icon: '/favicon.svg',
+    });
+    n.onclick = () => {
+      window.focus();
+      go(`/games/${g.id}`);
+      n.close();
+    };
+  } catch {
+    // some browsers show notifications only from a service worker
+  }
+}
+
+// ---- the live channel ----
+
+let live = false; // whether this tab follows the account's games
+let source = null;
+let leading = false;
+let locksOn = false;
+let releaseLock = null;
+let lockAbort = null;
+let retryTimer = 0;
+let retries = 0;
+
+function startLive() {
+  if (live) return;
+  live = true;
+  retries = 0;
+  refreshGames(true);
+  locksOn = !!(navigator.locks && channel);
+  if (!locksOn) {
+    openSource();
+    return;
+  }
+  lockAbort = new AbortController();
+  navigator.locks.request('boardlab-account-live', { signal: lockAbort.signal }, () => new Promise((release) => {
+    if (!live) {
+      release();
+      return;
+    }
+    releaseLock = release;
+    leading = true;
+    openSource();
+  })).catch(() => {
+    // aborted: this tab signed out before its turn to hold the channel
+  });
+}
+
+function stopLive() {
+  live = false;
+  leading = false;
+  clearTimeout(retryTimer);
+  closeSource();
+  if (lockAbort) lockAbort.abort();
+  lockAbort = null;
+  if (releaseLock) releaseLock();
+  releaseLock = null;
+  waiting = null;
+  listing = null;
+  setCount(0);
+}
+
+function closeSource() {
+  if (source) {
+    source.close();
+    source = null;
+  }
+}
+
+function openSource() {
+  closeSource();
+  if (!live || typeof EventSource !== 'function') return;
+  const es = new EventSource('/api/account/live');
+  source = es;
+  const changed = () => {
+    refreshGames();
+    if (channel) channel.postMessage({ type: 'games' });
+  };
+  // `hello` comes on every (re)connection: what changed while away is fetched then.
+  es.addEventListener('hello', () => {
+    retries = 0;
+    changed();
+  });
+  es.addEventListener('games', changed);
+  es.onerror = () => {
+    // The browser reconnects by itself after a dropped connection; a refusal (signed out
+    // elsewhere, the server restarting) closes the stream: look again later.
+    if (es.readyState !== EventSource.CLOSED || source !== es) return;
+    source = null;
+    retries += 1;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => recheck(true), Math.min(30000, 1000 * 2 ** Math.min(retries, 5)));
+  };
+}
+
+/** Asks the server again who is signed in (after a refusal); reopens the channel if still so. */
+async function recheck(reopen = false) {
+  let who;
+  try {
+    who = await fetchAccount();
+  } catch {
+    if (reopen && live) retryTimer = setTimeout(() => recheck(true), 10000);
+    return;
+  }
+  setAccount(who);
+  if (who && reopen && live && (leading || !locksOn)) openSource();
+}
+
+if (channel) {
+  channel.onmessage = (ev) => {
+    const msg = ev.data || {};
+    if (msg.type === 'games' && live) refreshGames();
+    else if (msg.type === 'account') recheck();
+  };
+}
+
+// ---- the top bar ----
+
+const PERSON = 'M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5z';
+
+function personIcon() {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  p.setAttribute('d', PERSON);
+  p.setAttribute('fill', 'currentColor');
+  svg.append(p);
+  return svg;
+}
+
+function renderBar() {
+  const bar = document.getElementById('account-bar');
+  if (!bar) return;
+  if (account === undefined || (!account && !available)) {
+    mount(bar);
+    return;
+  }
+  if (!account) {
+    mount(bar, h('a', { href: '/account', id: 'acct-signin', class: 'acct-link acct-signin', 'data-nav': 'account' }, 'Sign in'));
+    document.dispatchEvent(new Event('account-bar'));
+    return;
+  }
+  const badge = () => h('span', { class: 'turn-badge', hidden: count === 0, 'aria-hidden': 'true' }, String(count));
+  mount(bar,
+    // Wide screens: the name (to the player's page), My games and Sign out.
+    h('a', { href: `/players/${encodeURIComponent(account.name)}`, id: 'acct-name', class: 'acct-link acct-wide', title: 'Your player page' }, personIcon(), h('span', { class: 'acct-name-text' }, account.name)),
+    h('a', { href: '/my-games', id: 'acct-games', class: 'acct-link acct-wide', 'data-nav': 'my-games' }, 'My games', badge()),
+    h('button', { type: 'button', id: 'acct-signout', class: 'acct-link acct-wide acct-out', onclick: () => signOutHere() }, 'Sign out'),
+    // Narrow screens: one button to My games, which links the rest.
+    h('a', { href: '/my-games', id: 'acct-icon', class: 'acct-link acct-narrow', 'data-nav': 'my-games', title: `My games (${account.name})` }, personIcon(), badge()));
+  setCount(count);
+  document.dispatchEvent(new Event('account-bar'));
+}
+
+async function signOutHere() {
+  try {
+    await signOut(false);
+  } catch {
+    // the server may have ended the session already: the page shows it signed out anyway
+    setAccount(null, true);
+  }
+  if (/^\/(my-games|account)\/?$/.test(location.pathname)) go('/account', true);
+}
+
+/**
+ * A control for notifications, for pages: "Notify me when it is my turn" (asks the browser's
+ * permission when pressed), or that they are on, with a way to turn them off.
+ */
+export function notifyControl() {
+  const box = h('div', { class: 'notify-control', id: 'notify-control' });
+  let note = '';
+  const draw = () => {
+    if (!notificationsPossible()) {
+      mount(box);
+      return;
+    }
+    if (notifyOn()) {
+      mount(box, h('span', { class: 'notify-on' }, 'Notifications are on: you hear when a game waits for your move.'),
+        h('button', { type: 'button', class: 'btn', id: 'btn-notify-off', onclick: async () => { await setNotify(false); draw(); } }, 'Turn off'));
+      return;
+    }
+    mount(box, h('button', {
+      type: 'button', class: 'btn', id: 'btn-notify',
+      onclick: async () => {
+        const res = await setNotify(true);
+        note = res.why === 'blocked' ? 'The browser blocks notifications from this site: allow them in its site settings, then try again.' : '';
+        draw();
+      },
+    }, 'Notify me when it is my turn'), note ? h('span', { class: 'notify-note', role: 'status' }, note) : null);
+  };
+  draw();
+  // Follows the setting (changed in the settings menu) while the control is on the page.
+  const stop = onNotify(() => {
+    if (box.isConnected) draw();
+    else stop();
+  });
+  return box;
+}
+
+// ---- the settings menu: notifications ----
+
+function installNotifySetting() {
+  const menu = document.getElementById('settings-menu');
+  if (!menu || !notificationsPossible()) return;
+  const about = h('p', { class: 'opt-desc', id: 'notify-about' }, 'A browser notification when one of your games waits for your move.');
+  const input = h('input', {
+    id: 'set-notify', type: 'checkbox', checked: notifyOn(),
+    onchange: async (ev) => {
+      const res = await setNotify(ev.target.checked);
+      ev.target.checked = res.on;
+      about.textContent = res.why === 'blocked'
+        ? 'The browser blocks notifications from this site: allow them in its site settings, then try again.'
+        : 'A browser notification when one of your games waits for your move.';
+    },
+  });
+  const row = h('div', { class: 'setting', id: 'notify-setting', hidden: !account },
+    h('label', { class: 'switch' }, input, h('span', { class: 'switch-track' }), h('span', {}, 'Notify me when it is my turn')), about);
+  menu.append(row);
+  onAccount((a) => {
+    row.hidden = !a;
+  });
+  onNotify((on) => {
+    input.checked = on;
+  });
+  document.getElementById('settings').addEventListener('toggle', () => {
+    input.checked = notifyOn();
+  });
+}
+
+/** Finds out who is signed in and keeps the top bar, the title and the live channel in step. */
+export function installAccount() {
+  onAccount((a) => {
+    renderBar();
+    if (a) startLive();
+    else stopLive();
+    applyTitle();
+  });
+  renderBar();
+  installNotifySetting();
+  // The page's own title changes (every page sets it): the count goes back in front.
+  const title = document.querySelector('title');
+  if (title) new MutationObserver(applyTitle).observe(title, { childList: true, characterData: true, subtree: true });
+  // Which game this tab shows, for the other tabs' notifications.
+  document.addEventListener('visibilitychange', () => {
+    noteViewing();
+    // Back to a tab: its listing may be older than the others'.
+    if (document.visibilityState === 'visible' && live) refreshGames();
+  });
+  window.addEventListener('pagehide', () => {
+    try {
+      localStorage.removeItem(VIEWING + TAB);
+    } catch {
+      // nothing to clear
+    }
+  });
+  setInterval(noteViewing, 30000);
+  known = fetchAccount().then((a) => setAccount(a)).catch(() => setAccount(null));
+  return known;
+}
+
+/** Called by the router after each page change. */
+export function pageChanged() {
+  noteViewing();
+  applyTitle();
+}
