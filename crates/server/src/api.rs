@@ -260,6 +260,22 @@ struct CreateRequest {
     seats: SeatsRequest,
     #[serde(default)]
     same_screen: bool,
+    /// A time control: `M+S` or `Nd`.
+    clock: Option<String>,
+}
+
+/// Reads a time control for a game that `alone` says is a puzzle or not.
+pub(crate) fn clock_of(
+    text: Option<&str>,
+    alone: bool,
+) -> Result<Option<crate::clock::TimeControl>, ApiError> {
+    let Some(t) = text else {
+        return Ok(None);
+    };
+    if alone {
+        return Err(ApiError::bad_request("a puzzle is played without a clock"));
+    }
+    t.parse().map(Some).map_err(ApiError::bad_request)
 }
 
 async fn create_game(
@@ -291,6 +307,13 @@ async fn create_game(
         ));
     }
     let seed = req.seed.unwrap_or_else(rand::random);
+    let alone = match &req.position {
+        Some(p) => AnyGame::from_position(kind, &options, p),
+        None => AnyGame::new(kind, &options, seed),
+    }
+    .map(|g| g.is_solitaire())
+    .unwrap_or(false);
+    let clock = clock_of(req.clock.as_deref(), alone)?;
     let (id, tokens, state) = app
         .create(NewGame {
             kind,
@@ -302,6 +325,7 @@ async fn create_game(
             token_hashes: None,
             accounts: [None, None],
             rated: false,
+            clock,
         })
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();

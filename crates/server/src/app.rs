@@ -66,6 +66,8 @@ pub enum Actor {
     },
     /// The computer playing `seat`.
     Computer(Seat),
+    /// The server's clock, flagging `seat`.
+    Clock(Seat),
 }
 
 impl Actor {
@@ -96,6 +98,8 @@ pub struct NewGame {
     pub accounts: [Option<SeatAccount>; 2],
     /// Whether the result counts for ratings.
     pub rated: bool,
+    /// The time control, if the game has a clock.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// A new game checked and ready to store: its row and summary, its cached form, and the
@@ -136,6 +140,7 @@ impl Made {
             created_ms: now_ms(),
             accounts: new.accounts,
             rated: new.rated,
+            clock: new.clock,
         };
         let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let row = GameRow {
@@ -152,6 +157,7 @@ impl Made {
             created_ms: meta.created_ms,
             accounts: meta.accounts.clone().map(|a| a.map(|a| (a.id, a.name))),
             rated: meta.rated,
+            clock: meta.clock.map(|c| c.to_string()),
         };
         let summary = summary(&meta, &live);
         Ok(Made {
@@ -223,6 +229,8 @@ pub struct App {
     lobby: broadcast::Sender<()>,
     /// Held while rated results are being counted (one counting pass at a time here).
     rating: tokio::sync::Mutex<()>,
+    /// A timer per game with a running clock, flagging it when its time runs out.
+    flag_timers: Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
     shutting_down: AtomicBool,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
@@ -272,6 +280,7 @@ fn summary(meta: &Meta, live: &Live) -> Summary {
         updated_ms: live.updated_ms,
         accounts: live.accounts.clone().map(|a| a.map(|a| a.id)),
         winner: live.result().and_then(|r| r.winner),
+        deadline_ms: live.deadline(),
     }
 }
 
@@ -300,6 +309,11 @@ fn meta_from_row(row: &GameRow) -> Result<Meta, String> {
         same_screen: row.same_screen,
         created_ms: row.created_ms,
         rated: row.rated,
+        clock: row
+            .clock
+            .as_deref()
+            .map(str::parse::<crate::clock::TimeControl>)
+            .transpose()?,
         accounts: row
             .accounts
             .clone()
@@ -344,6 +358,7 @@ impl App {
             account_channels: Mutex::new(HashMap::new()),
             lobby: broadcast::channel(16).0,
             rating: tokio::sync::Mutex::new(()),
+            flag_timers: Mutex::new(HashMap::new()),
             store,
             settings,
             cache: Mutex::new(HashMap::new()),
@@ -444,6 +459,9 @@ impl App {
     async fn install(self: &Arc<Self>, meta: Meta, live: Live) {
         let id = meta.id.clone();
         let computer = live.computer_to_move(&meta).is_some();
+        if meta.clock.is_some() {
+            self.schedule_flag(&id, live.deadline());
+        }
         let slot = self.slot(&id);
         *slot.entry.lock().await = Some(Entry {
             meta: Arc::new(meta),
@@ -521,8 +539,83 @@ impl App {
         data: &str,
         expected_version: Option<i64>,
     ) -> Result<String, ApiError> {
+        if action != Action::Flag {
+            // A clock that ran out ends the game before anything else is judged.
+            self.flag_if_due(id).await;
+        }
         self.act_making(id, actor, action, data, expected_version, None)
             .await
+    }
+
+    /// Records that the side to move of game `id` ran out of time, if it has; whether it did.
+    pub async fn flag_if_due(self: &Arc<Self>, id: &str) -> bool {
+        let due = self
+            .with_entry(id, |e| {
+                e.live.flag_due(now_ms()).map(|seat| (seat, e.live.version))
+            })
+            .await;
+        let Ok(Some((seat, version))) = due else {
+            return false;
+        };
+        match self
+            .act_making(
+                id,
+                &Actor::Clock(seat),
+                Action::Flag,
+                "",
+                Some(version),
+                None,
+            )
+            .await
+        {
+            Ok(_) => true,
+            Err(e) if e.is_conflict() => false,
+            Err(e) => {
+                tracing::warn!(game = id, "cannot record a flag: {}", e.message);
+                false
+            }
+        }
+    }
+
+    /// Flags game `id` when its side to move runs out of time at `deadline_ms`, unless the
+    /// game changes first (a later call replaces the timer).
+    pub fn schedule_flag(self: &Arc<Self>, id: &str, deadline_ms: Option<i64>) {
+        let mut timers = lock(&self.flag_timers);
+        if let Some(old) = timers.remove(id) {
+            old.abort();
+        }
+        let Some(deadline) = deadline_ms else {
+            return;
+        };
+        let me = Arc::clone(self);
+        let key = id.to_string();
+        let wait = Duration::from_millis(u64::try_from(deadline - now_ms()).unwrap_or(0) + 20);
+        timers.insert(
+            key.clone(),
+            tokio::spawn(async move {
+                tokio::time::sleep(wait).await;
+                lock(&me.flag_timers).remove(&key);
+                me.flag_if_due(&key).await;
+            }),
+        );
+    }
+
+    /// Flags the games whose time ran out by now, and (with `all`) sets a timer for every
+    /// game with a clock (after a start: games whose server stopped are flagged on time).
+    pub async fn sweep_clocks(self: &Arc<Self>, all: bool) {
+        let now = now_ms();
+        match self.store.deadlines((!all).then_some(now)).await {
+            Ok(games) => {
+                for (id, deadline) in games {
+                    if deadline <= now {
+                        self.flag_if_due(&id).await;
+                    } else {
+                        self.schedule_flag(&id, Some(deadline));
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("cannot look for clocks: {e}"),
+        }
     }
 
     /// As [`App::act`], and with `made`, that game is stored in the same transaction as the
@@ -616,6 +709,9 @@ impl App {
                         told.extend(m.iter().cloned());
                     }
                     self.tell_accounts(&told, id);
+                    if entry.meta.clock.is_some() {
+                        self.schedule_flag(id, entry.live.deadline());
+                    }
                     if entry.meta.rated && entry.live.finished() {
                         let me = Arc::clone(self);
                         tokio::spawn(async move { me.rate_pending().await });
@@ -852,6 +948,7 @@ impl App {
             token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
             accounts: [live.accounts[1].clone(), live.accounts[0].clone()],
             rated: meta.rated,
+            clock: meta.clock,
         })?;
         let new_id = made.meta.id.clone();
         self.act_making(
@@ -1031,19 +1128,19 @@ impl App {
                     };
                     let moves: Vec<String> = e.live.moves.iter().map(|p| p.text.clone()).collect();
                     let start = e.live.start().clone();
+                    // On a clock, the computer thinks within what its clock allows.
+                    let budget = e.live.clocks.and_then(|c| {
+                        let left = c.left_at(seat.index(), true, now_ms());
+                        c.control.computer_budget_ms(left)
+                    });
                     (
-                        seat,
-                        bot,
-                        start,
-                        moves,
-                        e.live.game.clone(),
-                        e.live.version,
-                        e.meta.seed,
+                        (seat, bot, start, moves),
+                        (e.live.game.clone(), e.live.version, e.meta.seed, budget),
                     )
                 })
             })
             .await;
-        let Ok(Some((seat, bot, start, moves, game, version, seed))) = snapshot else {
+        let Ok(Some(((seat, bot, start, moves), (game, version, seed, budget)))) = snapshot else {
             return false;
         };
         // Checked again here: the game may come from a server that allowed other engines.
@@ -1068,7 +1165,10 @@ impl App {
         let Ok(permit) = Arc::clone(&self.ai_slots).acquire_many_owned(threads).await else {
             return false;
         };
-        let limit = bot.deadline(&limits);
+        let mut limit = bot.deadline(&limits);
+        if let Some(ms) = budget {
+            limit = limit.min(Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
+        }
         let seed = seed ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let stop2 = Arc::clone(&stop);
         let bot2 = bot.clone();
@@ -1388,7 +1488,7 @@ pub fn live_message(state_json: &str) -> String {
 /// The seat `actor` acts for with `action`, or why it may not.
 fn resolve_seat(meta: &Meta, live: &Live, actor: &Actor, action: Action) -> Result<Seat, ApiError> {
     let (token, account) = match actor {
-        Actor::Computer(seat) => return Ok(*seat),
+        Actor::Computer(seat) | Actor::Clock(seat) => return Ok(*seat),
         Actor::Person {
             token: None,
             account: None,

@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod bot;
+pub mod clock;
 pub mod error;
 pub mod extract;
 pub mod limits;
@@ -263,6 +264,8 @@ impl Server {
         // Computer games interrupted by a restart continue at once; later sweeps pick up games
         // another server left waiting.
         app.sweep_computer_games(Duration::ZERO).await;
+        // Clocks that ran while no server was up are flagged now; the others get timers.
+        app.sweep_clocks(true).await;
         let sweeper = Arc::clone(&app);
         background.push(tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(10));
@@ -270,6 +273,7 @@ impl Server {
             loop {
                 tick.tick().await;
                 sweeper.sweep_computer_games(Duration::from_secs(30)).await;
+                sweeper.sweep_clocks(false).await;
                 sweeper.rate_pending().await;
                 let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
                 if let Err(e) = sweeper.store.purge_challenges(expired).await {

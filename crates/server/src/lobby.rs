@@ -53,6 +53,8 @@ pub(crate) struct ChallengeRequest {
     /// A player's name (a challenge to them alone), or `computer` / `computer:SPEC` (a game
     /// against the computer, started at once); none: open to everyone.
     opponent: Option<String>,
+    /// A time control: `M+S` (real time) or `Nd` (correspondence); none: untimed.
+    clock: Option<String>,
 }
 
 /// A body with nothing in it (`{}`).
@@ -77,6 +79,8 @@ struct ChallengeView {
     rated: bool,
     /// The one player it is for (`null`: anyone).
     opponent: Option<String>,
+    /// The time control (`null`: untimed).
+    clock: Option<String>,
     created: String,
     /// The author's rating in the game, if they have one.
     rating: Option<RatingBrief>,
@@ -126,6 +130,7 @@ fn challenge_view(c: ChallengeRow, viewer: Option<&str>) -> Option<ChallengeView
         colour,
         rated: c.rated,
         opponent: c.opponent_name,
+        clock: c.clock,
         created: crate::rfc3339(c.created_ms),
         rating: c.rating.map(|(r, d)| brief(r, d)),
     })
@@ -167,6 +172,7 @@ pub(crate) async fn post(
     let alone = boardlab_games::AnyGame::new(kind, &options, 0)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .is_solitaire();
+    let clock = crate::api::clock_of(req.clock.as_deref(), alone)?;
     if alone {
         return Err(ApiError::bad_request(
             "with these options the game is a puzzle played alone: there is no one to challenge",
@@ -207,6 +213,7 @@ pub(crate) async fn post(
                 token_hashes: Some([None, None]),
                 accounts,
                 rated: false,
+                clock,
             })
             .await?;
         return Ok(json_response(
@@ -241,6 +248,7 @@ pub(crate) async fn post(
         opponent_name: None,
         created_ms: now_ms(),
         rating: None,
+        clock: clock.map(|c| c.to_string()),
     };
     let made = app
         .store
@@ -338,6 +346,12 @@ pub(crate) async fn accept(
             token_hashes: Some([None, None]),
             accounts,
             rated: c.rated,
+            clock: c
+                .clock
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .map_err(ApiError::bad_request)?,
         })
         .await?;
     app.tell_started(&c.account_id, &game).await;

@@ -30,6 +30,8 @@ pub struct Meta {
     pub accounts: [Option<SeatAccount>; 2],
     /// Whether the result counts for ratings (a rated challenge between two accounts).
     pub rated: bool,
+    /// The time control, if the game has a clock.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// The account holding a seat.
@@ -132,10 +134,12 @@ pub enum Action {
     /// A signed-in player holding the seat's token makes the seat their account's (both
     /// seats in a same-screen game); the data is the account as `ID NAME`.
     Claim,
+    /// The server records that the seat to move ran out of time: it loses.
+    Flag,
 }
 
 impl Action {
-    pub const ALL: [Action; 13] = [
+    pub const ALL: [Action; 14] = [
         Action::Move,
         Action::Resign,
         Action::DrawOffer,
@@ -149,6 +153,7 @@ impl Action {
         Action::RematchAccept,
         Action::RematchDecline,
         Action::Claim,
+        Action::Flag,
     ];
 
     /// The name stored in the log and used by the API.
@@ -168,6 +173,7 @@ impl Action {
             Action::RematchAccept => "rematch-accept",
             Action::RematchDecline => "rematch-decline",
             Action::Claim => "claim",
+            Action::Flag => "flag",
         }
     }
 }
@@ -207,6 +213,8 @@ pub enum Ending {
     Resigned(Seat),
     /// Both seats agreed a draw.
     Agreed,
+    /// This seat ran out of time.
+    Flagged(Seat),
 }
 
 /// A move in the game's move list with the seat that played it.
@@ -281,6 +289,8 @@ pub struct Live {
     pub joined: [Option<TokenHash>; 2],
     /// The accounts holding the seats.
     pub accounts: [Option<SeatAccount>; 2],
+    /// The clocks, if the game has a time control.
+    pub clocks: Option<crate::clock::Clocks>,
 }
 
 impl Live {
@@ -304,6 +314,9 @@ impl Live {
             updated_ms: meta.created_ms,
             joined: [None, None],
             accounts: meta.accounts.clone(),
+            clocks: meta
+                .clock
+                .map(|c| crate::clock::Clocks::new(c, meta.created_ms)),
         })
     }
 
@@ -388,20 +401,69 @@ impl Live {
         at_ms: i64,
     ) -> Result<String, ActionError> {
         let before = self.declined;
+        let mover = self.to_move();
+        self.check_clock(seat, action, at_ms)?;
         let stored = self.check_and_apply(meta, seat, action, data)?;
         if self.declined == before {
             // A declined offer is news until the next action.
             self.declined = None;
+        }
+        let after = self.to_move();
+        if let Some(c) = &mut self.clocks {
+            if let Some(m) = mover {
+                let left = c.left_at(m.index(), true, at_ms);
+                if action == Action::Move {
+                    c.left_ms[m.index()] = c.control.after_move(left);
+                } else if after != mover {
+                    // The turn passed otherwise (a take-back, the end): the time used stays used.
+                    c.left_ms[m.index()] = left;
+                }
+            }
+            if action == Action::Move || after != mover {
+                c.turn_started_ms = at_ms;
+            }
         }
         self.version += 1;
         self.updated_ms = at_ms;
         Ok(stored)
     }
 
+    /// Refuses a move made after the mover's time ran out, and a flag of a seat whose time
+    /// has not.
+    fn check_clock(&self, seat: Seat, action: Action, at_ms: i64) -> Result<(), ActionError> {
+        let out = self.flag_due(at_ms);
+        match action {
+            Action::Move if out == Some(seat) => Err(over(format!(
+                "the {seat} seat's time has run out: the game is lost on time"
+            ))),
+            Action::Flag if out != Some(seat) => {
+                Err(conflict(format!("the {seat} seat has not run out of time")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The seat to move, if its time has run out at `now_ms`.
+    #[must_use]
+    pub fn flag_due(&self, now_ms: i64) -> Option<Seat> {
+        let (c, seat) = (self.clocks.as_ref()?, self.to_move()?);
+        (c.left_at(seat.index(), true, now_ms) <= 0).then_some(seat)
+    }
+
+    /// When the side to move runs out of time, if the game has a clock and is going on.
+    #[must_use]
+    pub fn deadline(&self) -> Option<i64> {
+        let (c, seat) = (self.clocks.as_ref()?, self.to_move()?);
+        Some(c.deadline(seat.index()))
+    }
+
     fn ended_message(&self) -> String {
         match (self.ending, self.game.outcome()) {
             (Some(Ending::Resigned(s)), _) => format!("the game is over: the {s} seat resigned"),
             (Some(Ending::Agreed), _) => "the game is over: drawn by agreement".to_string(),
+            (Some(Ending::Flagged(s)), _) => {
+                format!("the game is over: the {s} seat ran out of time")
+            }
             (None, Some(o)) => format!("the game is over: {o}"),
             (None, None) => "the game is not over".to_string(),
         }
@@ -636,6 +698,15 @@ impl Live {
                 self.joined[seat.index()] = Some(digest);
                 Ok(data.to_string())
             }
+            Action::Flag => {
+                if self.finished() {
+                    return Err(over(self.ended_message()));
+                }
+                self.ending = Some(Ending::Flagged(seat));
+                self.draw_offer = None;
+                self.undo_request = None;
+                Ok(String::new())
+            }
             Action::Claim => {
                 if solitaire {
                     return Err(conflict("a puzzle has no seats to claim"));
@@ -751,6 +822,22 @@ impl Live {
                     outcome: None,
                 })
             }
+            Some(Ending::Flagged(loser)) => {
+                let winner = loser.other();
+                let colour = self.game.colour_of(winner);
+                Some(GameResult {
+                    winner: Some(winner),
+                    colour,
+                    draw: false,
+                    tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
+                    reason: match self.game.colour_of(loser) {
+                        Some(c) => format!("{c} ran out of time"),
+                        None => format!("the {loser} player ran out of time"),
+                    },
+                    termination: "time",
+                    outcome: None,
+                })
+            }
             Some(Ending::Agreed) => Some(GameResult {
                 winner: None,
                 colour: None,
@@ -799,7 +886,7 @@ pub struct GameResult {
     /// The record's result tag: the winning colour, `draw`, `solved`, `score N`.
     pub tag: String,
     pub reason: String,
-    /// `rules`, `resignation` or `agreement`.
+    /// `rules`, `resignation`, `agreement` or `time`.
     pub termination: &'static str,
     /// The rules' outcome when the rules ended the game.
     pub outcome: Option<Outcome>,
@@ -841,6 +928,7 @@ mod tests {
             created_ms: 0,
             accounts: [None, None],
             rated: false,
+            clock: None,
         }
     }
 

@@ -72,6 +72,8 @@ pub struct GameRow {
     pub accounts: [Option<(String, String)>; 2],
     /// Whether the result counts for ratings.
     pub rated: bool,
+    /// The time control (`5+3`, `3d`), if the game has a clock.
+    pub clock: Option<String>,
 }
 
 /// The summary kept beside a game for listings and sweeps.
@@ -90,6 +92,8 @@ pub struct Summary {
     pub accounts: [Option<String>; 2],
     /// The winning seat of a finished game (`None` for a draw or a game going on).
     pub winner: Option<Seat>,
+    /// When the side to move runs out of time (games with a clock).
+    pub deadline_ms: Option<i64>,
 }
 
 /// One line of the recent-games list.
@@ -226,7 +230,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             "g": id, "v": s.version, "st": s.status, "r": s.result, "te": s.termination,
             "n": s.move_count, "tm": s.to_move.map(Seat::name),
             "c": i32::from(s.computer_to_move), "u": s.updated_ms,
-            "a1": s.accounts[0], "a2": s.accounts[1], "w": s.winner.map(Seat::name),
+            "a1": s.accounts[0], "a2": s.accounts[1], "w": s.winner.map(Seat::name), "dl": s.deadline_ms,
         })
     };
     // `after`: the `[game id, seq]` of the event without which the game is not made.
@@ -235,7 +239,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
             "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
             "position": g.position, "p1": g.first_player, "p2": g.second_player,
             "t1": g.first_token, "t2": g.second_token, "same": i32::from(g.same_screen),
-            "created": g.created_ms, "s": summary(&g.id, s), "rated": i32::from(g.rated),
+            "created": g.created_ms, "s": summary(&g.id, s), "rated": i32::from(g.rated), "clock": g.clock,
             "ag": after.map(|a| a.0), "aq": after.map(|a| a.1),
         })
     };
@@ -322,13 +326,14 @@ macro_rules! sqlite_insert_games {
     () => {
         "INSERT INTO games (id, game, options, seed, position, first_player, second_player, first_token,
     second_token, same_screen, created_ms, version, status, result, termination, move_count,
-    to_move, computer_to_move, updated_ms, first_account, second_account, winner, rated)
+    to_move, computer_to_move, updated_ms, first_account, second_account, winner, rated, clock,
+    deadline_ms)
 SELECT value ->> 'id', value ->> 'game', value ->> 'options', value ->> 'seed',
     value ->> 'position', value ->> 'p1', value ->> 'p2', value ->> 't1', value ->> 't2',
     value ->> 'same', value ->> 'created', value ->> '$.s.v', value ->> '$.s.st',
     value ->> '$.s.r', value ->> '$.s.te', value ->> '$.s.n', value ->> '$.s.tm',
     value ->> '$.s.c', value ->> '$.s.u', value ->> '$.s.a1', value ->> '$.s.a2',
-    value ->> '$.s.w', value ->> 'rated'
+    value ->> '$.s.w', value ->> 'rated', value ->> 'clock', value ->> '$.s.dl'
 FROM json_each($1)"
     };
 }
@@ -348,7 +353,8 @@ ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq;
 UPDATE games SET version = j.value ->> 'v', status = j.value ->> 'st', result = j.value ->> 'r',
     termination = j.value ->> 'te', move_count = j.value ->> 'n', to_move = j.value ->> 'tm',
     computer_to_move = j.value ->> 'c', updated_ms = j.value ->> 'u',
-    first_account = j.value ->> 'a1', second_account = j.value ->> 'a2', winner = j.value ->> 'w'
+    first_account = j.value ->> 'a1', second_account = j.value ->> 'a2', winner = j.value ->> 'w',
+    deadline_ms = j.value ->> 'dl'
 FROM json_each($3) AS j
 WHERE games.id = j.value ->> 'g' AND games.version = (j.value ->> 'v') - 1;
 ",
@@ -440,14 +446,14 @@ async fn commit_sqlite(
 const PG_INSERT_GAMES: &str = "INSERT INTO games (id, game, options, seed, position, \
     first_player, second_player, first_token, second_token, same_screen, created_ms, version, \
     status, result, termination, move_count, to_move, computer_to_move, updated_ms, \
-    first_account, second_account, winner, rated) \
+    first_account, second_account, winner, rated, clock, deadline_ms) \
     SELECT x.id, x.game, x.options, x.seed, x.position, x.p1, x.p2, x.t1, x.t2, x.same, \
     x.created, (x.s ->> 'v')::bigint, x.s ->> 'st', x.s ->> 'r', x.s ->> 'te', \
     (x.s ->> 'n')::bigint, x.s ->> 'tm', (x.s ->> 'c')::integer, (x.s ->> 'u')::bigint, \
-    x.s ->> 'a1', x.s ->> 'a2', x.s ->> 'w', x.rated \
+    x.s ->> 'a1', x.s ->> 'a2', x.s ->> 'w', x.rated, x.clock, (x.s ->> 'dl')::bigint \
     FROM jsonb_to_recordset($1::jsonb) AS x(id text, game text, options text, seed bigint, \
     position text, p1 text, p2 text, t1 text, t2 text, same integer, created bigint, s jsonb, \
-    ag text, aq bigint, rated integer)";
+    ag text, aq bigint, rated integer, clock text)";
 
 /// Commits a batch on PostgreSQL: the same statements with `jsonb_to_recordset`, in one
 /// transaction, with a notice to the other servers for each applied event.
@@ -477,9 +483,9 @@ async fn commit_postgres(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, 
         sqlx::query(
             "UPDATE games SET version = x.v, status = x.st, result = x.r, termination = x.te, \
              move_count = x.n, to_move = x.tm, computer_to_move = x.c, updated_ms = x.u, \
-             first_account = x.a1, second_account = x.a2, winner = x.w \
+             first_account = x.a1, second_account = x.a2, winner = x.w, deadline_ms = x.dl \
              FROM jsonb_to_recordset($1::jsonb) AS x(g text, v bigint, st text, r text, \
-             te text, n bigint, tm text, c integer, u bigint, a1 text, a2 text, w text) \
+             te text, n bigint, tm text, c integer, u bigint, a1 text, a2 text, w text, dl bigint) \
              WHERE games.id = x.g AND games.version = x.v - 1",
         )
         .bind(&b.summaries)
@@ -886,7 +892,8 @@ impl Store {
         let sql_game = "SELECT g.id, g.game, g.options, g.seed, g.position, g.first_player, \
                         g.second_player, g.first_token, g.second_token, g.same_screen, \
                         g.created_ms, g.first_account, a1.name AS first_name, \
-                        g.second_account, a2.name AS second_name, g.rated FROM games g \
+                        g.second_account, a2.name AS second_name, g.rated, g.clock \
+                        FROM games g \
                         LEFT JOIN accounts a1 ON a1.id = g.first_account \
                         LEFT JOIN accounts a2 ON a2.id = g.second_account WHERE g.id = $1";
         let sql_events =
@@ -912,6 +919,7 @@ impl Store {
                     account_of(&row, "second_account", "second_name")?,
                 ],
                 rated: row.try_get::<i32, _>("rated")? != 0,
+                clock: row.try_get("clock")?,
             };
             let rows = sqlx::query(sql_events).bind(id).fetch_all(pool).await?;
             let mut events = Vec::with_capacity(rows.len());
@@ -999,6 +1007,30 @@ impl Store {
                 .fetch_all(pool)
                 .await?;
             rows.iter().map(listed).collect()
+        })
+    }
+
+    /// Games going on with a clock, and when their side to move runs out of time; only
+    /// those out of time by `before_ms` if given.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn deadlines(
+        &self,
+        before_ms: Option<i64>,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let sql = "SELECT id, deadline_ms FROM games WHERE deadline_ms IS NOT NULL \
+                   AND deadline_ms < $1 ORDER BY deadline_ms LIMIT 100000";
+        on_pool!(&self.pools, pool => {
+            let rows = sqlx::query(sql)
+                .bind(before_ms.unwrap_or(i64::MAX))
+                .fetch_all(pool)
+                .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                out.push((r.try_get("id")?, r.try_get("deadline_ms")?));
+            }
+            Ok(out)
         })
     }
 
@@ -1364,7 +1396,7 @@ impl Store {
         max_open: i64,
     ) -> Result<bool, StoreError> {
         let sql = "INSERT INTO challenges (id, account_id, game, options, seat, rated, \
-                   opponent_id, created_ms) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+                   opponent_id, created_ms, clock) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $10 \
                    WHERE (SELECT count(*) FROM challenges WHERE account_id = $2) < $9";
         on_write_pool!(&self.pools, pool => {
             let done = sqlx::query(sql)
@@ -1377,6 +1409,7 @@ impl Store {
                 .bind(&c.opponent_id)
                 .bind(c.created_ms)
                 .bind(max_open)
+                .bind(&c.clock)
                 .execute(pool)
                 .await?;
             Ok(done.rows_affected() == 1)
@@ -1395,7 +1428,7 @@ impl Store {
     ) -> Result<Vec<ChallengeRow>, StoreError> {
         let sql = "SELECT c.id, c.account_id, a.name, c.game, c.options, c.seat, c.rated, \
                    c.opponent_id, o.name AS opponent_name, c.created_ms, r.rating, \
-                   r.deviation FROM challenges c \
+                   r.deviation, c.clock FROM challenges c \
                    JOIN accounts a ON a.id = c.account_id \
                    LEFT JOIN accounts o ON o.id = c.opponent_id \
                    LEFT JOIN ratings r ON r.account_id = c.account_id AND r.game = c.game \
@@ -1426,7 +1459,8 @@ impl Store {
     ) -> Result<Option<ChallengeRow>, StoreError> {
         let sql = "DELETE FROM challenges WHERE id = $1 AND account_id <> $2 \
                    AND (opponent_id IS NULL OR opponent_id = $2) AND created_ms >= $3 \
-                   RETURNING id, account_id, game, options, seat, rated, opponent_id, created_ms";
+                   RETURNING id, account_id, game, options, seat, rated, opponent_id, created_ms, \
+                   clock";
         on_write_pool!(&self.pools, pool => {
             let row = sqlx::query(sql).bind(id).bind(taker).bind(since_ms).fetch_optional(pool).await?;
             match row {
@@ -1442,6 +1476,7 @@ impl Store {
                     opponent_name: None,
                     created_ms: r.try_get("created_ms")?,
                     rating: None,
+                    clock: r.try_get("clock")?,
                 })),
                 None => Ok(None),
             }
@@ -1579,6 +1614,8 @@ pub struct ChallengeRow {
     pub created_ms: i64,
     /// The author's rating and deviation in the game, if they have one (where read).
     pub rating: Option<(f64, f64)>,
+    /// The time control, if any.
+    pub clock: Option<String>,
 }
 
 fn challenge_row<R: Row>(r: &R) -> Result<ChallengeRow, StoreError>
@@ -1604,6 +1641,7 @@ where
         opponent_id: r.try_get("opponent_id")?,
         opponent_name: r.try_get("opponent_name")?,
         created_ms: r.try_get("created_ms")?,
+        clock: r.try_get("clock")?,
     })
 }
 
@@ -1683,6 +1721,7 @@ mod tests {
                 updated_ms: 0,
                 accounts: [None, None],
                 winner: None,
+                deadline_ms: None,
             },
         };
         (write, tx, rx)

@@ -24,6 +24,8 @@ pub struct State<'a> {
     pub solitaire: bool,
     /// Whether the result counts for the players' ratings.
     pub rated: bool,
+    /// The clocks, if the game has a time control.
+    pub clock: Option<ClockView>,
     pub version: i64,
     /// `ongoing` or `finished`.
     pub status: &'static str,
@@ -50,6 +52,22 @@ pub struct State<'a> {
     pub last_cells: &'a [Text],
     pub created: String,
     pub updated: String,
+}
+
+/// A game's clocks when the state was made.
+#[derive(Debug, Serialize)]
+pub struct ClockView {
+    /// The time control: `5+3` (minutes, seconds added per move) or `3d` (days per move).
+    pub control: String,
+    /// `realtime` or `correspondence`.
+    pub kind: &'static str,
+    /// Each seat's time left, in milliseconds, when this state was made.
+    pub first_ms: i64,
+    pub second_ms: i64,
+    /// The seat whose clock runs (`null` once the game is over).
+    pub running: Option<Seat>,
+    /// When the running clock reaches zero.
+    pub deadline: Option<String>,
 }
 
 /// An offer the other seat declined.
@@ -107,7 +125,7 @@ pub struct ResultView {
     /// The record's result tag: the winning colour, `draw`, `solved` or `score N`.
     pub tag: String,
     pub reason: String,
-    /// `rules`, `resignation` or `agreement`.
+    /// `rules`, `resignation`, `agreement` or `time`.
     pub termination: &'static str,
     /// A sentence for people.
     pub text: String,
@@ -169,6 +187,19 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         same_screen: meta.same_screen,
         solitaire: game.is_solitaire(),
         rated: meta.rated,
+        clock: live.clocks.map(|c| {
+            let running = live.to_move();
+            let now = crate::now_ms();
+            let left = |seat: Seat| c.left_at(seat.index(), running == Some(seat), now).max(0);
+            ClockView {
+                control: c.control.to_string(),
+                kind: c.control.kind(),
+                first_ms: left(Seat::First),
+                second_ms: left(Seat::Second),
+                running,
+                deadline: live.deadline().map(crate::rfc3339),
+            }
+        }),
         version: live.version,
         status: if live.finished() {
             "finished"
