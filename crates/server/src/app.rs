@@ -979,6 +979,22 @@ impl App {
         .unwrap_or_default()
     }
 
+    /// The seats of game `id` held by the account `account`.
+    pub async fn seats_of_account(&self, id: &str, account: &str) -> Vec<Seat> {
+        self.with_entry(id, |e| {
+            Seat::BOTH
+                .into_iter()
+                .filter(|s| {
+                    e.live.accounts[s.index()]
+                        .as_ref()
+                        .is_some_and(|a| a.id == account)
+                })
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
     /// The presence message of game `id`: which seats have a live connection here.
     pub(crate) fn presence_message(&self, id: &str) -> String {
         let counts = lock(&self.presence).get(id).copied().unwrap_or([0, 0]);

@@ -27,6 +27,7 @@ const CLIENT_MESSAGE_LIMIT: usize = 4096;
 pub async fn websocket(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
+    session: crate::accounts::Session,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     // Subscribe before reading the state, so no change falls between the two.
@@ -55,7 +56,8 @@ pub async fn websocket(
         .max_message_size(CLIENT_MESSAGE_LIMIT)
         .max_frame_size(CLIENT_MESSAGE_LIMIT)
         .on_upgrade(move |socket| async move {
-            run_socket(&app, &id, socket, rx, version, first).await;
+            let account = session.account();
+            run_socket(&app, &id, socket, rx, (version, first), account).await;
             app.unsubscribed(&id);
         }))
 }
@@ -65,8 +67,8 @@ async fn run_socket(
     id: &str,
     socket: WebSocket,
     mut rx: Receiver<Update>,
-    mut sent: i64,
-    first: String,
+    (mut sent, first): (i64, String),
+    account: Option<String>,
 ) {
     let (mut sink, mut stream) = socket.split();
     if sink
@@ -83,12 +85,18 @@ async fn run_socket(
     {
         return;
     }
-    // The seats this connection showed a token for (`{"type":"hello","tokens":[…]}`).
+    // The seats this connection holds: those of its signed-in account, and those it showed
+    // a token for (`{"type":"hello","tokens":[…]}`).
     let mut present = Present {
         app,
         id: id.to_string(),
         seats: Vec::new(),
+        account_seats: match &account {
+            Some(a) => app.seats_of_account(id, a).await,
+            None => Vec::new(),
+        },
     };
+    present.set(Vec::new());
     let mut shutdown = app.shutdown.subscribe();
     let mut ping = tokio::time::interval(Duration::from_secs(30));
     ping.tick().await;
@@ -132,6 +140,8 @@ struct Present<'a> {
     app: &'a Arc<App>,
     id: String,
     seats: Vec<boardlab_core::Seat>,
+    /// The seats of the connection's signed-in account, counted whatever the tokens.
+    account_seats: Vec<boardlab_core::Seat>,
 }
 
 impl Present<'_> {
@@ -154,8 +164,18 @@ impl Present<'_> {
                 }
             }
         }
-        self.app.set_present(&self.id, &self.seats, -1);
+        self.set(seats);
+    }
+
+    /// The connection now holds the seats of `tokens` and of its account.
+    fn set(&mut self, mut seats: Vec<boardlab_core::Seat>) {
+        for s in &self.account_seats {
+            if !seats.contains(s) {
+                seats.push(*s);
+            }
+        }
         self.app.set_present(&self.id, &seats, 1);
+        self.app.set_present(&self.id, &self.seats, -1);
         self.seats = seats;
     }
 }

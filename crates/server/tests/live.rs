@@ -217,3 +217,37 @@ async fn presence_tells_who_has_the_game_open() {
     assert_eq!(next_presence(&mut watcher).await, (false, false));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_signed_in_is_present_without_a_token() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let s = TestServer::sqlite().await;
+    let mut ann = common::Browser::new(&s);
+    ann.signup(&common::unique("ann")).await;
+    let (id, tokens, _) = s.create(json!({ "game": "opprimo" })).await;
+    let (c, _) = ann
+        .post(
+            &format!("/api/games/{id}/claim"),
+            &json!({ "token": tokens["first"] }),
+        )
+        .await;
+    assert_eq!(c, 200);
+    let ws_url = s
+        .url(&format!("/api/games/{id}/live"))
+        .replace("http", "ws");
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
+    assert_eq!(next_presence(&mut watcher).await, (false, false));
+    // Ann opens the game in another browser, by her session alone.
+    let mut req = ws_url.as_str().into_client_request().unwrap();
+    req.headers_mut().insert(
+        "cookie",
+        format!("boardlab_session={}", ann.cookie.as_ref().unwrap())
+            .parse()
+            .unwrap(),
+    );
+    let (ann_ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    assert_eq!(next_presence(&mut watcher).await, (true, false));
+    drop(ann_ws);
+    assert_eq!(next_presence(&mut watcher).await, (false, false));
+    s.stop().await;
+}
