@@ -630,13 +630,10 @@ impl App {
         expected_version: Option<i64>,
         mut made: Option<Made>,
     ) -> Result<String, ApiError> {
-        let made_accounts: Option<Vec<String>> = made.as_ref().map(|m| {
-            m.meta
-                .accounts
-                .iter()
-                .flatten()
-                .map(|a| a.id.clone())
-                .collect()
+        // The players of a game made with this action (a rematch), told of it once it exists.
+        let made_for: Option<(String, Vec<String>)> = made.as_ref().map(|m| {
+            let accounts = m.meta.accounts.iter().flatten().map(|a| a.id.clone());
+            (m.meta.id.clone(), accounts.collect())
         });
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
@@ -698,16 +695,13 @@ impl App {
                     entry.live = next;
                     let json = view::state_json(&entry.meta, &entry.live);
                     self.publish(id, entry.live.version, &json);
-                    let mut told: Vec<String> = entry
+                    let told: Vec<String> = entry
                         .live
                         .accounts
                         .iter()
                         .flatten()
                         .map(|a| a.id.clone())
                         .collect();
-                    if let Some(m) = &made_accounts {
-                        told.extend(m.iter().cloned());
-                    }
                     self.tell_accounts(&told, id);
                     if entry.meta.clock.is_some() {
                         self.schedule_flag(id, entry.live.deadline());
@@ -718,6 +712,11 @@ impl App {
                     }
                     let computer = entry.live.computer_to_move(&entry.meta).is_some();
                     drop(guard);
+                    if let Some((new_id, accounts)) = &made_for {
+                        for a in accounts {
+                            self.tell_started(a, new_id).await;
+                        }
+                    }
                     self.stop_thinking(id);
                     if computer {
                         self.schedule_computer(id);

@@ -398,3 +398,48 @@ async fn a_rated_result_is_counted_once_however_many_servers_count_it() {
         s.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_between_accounts_keeps_the_accounts_and_the_rating() {
+    for s in TestServer::all().await {
+        let (mut ann, ann_name) = signed_up(&s, "ann").await;
+        let (mut ben, ben_name) = signed_up(&s, "ben").await;
+        let (game, _) = rated_game(&s, &mut ann, &mut ben, true).await;
+        // Offered and accepted by account alone, no tokens.
+        let (c, v) = ann
+            .post(
+                &format!("/api/games/{game}/rematch"),
+                &json!({ "action": "offer" }),
+            )
+            .await;
+        assert_eq!(c, 200, "{v}");
+        let (mut ben_live, mut buf) = account_stream(&s, ben.cookie.as_ref().unwrap()).await;
+        let (c, v) = ben
+            .post(
+                &format!("/api/games/{game}/rematch"),
+                &json!({ "action": "accept" }),
+            )
+            .await;
+        assert_eq!(c, 200, "{v}");
+        let rematch = v["rematch"].as_str().unwrap().to_string();
+        let state = s.state(&rematch).await;
+        assert_eq!(state["seats"]["first"]["account"], ben_name.as_str());
+        assert_eq!(state["seats"]["second"]["account"], ann_name.as_str());
+        assert_eq!(state["rated"], true);
+        // Ben hears of the new game on his channel, and it is his move there.
+        loop {
+            let (_, data) = next_event(&mut ben_live, &mut buf).await;
+            if serde_json::from_str::<Value>(&data).unwrap()["game"] == rematch.as_str() {
+                break;
+            }
+        }
+        let (c, v) = ben
+            .post(
+                &format!("/api/games/{rematch}/moves"),
+                &json!({ "move": legal(&state)[0] }),
+            )
+            .await;
+        assert_eq!(c, 200, "{v}");
+        s.stop().await;
+    }
+}
