@@ -394,3 +394,54 @@ fn study_shards_merged_equal_the_whole_study() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("bad --shard"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_study_without_first_moves_finds_the_same_winners_and_lengths() {
+    let dir = scratch("study-no-first-moves");
+    let run = |extra: &[&str], out: &str| {
+        let mut args = vec![
+            "study",
+            "sight-reduction",
+            "--setups",
+            "4",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "--table-mb",
+            "8",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out]);
+        boardlab(&args)
+    };
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let o = run(&[], &path("all"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["--no-first-moves"], &path("quick"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("first moves: not judged"),
+        "{}",
+        stdout(&o)
+    );
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name).join("summary.json")).unwrap())
+            .unwrap()
+    };
+    let (all, quick) = (read("all"), read("quick"));
+    for key in ["first_player_wins", "lengths", "mean_length", "win_rate_95"] {
+        assert_eq!(all[key], quick[key], "{key}");
+    }
+    assert_eq!(all["first_moves_judged"], true);
+    assert_eq!(quick["first_moves_judged"], false);
+    assert_eq!(quick["first_moves_by_square"], serde_json::json!([]));
+    // A folder keeps its choice: the full study cannot continue in it.
+    let o = run(&[], &path("quick"));
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("another --out folder"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -17,6 +17,7 @@ fn main() {
         table_bytes: 64 << 20,
         out: out.into(),
         shard: None,
+        first_moves: true,
     };
     let t0 = Instant::now();
     let summary = run(&cfg, |done, total| {

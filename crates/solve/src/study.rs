@@ -3,7 +3,8 @@
 //! Set-up `i` of a study with seed `S` is the game `SightReduction::new(options, S + i)`
 //! (so any one can be looked at again with that seed). For each, the study records who wins
 //! with perfect play, the game length with perfect play (the winner winning as fast as
-//! possible, the loser holding out as long as possible), and which first moves win.
+//! possible, the loser holding out as long as possible), and which first moves win (unless
+//! the study leaves the first moves out: judging every first move is most of the work).
 //!
 //! Results are appended, one JSON line per set-up, to `results.jsonl` in the output folder
 //! as they are found; a run started again with the same folder skips the set-ups already
@@ -42,6 +43,8 @@ pub struct StudyConfig {
     /// Solve only the set-ups whose index is `k - 1` modulo `n` (`Some((k, n))`); the
     /// slices are combined with [`merge`].
     pub shard: Option<(u64, u64)>,
+    /// Whether to judge every first move (which wins); without, only who wins and the length.
+    pub first_moves: bool,
 }
 
 /// One solved set-up: a line of `results.jsonl`.
@@ -73,6 +76,18 @@ struct Meta {
     game: String,
     options: BTreeMap<String, String>,
     seed: u64,
+    /// Whether first moves are judged (left out of the file when they are, as before).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    first_moves: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// Why a study failed.
@@ -108,6 +123,7 @@ pub fn solve_setup(
     options: &Options,
     index: u64,
     seed: u64,
+    judge_first_moves: bool,
 ) -> Result<SetupResult, StudyError> {
     let start = Instant::now();
     let game =
@@ -116,7 +132,11 @@ pub fn solve_setup(
     let rules = Rules::of(game.config());
     let before = solver.stats().nodes;
     let value = solver.solve_distance(rules, pos);
-    let moves = solver.move_values(rules, pos, false);
+    let moves = if judge_first_moves {
+        solver.move_values(rules, pos, false)
+    } else {
+        Vec::new()
+    };
     let first_moves = moves.iter().map(|(m, _)| game.format_move(*m)).collect();
     let winning_first_moves = moves
         .iter()
@@ -157,6 +177,7 @@ fn meta_of(config: &StudyConfig) -> Meta {
         game: "sight-reduction".into(),
         options: config.options.to_map(),
         seed: config.seed,
+        first_moves: config.first_moves,
     }
 }
 
@@ -174,7 +195,7 @@ fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
         let old = read_meta(dir)?;
         if &old != meta {
             return Err(StudyError::Mismatch(format!(
-                "{} holds a study with other options or another seed ({}); use another --out folder",
+                "{} holds a study with other options, another seed, or first moves judged differently ({}); use another --out folder",
                 dir.display(),
                 serde_json::to_string(&old).unwrap_or_default()
             )));
@@ -241,6 +262,7 @@ pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyErr
     let config = StudyConfig {
         seed: meta.seed,
         options,
+        first_moves: meta.first_moves,
         ..config.clone()
     };
     let summary = Summary::of(&results, &config);
@@ -309,7 +331,13 @@ pub fn run(
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&index) = pending.get(k) else { break };
-                    let r = solve_setup(&mut solver, &config.options, index, config.seed + index);
+                    let r = solve_setup(
+                        &mut solver,
+                        &config.options,
+                        index,
+                        config.seed + index,
+                        config.first_moves,
+                    );
                     if tx.send(r).is_err() {
                         break;
                     }
@@ -370,6 +398,8 @@ pub struct Summary {
     pub lengths: Vec<[u64; 3]>,
     /// The mean game length in plies.
     pub mean_length: f64,
+    /// Whether first moves were judged (the first-move figures below are empty if not).
+    pub first_moves_judged: bool,
     /// The mean number of legal first moves.
     pub mean_first_moves: f64,
     /// The mean number of winning first moves, over the set-ups the first player wins.
@@ -446,6 +476,7 @@ impl Summary {
                 .map(|(l, [a, b])| [u64::from(l), a, b])
                 .collect(),
             mean_length: mean(results.iter().map(|r| u64::from(r.plies)).sum()),
+            first_moves_judged: config.first_moves,
             mean_first_moves: mean(legal),
             mean_winning_first_moves: if wins == 0 {
                 0.0
@@ -487,13 +518,17 @@ impl Summary {
             "mean game length with perfect play: {:.2} plies",
             self.mean_length
         );
-        let _ = writeln!(
-            s,
-            "first moves: {:.2} legal on average; {:.2}% of them win; {:.2} winning moves on average when the first player wins",
-            self.mean_first_moves,
-            100.0 * self.winning_first_move_share,
-            self.mean_winning_first_moves
-        );
+        if self.first_moves_judged {
+            let _ = writeln!(
+                s,
+                "first moves: {:.2} legal on average; {:.2}% of them win; {:.2} winning moves on average when the first player wins",
+                self.mean_first_moves,
+                100.0 * self.winning_first_move_share,
+                self.mean_winning_first_moves
+            );
+        } else {
+            let _ = writeln!(s, "first moves: not judged (--no-first-moves)");
+        }
         s
     }
 }

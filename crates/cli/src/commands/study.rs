@@ -1,5 +1,5 @@
 //! `boardlab study sight-reduction --setups N [--seed S] [--threads T] [--option …]
-//! [--shard K/N] [--out DIR]` and `--merge DIR … --out DIR`: random set-ups solved exactly; first-player win rate with its 95%
+//! [--shard K/N] [--no-first-moves] [--out DIR]` and `--merge DIR … --out DIR`: random set-ups solved exactly; first-player win rate with its 95%
 //! interval, game lengths with perfect play, first-move statistics; JSON, CSV and an SVG
 //! chart in DIR. Resumable: run it again with the same DIR to continue.
 
@@ -38,6 +38,10 @@ pub struct Args {
     /// Memory for each thread's solver table, in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub table_mb: usize,
+    /// Only who wins and the length with perfect play: leave out judging every first move,
+    /// which is most of the work (a study keeps this choice; its folder cannot mix both).
+    #[arg(long)]
+    pub no_first_moves: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -71,6 +75,7 @@ pub fn run(args: Args) -> Result<()> {
         table_bytes,
         out: args.out.clone(),
         shard,
+        first_moves: !args.no_first_moves,
     };
     if !args.merge.is_empty() {
         let summary = boardlab_solve::study::merge(&args.merge, &config)?;
