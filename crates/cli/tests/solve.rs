@@ -396,8 +396,8 @@ fn study_shards_merged_equal_the_whole_study() {
 }
 
 #[test]
-fn a_study_without_first_moves_finds_the_same_winners_and_lengths() {
-    let dir = scratch("study-no-first-moves");
+fn studies_to_less_depth_find_the_same_winners_and_lengths() {
+    let dir = scratch("study-depth");
     let run = |extra: &[&str], out: &str| {
         let mut args = vec![
             "study",
@@ -418,23 +418,37 @@ fn a_study_without_first_moves_finds_the_same_winners_and_lengths() {
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let o = run(&[], &path("all"));
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = run(&["--no-first-moves"], &path("quick"));
+    let o = run(&["--depth", "length"], &path("quick"));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("first moves: not judged"),
         "{}",
         stdout(&o)
     );
+    let o = run(&["--depth", "winner"], &path("winner"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("game length: not solved"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!dir.join("winner/lengths.svg").exists());
+    let o = run(&["--depth", "deep"], &path("bad"));
+    assert!(!o.status.success());
     let read = |name: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(name).join("summary.json")).unwrap())
             .unwrap()
     };
-    let (all, quick) = (read("all"), read("quick"));
+    let (all, quick, winner) = (read("all"), read("quick"), read("winner"));
     for key in ["first_player_wins", "lengths", "mean_length", "win_rate_95"] {
         assert_eq!(all[key], quick[key], "{key}");
     }
-    assert_eq!(all["first_moves_judged"], true);
-    assert_eq!(quick["first_moves_judged"], false);
+    for key in ["first_player_wins", "win_rate_95"] {
+        assert_eq!(all[key], winner[key], "{key}");
+    }
+    assert_eq!(winner["lengths"], serde_json::json!([]));
+    assert_eq!(all["depth"], "first-moves");
+    assert_eq!(quick["depth"], "length");
     assert_eq!(quick["first_moves_by_square"], serde_json::json!([]));
     // A folder keeps its choice: the full study cannot continue in it.
     let o = run(&[], &path("quick"));

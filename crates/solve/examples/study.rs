@@ -17,7 +17,7 @@ fn main() {
         table_bytes: 64 << 20,
         out: out.into(),
         shard: None,
-        first_moves: true,
+        depth: boardlab_solve::study::Depth::FirstMoves,
     };
     let t0 = Instant::now();
     let summary = run(&cfg, |done, total| {

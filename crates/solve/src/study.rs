@@ -43,8 +43,42 @@ pub struct StudyConfig {
     /// Solve only the set-ups whose index is `k - 1` modulo `n` (`Some((k, n))`); the
     /// slices are combined with [`merge`].
     pub shard: Option<(u64, u64)>,
-    /// Whether to judge every first move (which wins); without, only who wins and the length.
-    pub first_moves: bool,
+    /// How much to solve of each set-up.
+    pub depth: Depth,
+}
+
+/// How much a study solves of each set-up: who wins; also the length with perfect play; also
+/// which first moves win (the default). Each step costs more than the one before: judging
+/// every first move is most of the work, and the length several times who wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Depth {
+    Winner,
+    Length,
+    #[default]
+    FirstMoves,
+}
+
+impl Depth {
+    /// The name on the command line and in `study.json`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Depth::Winner => "winner",
+            Depth::Length => "length",
+            Depth::FirstMoves => "first-moves",
+        }
+    }
+}
+
+impl std::str::FromStr for Depth {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Depth::Winner, Depth::Length, Depth::FirstMoves]
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| format!("unknown depth '{s}'; accepted: winner, length, first-moves"))
+    }
 }
 
 /// One solved set-up: a line of `results.jsonl`.
@@ -58,7 +92,7 @@ pub struct SetupResult {
     pub position: String,
     /// Whether the first player (the colour that removes first) wins with perfect play.
     pub first_wins: bool,
-    /// The game length in plies with perfect play.
+    /// The game length in plies with perfect play (0 when not solved).
     pub plies: u32,
     /// The legal first moves, in move order.
     pub first_moves: Vec<String>,
@@ -76,17 +110,13 @@ struct Meta {
     game: String,
     options: BTreeMap<String, String>,
     seed: u64,
-    /// Whether first moves are judged (left out of the file when they are, as before).
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    first_moves: bool,
+    /// How much is solved (left out of the file for a full study, as before).
+    #[serde(default, skip_serializing_if = "is_full")]
+    depth: Depth,
 }
 
-fn yes() -> bool {
-    true
-}
-
-fn is_true(b: &bool) -> bool {
-    *b
+fn is_full(d: &Depth) -> bool {
+    *d == Depth::FirstMoves
 }
 
 /// Why a study failed.
@@ -122,7 +152,7 @@ pub fn solve_setup(
     options: &Options,
     index: u64,
     seed: u64,
-    judge_first_moves: bool,
+    depth: Depth,
 ) -> Result<SetupResult, StudyError> {
     let start = Instant::now();
     let game =
@@ -130,8 +160,12 @@ pub fn solve_setup(
     let pos = Position::of(&game).map_err(|e| StudyError::Options(e.to_string()))?;
     let rules = Rules::of(game.config());
     let before = solver.stats().nodes;
-    let value = solver.solve_distance(rules, pos);
-    let moves = if judge_first_moves {
+    let value = if depth == Depth::Winner {
+        solver.solve(rules, pos)
+    } else {
+        solver.solve_distance(rules, pos)
+    };
+    let moves = if depth == Depth::FirstMoves {
         solver.move_values(rules, pos, false)
     } else {
         Vec::new()
@@ -176,7 +210,7 @@ fn meta_of(config: &StudyConfig) -> Meta {
         game: "sight-reduction".into(),
         options: config.options.to_map(),
         seed: config.seed,
-        first_moves: config.first_moves,
+        depth: config.depth,
     }
 }
 
@@ -194,7 +228,7 @@ fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
         let old = read_meta(dir)?;
         if &old != meta {
             return Err(StudyError::Mismatch(format!(
-                "{} holds a study with other options, another seed, or first moves judged differently ({}); use another --out folder",
+                "{} holds a study with other options, another seed, or solved to another depth ({}); use another --out folder",
                 dir.display(),
                 serde_json::to_string(&old).unwrap_or_default()
             )));
@@ -261,7 +295,7 @@ pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyErr
     let config = StudyConfig {
         seed: meta.seed,
         options,
-        first_moves: meta.first_moves,
+        depth: meta.depth,
         ..config.clone()
     };
     let summary = Summary::of(&results, &config);
@@ -335,7 +369,7 @@ pub fn run(
                         &config.options,
                         index,
                         config.seed + index,
-                        config.first_moves,
+                        config.depth,
                     );
                     if tx.send(r).is_err() {
                         break;
@@ -397,8 +431,9 @@ pub struct Summary {
     pub lengths: Vec<[u64; 3]>,
     /// The mean game length in plies.
     pub mean_length: f64,
-    /// Whether first moves were judged (the first-move figures below are empty if not).
-    pub first_moves_judged: bool,
+    /// How much was solved: `winner` (the lengths are empty), `length` or `first-moves` (the
+    /// first-move figures are empty unless this).
+    pub depth: Depth,
     /// The mean number of legal first moves.
     pub mean_first_moves: f64,
     /// The mean number of winning first moves, over the set-ups the first player wins.
@@ -440,7 +475,9 @@ impl Summary {
         let mut squares: BTreeMap<String, (u64, u64)> = BTreeMap::new();
         let (mut legal, mut winning) = (0u64, 0u64);
         for r in results {
-            lengths.entry(r.plies).or_default()[usize::from(!r.first_wins)] += 1;
+            if config.depth != Depth::Winner {
+                lengths.entry(r.plies).or_default()[usize::from(!r.first_wins)] += 1;
+            }
             legal += r.first_moves.len() as u64;
             winning += r.winning_first_moves.len() as u64;
             if r.first_wins {
@@ -475,7 +512,7 @@ impl Summary {
                 .map(|(l, [a, b])| [u64::from(l), a, b])
                 .collect(),
             mean_length: mean(results.iter().map(|r| u64::from(r.plies)).sum()),
-            first_moves_judged: config.first_moves,
+            depth: config.depth,
             mean_first_moves: mean(legal),
             mean_winning_first_moves: if wins == 0 {
                 0.0
@@ -512,12 +549,16 @@ impl Summary {
             100.0 * self.win_rate_95.0,
             100.0 * self.win_rate_95.1
         );
-        let _ = writeln!(
-            s,
-            "mean game length with perfect play: {:.2} plies",
-            self.mean_length
-        );
-        if self.first_moves_judged {
+        if self.depth == Depth::Winner {
+            let _ = writeln!(s, "game length: not solved (--depth winner)");
+        } else {
+            let _ = writeln!(
+                s,
+                "mean game length with perfect play: {:.2} plies",
+                self.mean_length
+            );
+        }
+        if self.depth == Depth::FirstMoves {
             let _ = writeln!(
                 s,
                 "first moves: {:.2} legal on average; {:.2}% of them win; {:.2} winning moves on average when the first player wins",
@@ -526,7 +567,7 @@ impl Summary {
                 self.mean_winning_first_moves
             );
         } else {
-            let _ = writeln!(s, "first moves: not judged (--no-first-moves)");
+            let _ = writeln!(s, "first moves: not judged (--depth {})", self.depth.name());
         }
         s
     }
@@ -559,8 +600,10 @@ fn write_outputs(out: &Path, results: &[SetupResult], summary: &Summary) -> Resu
     }
     let p = out.join("results.csv");
     fs::write(&p, csv).map_err(io_err(&p))?;
-    let p = out.join("lengths.svg");
-    fs::write(&p, lengths_svg(summary)).map_err(io_err(&p))?;
+    if summary.depth != Depth::Winner {
+        let p = out.join("lengths.svg");
+        fs::write(&p, lengths_svg(summary)).map_err(io_err(&p))?;
+    }
     Ok(())
 }
 

@@ -1,10 +1,10 @@
 //! `boardlab study sight-reduction --setups N [--seed S] [--threads T] [--option …]
-//! [--shard K/N] [--no-first-moves] [--out DIR]` and `--merge DIR … --out DIR`: random set-ups solved exactly; first-player win rate with its 95%
+//! [--shard K/N] [--depth winner|length|first-moves] [--out DIR]` and `--merge DIR … --out DIR`: random set-ups solved exactly; first-player win rate with its 95%
 //! interval, game lengths with perfect play, first-move statistics; JSON, CSV and an SVG
 //! chart in DIR. Resumable: run it again with the same DIR to continue.
 
 use anyhow::Result;
-use boardlab_solve::study::{run as run_study, StudyConfig};
+use boardlab_solve::study::{run as run_study, Depth, StudyConfig};
 use boardlab_solve::SightReduction;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -38,10 +38,11 @@ pub struct Args {
     /// Memory for each thread's solver table, in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub table_mb: usize,
-    /// Only who wins and the length with perfect play: leave out judging every first move,
-    /// which is most of the work (a study keeps this choice; its folder cannot mix both).
-    #[arg(long)]
-    pub no_first_moves: bool,
+    /// How much to solve of each set-up: `winner` (who wins), `length` (and the length with
+    /// perfect play), `first-moves` (and which first moves win: most of the work). A study's
+    /// folder keeps its choice.
+    #[arg(long, default_value = "first-moves", value_parser = clap::value_parser!(Depth))]
+    pub depth: Depth,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -75,7 +76,7 @@ pub fn run(args: Args) -> Result<()> {
         table_bytes,
         out: args.out.clone(),
         shard,
-        first_moves: !args.no_first_moves,
+        depth: args.depth,
     };
     if !args.merge.is_empty() {
         let summary = boardlab_solve::study::merge(&args.merge, &config)?;
