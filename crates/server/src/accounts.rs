@@ -314,6 +314,14 @@ async fn signed_in(
     Ok(r)
 }
 
+/// Refuses a sign-up or log-in from another site, or past this address's allowance.
+fn admit_login(app: &App, headers: &HeaderMap, client: std::net::IpAddr) -> Result<(), ApiError> {
+    if !same_site(headers) {
+        return Err(cross_site());
+    }
+    app.login_limit.check(client)
+}
+
 /// `POST /api/account/signup`: a new account, signed in at once.
 pub(crate) async fn signup(
     State(app): State<Arc<App>>,
@@ -321,10 +329,7 @@ pub(crate) async fn signup(
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    if !same_site(&headers) {
-        return Err(cross_site());
-    }
-    app.login_limit.check(client)?;
+    admit_login(&app, &headers, client)?;
     check_name(&req.name).map_err(ApiError::bad_request)?;
     check_password(&req.password).map_err(ApiError::bad_request)?;
     let password = req.password;
@@ -365,10 +370,7 @@ pub(crate) async fn login(
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    if !same_site(&headers) {
-        return Err(cross_site());
-    }
-    app.login_limit.check(client)?;
+    admit_login(&app, &headers, client)?;
     if req.name.len() > 64 || req.password.len() > 4 * PASSWORD_LENGTH.end() {
         return Err(wrong_login());
     }

@@ -802,42 +802,31 @@ impl Live {
         Ok(game)
     }
 
+    /// The result of a game `loser` lost other than by the rules: `what` they did, as
+    /// `termination`.
+    fn lost(&self, loser: Seat, what: &str, termination: &'static str) -> GameResult {
+        let winner = loser.other();
+        let colour = self.game.colour_of(winner);
+        GameResult {
+            winner: Some(winner),
+            colour,
+            draw: false,
+            tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
+            reason: match self.game.colour_of(loser) {
+                Some(c) => format!("{c} {what}"),
+                None => format!("the {loser} player {what}"),
+            },
+            termination,
+            outcome: None,
+        }
+    }
+
     /// The result as a game record writes it, with how the game ended.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
         match self.ending {
-            Some(Ending::Resigned(loser)) => {
-                let winner = loser.other();
-                let colour = self.game.colour_of(winner);
-                Some(GameResult {
-                    winner: Some(winner),
-                    colour,
-                    draw: false,
-                    tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
-                    reason: match self.game.colour_of(loser) {
-                        Some(c) => format!("{c} resigned"),
-                        None => format!("the {loser} player resigned"),
-                    },
-                    termination: "resignation",
-                    outcome: None,
-                })
-            }
-            Some(Ending::Flagged(loser)) => {
-                let winner = loser.other();
-                let colour = self.game.colour_of(winner);
-                Some(GameResult {
-                    winner: Some(winner),
-                    colour,
-                    draw: false,
-                    tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
-                    reason: match self.game.colour_of(loser) {
-                        Some(c) => format!("{c} ran out of time"),
-                        None => format!("the {loser} player ran out of time"),
-                    },
-                    termination: "time",
-                    outcome: None,
-                })
-            }
+            Some(Ending::Resigned(loser)) => Some(self.lost(loser, "resigned", "resignation")),
+            Some(Ending::Flagged(loser)) => Some(self.lost(loser, "ran out of time", "time")),
             Some(Ending::Agreed) => Some(GameResult {
                 winner: None,
                 colour: None,
