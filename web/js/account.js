@@ -1,7 +1,8 @@
 // Optional player accounts, seen from every page: who is signed in here, the top bar's account
 // links, claiming the seats this browser holds, and the games waiting for the player's move,
 // kept live: the count in the tab title and on the "My games" link, and, if the player asked
-// for them, browser notifications.
+// for them, browser notifications; and the word that a challenge of the player's was accepted
+// (the lobby page then goes to the game; any other page shows a notice with a link).
 //
 // The session is an HttpOnly cookie: pages never see it, they ask GET /api/account. One tab
 // keeps the live channel (GET /api/account/live) open for all of this browser's tabs: the
@@ -427,7 +428,20 @@ function openSource() {
     retries = 0;
     changed();
   });
-  es.addEventListener('games', changed);
+  es.addEventListener('games', (ev) => {
+    changed();
+    // {"game": ID, "started": true}: a challenge of the player's was accepted.
+    let data = null;
+    try {
+      data = JSON.parse(ev.data);
+    } catch {
+      data = null;
+    }
+    if (data && data.started && data.game) {
+      if (channel) channel.postMessage({ type: 'started', game: data.game });
+      challengeStarted(data.game, true);
+    }
+  });
   es.onerror = () => {
     // The browser reconnects by itself after a dropped connection; a refusal (signed out
     // elsewhere, the server restarting) closes the stream: look again later.
@@ -456,8 +470,84 @@ if (channel) {
   channel.onmessage = (ev) => {
     const msg = ev.data || {};
     if (msg.type === 'games' && live) refreshGames();
+    else if (msg.type === 'started' && live && msg.game) challengeStarted(msg.game, false);
     else if (msg.type === 'account') recheck();
   };
+}
+
+// ---- challenges accepted (the lobby) ----
+
+const startedListeners = new Set();
+const startedSeen = new Set();
+
+/**
+ * Calls `fn(gameId)` when a challenge of the player's is accepted (its game has started); a
+ * listener that answers true has taken the player there, and no notice is shown. Returns the
+ * way to stop.
+ */
+export function onChallengeStarted(fn) {
+  startedListeners.add(fn);
+  return () => startedListeners.delete(fn);
+}
+
+/** A challenge of the player's was accepted: its game `id` has started. */
+async function challengeStarted(id, here) {
+  if (startedSeen.has(id)) return;
+  startedSeen.add(id);
+  refreshGames();
+  for (const fn of [...startedListeners]) {
+    try {
+      if (fn(id)) return;
+    } catch {
+      // a listener's failure leaves the notice to say it
+    }
+  }
+  let st = null;
+  try {
+    st = await api.game(id);
+  } catch {
+    st = null;
+  }
+  const me = accountName();
+  const other = st && ['first', 'second'].map((x) => st.seats[x].account).find((a) => a && !sameName(a, me));
+  const what = st ? `Your ${st.title} challenge was accepted${other ? ` by ${other}` : ''}` : 'Your challenge was accepted';
+  showStartedNotice(id, what);
+  // The tab holding the live channel tells a player who is looking elsewhere (the same tag as
+  // the turn's notification of this game, so that one replaces the other).
+  if (here && notifyOn() && document.visibilityState !== 'visible') {
+    try {
+      const n = new Notification(`${what}.`, { body: 'The game has started: play now.', tag: `boardlab-turn-${id}`, icon: '/favicon.svg' });
+      n.onclick = () => {
+        window.focus();
+        go(`/games/${id}`);
+        n.close();
+      };
+    } catch {
+      // some browsers show notifications only from a service worker
+    }
+  }
+}
+
+/** "Your challenge was accepted — play now": a notice with a link, until closed or followed. */
+function showStartedNotice(id, what) {
+  if (location.pathname === `/games/${id}`) return;
+  let box = document.getElementById('notices');
+  if (!box) {
+    box = h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' });
+    document.body.append(box);
+  }
+  const notice = h('div', { class: 'notice', 'data-game-id': id },
+    h('span', { class: 'notice-text' }, `${what}: the game has started.`),
+    h('a', { href: `/games/${id}`, class: 'btn btn-primary notice-go', onclick: () => notice.remove() }, 'Play now'),
+    h('button', { type: 'button', class: 'btn notice-x', 'aria-label': 'Close', title: 'Close', onclick: () => notice.remove() }, '×'));
+  box.append(notice);
+}
+
+/** Notices of games the page now shows go. */
+function dropNotices() {
+  for (const n of document.querySelectorAll('#notices .notice')) {
+    if (location.pathname === `/games/${n.dataset.gameId}`) n.remove();
+  }
 }
 
 // ---- the top bar ----
@@ -609,4 +699,5 @@ export function installAccount() {
 export function pageChanged() {
   noteViewing();
   applyTitle();
+  dropNotices();
 }

@@ -98,8 +98,19 @@ export const api = {
   claim: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/claim`, { token }),
   /** The signed-in player's games, theirs to move first: `{your_turn, games}`. */
   myGames: (params = {}) => request('GET', `/api/account/games${queryOf(params)}`),
-  /** A player's page: `{name, record, head_to_head, games}`; `params`: game, result, limit. */
+  /** A player's page: `{name, record, head_to_head, ratings, games}`; `params`: game, result, limit. */
   player: (name, params = {}) => request('GET', `/api/players/${encodeURIComponent(name)}${queryOf(params)}`),
+  // The lobby: challenges open to everyone or to one player, and games against the computer.
+  /** `{challenges: [{id, by, game, title, options, seat, colour, rated, clock, opponent, rating, yours, acceptable, created}]}`. */
+  lobby: () => request('GET', '/api/lobby'),
+  /** Posts a challenge `{game, options, seat, rated, clock, opponent}`: `{challenge}`, or `{game}` against the computer. */
+  challenge: (body) => request('POST', '/api/lobby', body),
+  /** Accepts challenge `id`: `{game}`. */
+  accept: (id) => request('POST', `/api/lobby/${encodeURIComponent(id)}/accept`, {}),
+  /** Withdraws one's own challenge `id`. */
+  cancelChallenge: (id) => request('POST', `/api/lobby/${encodeURIComponent(id)}/cancel`, {}),
+  /** A game's leaderboard: `{game, title, provisional_above, players: [{name, rating, deviation, provisional, games}]}`. */
+  ratings: (game, params = {}) => request('GET', `/api/ratings/${encodeURIComponent(game)}${queryOf(params)}`),
   recordUrl: (id, format) => `/api/games/${encodeURIComponent(id)}/record?format=${format}`,
 };
 

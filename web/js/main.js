@@ -18,6 +18,8 @@ import { installAccount, accountKnown, pageChanged } from './account.js';
 import { accountPage } from './pages/account.js';
 import { myGamesPage } from './pages/mygames.js';
 import { playerPage } from './pages/player.js';
+import { lobbyPage } from './pages/lobby.js';
+import { ratingsPage } from './pages/ratings.js';
 
 const main = document.getElementById('main');
 let cleanup = null;
@@ -41,6 +43,9 @@ const routes = [
   [/^\/account\/?$/, () => accountPage],
   [/^\/my-games\/?$/, () => myGamesPage],
   [/^\/players\/([^/]+)\/?$/, (m) => (el, q) => playerPage(el, decodeURIComponent(m[1]), q)],
+  [/^\/lobby\/?$/, () => lobbyPage],
+  [/^\/ratings\/?$/, () => (el) => ratingsPage(el, null)],
+  [/^\/ratings\/([a-z0-9-]+)\/?$/, (m) => (el) => ratingsPage(el, m[1])],
 ];
 
 function notFound(el) {
@@ -73,7 +78,8 @@ async function route() {
     const nav = a.dataset.nav;
     const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && (path.startsWith('/rules') || path.startsWith('/findings')))
       || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')))
-      || (nav === 'learn' && path.startsWith('/learn')) || (nav === 'puzzles' && path.startsWith('/puzzles'));
+      || (nav === 'learn' && path.startsWith('/learn')) || (nav === 'puzzles' && path.startsWith('/puzzles'))
+      || (nav === 'lobby' && (path.startsWith('/lobby') || path.startsWith('/ratings')));
     a.classList.toggle('active', active);
     if (active) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

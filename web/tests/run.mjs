@@ -276,7 +276,7 @@ async function waitChange(page, version, timeout) {
 }
 
 /** Creates a game from the start page. */
-async function createFromStartPage(page, { game, mode, level = 1, seat = 'first', options = {}, position = '', seed = null }) {
+async function createFromStartPage(page, { game, mode, level = 1, seat = 'first', options = {}, position = '', seed = null, clock = '' }) {
   await page.goto(`${pageOrigin()}/`);
   await page.locator(`.game-card[data-game="${game}"]`).click();
   await page.locator(`.mode-card[data-mode="${mode}"]`).click();
@@ -284,6 +284,7 @@ async function createFromStartPage(page, { game, mode, level = 1, seat = 'first'
     await page.locator('#level').fill(String(level));
   }
   if (mode !== 'same') await page.locator(`.seg[data-seat="${seat}"]`).click();
+  if (clock) await page.selectOption('#clock', clock);
   if (Object.keys(options).length) {
     const det = page.locator('details.options:not(.advanced)');
     if (!(await det.evaluate((d) => d.open))) await det.locator('summary').click();
@@ -2456,9 +2457,45 @@ test('accounts: the account pages on a phone and in the dark theme', async () =>
     let small = await smallControls(page);
     assert(viewport.width > 600 || !small.length, `${tag}: targets under 44 px: ${small}`);
     await shot(page, `account-signin-${tag}`);
+    // The lobby signed out: the challenges, and a way to sign in.
+    await page.goto(`${pageOrigin()}/lobby`);
+    await page.waitForSelector('#lobby-signin');
+    if (dark) await checkContrast(page, `lobby signed out ${tag}`, [...TEXT, 'main p', '.lobby-signin h2', '.live-tag']);
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `lobby signed out ${tag}: targets under 44 px: ${small}`);
+    await shot(page, `lobby-signed-out-${tag}`);
     const name = newName('hal');
     await signUp(page, name);
-    await createFromStartPage(page, { game: 'opprimo', mode: 'computer', level: 1, seat: 'first' });
+    assert(!(await page.evaluate(() => { const n = document.querySelector('.nav'); return n.scrollWidth > n.clientWidth + 1; })), `${tag}: the sections no longer fit the top bar when signed in`);
+    assert(await inView(page, '.nav a[data-nav="lobby"]'), `${tag}: Play online is outside the window`);
+    // Someone else's challenge (a rated player's) and one's own, in the lobby.
+    const other = await accountCookie(newName('ola'));
+    await apiWithCookie(other, 'POST', '/api/lobby', { game: 'obsidio', options: { size: '7', pie: 'false' }, seat: 'first', rated: true, clock: '10+5' });
+    await postChallenge(page, { game: 'assideum', seat: 'random', clock: '3d' });
+    await page.waitForSelector('.challenge.challenge-yours');
+    await page.waitForSelector('.challenge .btn-primary');
+    if (dark) await checkContrast(page, `lobby ${tag}`, [...TEXT, '.ch-game', '.ch-clock', '.ch-meta > span', '.ch-opt', '.challenge .pill', '.ch-wait', '.opt-label', '.seg', '.opt-desc', '.switch-text', '#lobby-clock', '.live-tag']);
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `lobby ${tag}: targets under 44 px: ${small}`);
+    assert(!(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)), `lobby ${tag}: the page scrolls sideways`);
+    await shot(page, `lobby-${tag}`);
+    await page.click('#lobby-opponent .seg[data-value="computer"]');
+    await page.selectOption('#lobby-clock', 'custom-realtime');
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `lobby, the computer and a clock of one's own ${tag}: targets under 44 px: ${small}`);
+    await page.locator('#lobby-form').scrollIntoViewIfNeeded();
+    await shot(page, `lobby-form-${tag}`);
+    await page.goto(`${pageOrigin()}/ratings`);
+    await page.waitForSelector('.ratings-card table, .ratings-card .ratings-empty');
+    if (dark) await checkContrast(page, `ratings ${tag}`, ['.nav a', 'main h1, main h2', 'main a[href]', '.rules-nav a', 'main p']);
+    small = await smallControls(page);
+    assert(viewport.width > 600 || !small.length, `ratings ${tag}: targets under 44 px: ${small}`);
+    await shot(page, `ratings-${tag}`);
+    await createFromStartPage(page, { game: 'opprimo', mode: 'computer', level: 1, seat: 'first', clock: '5+3' });
+    await page.waitForSelector('#clock-first');
+    if (dark) await checkContrast(page, `a game with a clock ${tag}`, ['.clock', '.clock-tag', '.player-bar strong', '#status']);
+    for (const sel of ['.board', '#clock-first', '#clock-second', '.player-bar.active']) assert(await inView(page, sel), `${tag}: ${sel} outside the window`);
+    await shot(page, `game-clock-${tag}`);
     await page.goto(`${pageOrigin()}/my-games`);
     await page.waitForSelector('.game-row');
     if (dark) await checkContrast(page, `my games ${tag}`, [...TEXT, '.gr-title', '.gr-meta > span', '.pill', '.filter-label', '.row-group h2', '.acct-link']);
@@ -2476,6 +2513,331 @@ test('accounts: the account pages on a phone and in the dark theme', async () =>
     assert(viewport.width > 600 || !small.length, `${tag}: targets under 44 px: ${small}`);
     await shot(page, `account-${tag}`);
   }
+});
+
+// ---------------------------------------------------------------- lobby, clocks, ratings
+
+/** A new account made outside the browser: the cookie of its session. */
+async function accountCookie(name) {
+  const r = await fetch(`${origin()}/api/account/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password: PASSWORD }) });
+  if (!r.ok) throw new Error(`signup ${name}: ${r.status} ${await r.text()}`);
+  return r.headers.get('set-cookie').split(';')[0];
+}
+
+/** A request of the API with a session cookie, outside the browser: the answer's JSON. */
+async function apiWithCookie(cookie, method, p, body) {
+  const r = await fetch(origin() + p, { method, headers: { 'content-type': 'application/json', cookie }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Fills in the lobby's form and posts the challenge (or starts the game against the computer). */
+async function postChallenge(page, { game, options = {}, seat = 'random', rated = false, clock = '', opponent = 'anyone', name = '', level = 1 }) {
+  if (!/\/lobby$/.test(page.url())) await page.goto(`${pageOrigin()}/lobby`);
+  await page.waitForSelector('#lobby-form');
+  await page.click(`#lobby-game .seg[data-value="${game}"]`);
+  await page.click(`#lobby-opponent .seg[data-value="${opponent}"]`);
+  if (opponent === 'player') await page.fill('#lobby-opponent-name', name);
+  if (opponent === 'computer') await page.locator('#lobby-level').fill(String(level));
+  await page.click(`#lobby-seat .seg[data-value="${seat}"]`);
+  if (opponent !== 'computer' && rated !== (await page.locator('#lobby-rated').isChecked())) await page.click('.lobby-rated .switch');
+  if (clock) await page.selectOption('#lobby-clock', clock);
+  if (Object.keys(options).length) {
+    const det = page.locator('#lobby-form details.options');
+    if (!(await det.evaluate((d) => d.open))) await det.locator('summary').click();
+    for (const [k, v] of Object.entries(options)) await page.click(`#opt-${k} .seg[data-value="${v}"]`);
+  }
+  await page.click('#lobby-post');
+}
+
+/** Two signed-up players in two browsers; a challenge of the first, accepted by the second. */
+async function lobbyGame(challenge, size = { width: 1280, height: 800 }) {
+  const a = await newBrowser(size);
+  const b = await newBrowser(size);
+  const an = newName('ann');
+  const bn = newName('ben');
+  await signUp(a.page, an);
+  await signUp(b.page, bn);
+  await postChallenge(a.page, challenge);
+  const row = a.page.locator('.challenge.challenge-yours');
+  await row.waitFor();
+  const cid = await row.getAttribute('data-challenge-id');
+  await b.page.goto(`${pageOrigin()}/lobby`);
+  await b.page.click(`#accept-${cid}`);
+  await b.page.waitForURL(/\/games\/[a-z0-9]+$/);
+  await a.page.waitForURL(/\/games\/[a-z0-9]+$/, { timeout: 10000 });
+  assert(gameId(a.page) === gameId(b.page), 'the two players are in different games');
+  for (const p of [a.page, b.page]) await p.waitForSelector('.board .hit');
+  return { a, b, an, bn, id: gameId(a.page) };
+}
+
+test('top bar: the sections, the account and the settings fit every width, signed out and with a long name', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const check = async (who) => {
+    const over = [];
+    for (const width of [390, 430, 461, 500, 581, 600, 611, 700, 761, 801, 901, 981, 1100, 1200, 1280, 1400]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(60);
+      const r = await page.evaluate(() => ({
+        right: Math.max(...[...document.querySelectorAll('.topbar > *')].map((e) => e.getBoundingClientRect().right)),
+        nav: (({ scrollWidth, clientWidth }) => scrollWidth - clientWidth)(document.querySelector('.nav')),
+        lobby: !!document.querySelector('.nav a[data-nav="lobby"]').offsetParent,
+      }));
+      if (r.right > width + 1 || r.nav > 1 || !r.lobby) over.push(`${width}: ${JSON.stringify(r)}`);
+    }
+    assert(!over.length, `${who}: the top bar does not fit: ${over.join('; ')}`);
+  };
+  await page.goto(`${pageOrigin()}/lobby`);
+  await page.waitForSelector('#acct-signin');
+  await check('signed out');
+  // The longest name an account may have.
+  const name = `${newName('x')}${'y'.repeat(20)}`.slice(0, 20);
+  await signUp(page, name);
+  await page.goto(`${pageOrigin()}/lobby`);
+  await page.waitForSelector('#acct-icon, #acct-name');
+  await check('signed in');
+});
+
+test('lobby: a challenge appears live in another browser, is accepted, and both players are taken to the game', async () => {
+  const a = await newBrowser({ width: 1280, height: 800 });
+  const b = await newBrowser({ width: 1280, height: 800 });
+  const an = newName('ivy');
+  const bn = newName('jon');
+  await signUp(a.page, an);
+  await signUp(b.page, bn);
+  // The second player watches the lobby before the challenge is posted.
+  await b.page.goto(`${pageOrigin()}/lobby`);
+  await b.page.waitForSelector('#lobby-form');
+  await b.page.waitForSelector('#lobby-list :is(.challenges, #lobby-empty)');
+  await postChallenge(a.page, { game: 'obsidio', options: { size: '7' }, seat: 'first', rated: true, clock: '5+3' });
+  const mine = a.page.locator('.challenge.challenge-yours');
+  await mine.waitFor();
+  const cid = await mine.getAttribute('data-challenge-id');
+  assert(await a.page.locator(`#cancel-${cid}`).isVisible(), 'no Cancel on one\'s own challenge');
+  assert(!(await a.page.locator(`#accept-${cid}`).count()), 'Accept on one\'s own challenge');
+  // It appears in the other browser without a reload, in words.
+  const row = b.page.locator(`.challenge[data-challenge-id="${cid}"]`);
+  await row.waitFor({ timeout: 10000 });
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  for (const want of [an, 'Obsidio', '5 min + 3 s', 'Rated', 'Board size: 7', 'plays Black']) assert(text.includes(want), `the challenge says '${text}', not '${want}'`);
+  assert(!/seat|first|second|\bsize\b(?!: )|5\+3|obsidio/.test(text), `the challenge speaks of keys or seats: '${text}'`);
+  assert(await row.locator(`a[href="/players/${an}"]`).count() === 1, 'the author is not linked to their page');
+  await shot(b.page, 'lobby-desktop');
+  // Accepted: the second player goes to the game, and the author is taken there too.
+  await b.page.click(`#accept-${cid}`);
+  await b.page.waitForURL(/\/games\/[a-z0-9]+$/);
+  await a.page.waitForURL(/\/games\/[a-z0-9]+$/, { timeout: 10000 });
+  const id = gameId(b.page);
+  assert(gameId(a.page) === id, 'the players are in different games');
+  const st = await apiGet(`/api/games/${id}`);
+  assert(st.seats.first.account === an && st.seats.second.account === bn && st.rated && st.clock && st.clock.control === '5+3', `the game: ${JSON.stringify({ seats: st.seats, rated: st.rated, clock: st.clock })}`);
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('#clock-first');
+    assert(await p.locator('#game-rated').isVisible(), 'the game page does not say Rated');
+    assert(/5 min \+ 3 s/.test(await p.locator('#game-clock').innerText()), 'the game page does not name the clock');
+  }
+  // The author (Black, first to move) may move; the challenge is gone from the lobby, and the
+  // author has none open (other tests' challenges may still be there).
+  assert((await waitTurn(a.page)).canMove, 'the author cannot move');
+  for (const p of [a.page, b.page]) {
+    await p.goto(`${pageOrigin()}/lobby`);
+    await p.waitForSelector('#lobby-list :is(.challenges, #lobby-empty)');
+    assert(!(await p.locator(`.challenge[data-challenge-id="${cid}"]`).count()), 'the accepted challenge is still listed');
+  }
+  assert(!(await a.page.locator('.challenge-yours').count()), 'the author still has a challenge open');
+});
+
+test('lobby: signed out the list shows with a way to sign in; an accepted challenge is announced on other pages; a direct challenge', async () => {
+  const a = await newBrowser({ width: 1280, height: 800 });
+  const b = await newBrowser({ width: 1280, height: 800 });
+  const c = await newBrowser({ width: 390, height: 844 });
+  const an = newName('kim');
+  const bn = newName('lou');
+  await signUp(a.page, an);
+  await signUp(b.page, bn);
+  // A challenge to one player: shown to them as theirs to take.
+  await postChallenge(a.page, { game: 'sight-reduction', opponent: 'player', name: bn, clock: '1d' });
+  await a.page.waitForSelector('.challenge.challenge-yours');
+  const cid = await a.page.locator('.challenge.challenge-yours').getAttribute('data-challenge-id');
+  // A visitor who is not signed in sees the open challenges (not this one) and is asked to sign in.
+  await c.page.goto(`${pageOrigin()}/lobby`);
+  await c.page.waitForSelector('#lobby-signin');
+  assert(!(await c.page.locator(`.challenge[data-challenge-id="${cid}"]`).count()), 'a direct challenge shown to everyone');
+  assert(!(await c.page.locator('.challenge .btn').count()), 'buttons for a visitor not signed in');
+  // The author goes elsewhere in the app; the challenge is accepted meanwhile.
+  await a.page.click('#acct-games');
+  await a.page.waitForURL(/\/my-games$/);
+  await b.page.goto(`${pageOrigin()}/lobby`);
+  const row = b.page.locator(`.challenge[data-challenge-id="${cid}"]`);
+  await row.waitFor();
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  assert(/for you/.test(text) && /1 day per move/.test(text) && /Casual/.test(text) && /random colours/.test(text), `the direct challenge says '${text}'`);
+  await b.page.click(`#accept-${cid}`);
+  await b.page.waitForURL(/\/games\/[a-z0-9]+$/);
+  const id = gameId(b.page);
+  const notice = a.page.locator(`#notices .notice[data-game-id="${id}"]`);
+  await notice.waitFor({ timeout: 10000 });
+  assert(/accepted/.test(await notice.innerText()), `the notice says '${await notice.innerText()}'`);
+  await shot(a.page, 'lobby-accepted-notice');
+  await notice.locator('a').click();
+  await a.page.waitForURL(new RegExp(`/games/${id}$`));
+  await a.page.waitForSelector('.board .hit');
+  assert(!(await a.page.locator('#notices .notice').count()), 'the notice stays in the game');
+  // A correspondence clock in days and hours.
+  assert(/^1 d/.test((await a.page.locator('#clock-first').innerText()).trim()), `the clock shows '${await a.page.locator('#clock-first').innerText()}'`);
+  // A server's refusal is told in its words: a player nobody has.
+  await postChallenge(a.page, { game: 'obsidio', opponent: 'player', name: 'nobody-at-all' });
+  await a.page.waitForFunction(() => document.querySelector('#lobby-error').textContent.length > 0);
+  assert(/nobody-at-all|player/i.test(await a.page.locator('#lobby-error').innerText()), `the refusal says '${await a.page.locator('#lobby-error').innerText()}'`);
+});
+
+test('lobby: a challenge to the computer starts the game at once', async () => {
+  const { page } = await newBrowser({ width: 390, height: 844 });
+  const name = newName('max');
+  await signUp(page, name);
+  await postChallenge(page, { game: 'opprimo', opponent: 'computer', level: 1, seat: 'first', clock: '10+5' });
+  await page.waitForURL(/\/games\/[a-z0-9]+$/);
+  await page.waitForSelector('.board .hit');
+  const st = await apiGet(`/api/games/${gameId(page)}`);
+  assert(st.seats.first.account === name && st.seats.second.player === 'computer:level:1', `the seats: ${JSON.stringify(st.seats)}`);
+  assert(st.clock && st.clock.control === '10+5' && !st.rated, `the clock ${JSON.stringify(st.clock)}, rated ${st.rated}`);
+  assert((await waitTurn(page)).canMove, 'the player cannot move');
+  for (const sel of ['.board', '#clock-first', '#clock-second', '.player-bar.active']) assert(await inView(page, sel), `${sel} outside a phone's window`);
+});
+
+/** The time a clock shows, in seconds ("4:53", "0:09.4", "1:02:10"). */
+function clockSeconds(text) {
+  return text.trim().split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+}
+
+test('clocks: a real-time clock is shown beside the players and runs down, at both sizes', async () => {
+  for (const [viewport, tag] of [[{ width: 1280, height: 800 }, 'desktop'], [{ width: 390, height: 844 }, 'phone']]) {
+    const { page } = await newBrowser(viewport);
+    // Made by the API, watched: both clocks, the running one ticking down.
+    const made = await fetch(`${origin()}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'assideum', clock: '1+0' }) }).then((r) => r.json());
+    await page.goto(`${pageOrigin()}/games/${made.id}`);
+    await page.waitForSelector('#clock-first');
+    for (const sel of ['.board', '#clock-first', '#clock-second', '.player-bar.active', '#status']) {
+      if (sel === '#status' && tag === 'phone') continue; // on a phone the active bar says whose turn it is
+      assert(await inView(page, sel), `${tag}: ${sel} outside the window`);
+    }
+    const t1 = clockSeconds(await page.locator('#clock-first').innerText());
+    await sleep(1600);
+    const t2 = clockSeconds(await page.locator('#clock-first').innerText());
+    assert(t1 <= 60 && t2 < t1, `${tag}: the running clock went from ${t1} to ${t2}`);
+    assert(await page.locator('#clock-first').evaluate((e) => e.classList.contains('clock-running')), 'the running clock is not marked');
+    assert(clockSeconds(await page.locator('#clock-second').innerText()) === 60, 'the waiting clock moved');
+    await shot(page, `clock-${tag}`);
+    // From the start page, against the computer: the clock chosen is the game's.
+    await createFromStartPage(page, { game: 'obsidio', mode: 'computer', level: 1, seat: 'first', options: { size: '7' }, clock: '3+2' });
+    assert((await apiGet(`/api/games/${gameId(page)}`)).clock.control === '3+2', 'the start page\'s clock was not sent');
+    await waitTurn(page);
+    for (const sel of ['.board', '#clock-first', '#clock-second']) assert(await inView(page, sel), `${tag}: ${sel} outside the window`);
+    assert(clockSeconds(await page.locator('#clock-first').innerText()) <= 180, 'the clock does not show 3 minutes');
+    await shot(page, `clock-computer-${tag}`);
+  }
+});
+
+test('clocks: a player whose time runs out loses on time, and the page says so', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // Fifteen seconds for the whole game, played from this browser (it holds both tokens).
+  const made = await fetch(`${origin()}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'sight-reduction', clock: '0.25+0' }) }).then((r) => r.json());
+  await page.goto(`${pageOrigin()}/`);
+  await page.evaluate(([id, tokens]) => localStorage.setItem(`boardlab:seats:${id}`, JSON.stringify(tokens)), [made.id, made.tokens]);
+  await page.goto(`${pageOrigin()}/games/${made.id}`);
+  await page.waitForSelector('#clock-first');
+  // Under ten seconds the running clock shows tenths and is marked low.
+  await page.waitForSelector('#clock-first.clock-low', { timeout: 15000 });
+  assert(/^0:0\d\.\d$/.test((await page.locator('#clock-first').innerText()).trim()), `under ten seconds: '${await page.locator('#clock-first').innerText()}'`);
+  await shot(page, 'clock-low');
+  await page.waitForFunction(() => document.querySelector('main').dataset.status === 'finished', null, { timeout: 25000 });
+  await page.waitForSelector('.result-banner');
+  const said = await page.locator('.result-banner').innerText();
+  assert(/ran out of time/.test(said), `the result says '${said}'`);
+  assert(/ran out of time/.test(await page.locator('#status').innerText()), 'the status does not say it');
+  assert((await page.locator('#clock-first').innerText()).trim() === '0:00.0', 'the flagged clock does not show zero');
+  await shot(page, 'clock-flagged');
+  const st = await apiGet(`/api/games/${made.id}`);
+  assert(st.result.termination === 'time', `the termination is ${st.result.termination}`);
+});
+
+test('ratings: a rated lobby game ended by resignation rates both players: player page with its chart, leaderboards', async () => {
+  const { a, b, an, bn, id } = await lobbyGame({ game: 'sight-reduction', seat: 'first', rated: true });
+  assert((await apiGet(`/api/games/${id}`)).rated, 'the game is not rated');
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('.result-banner');
+  // The winner's page: the rating in words and its history drawn.
+  let line = '';
+  for (let i = 0; i < 20 && !line; i += 1) {
+    await a.page.goto(`${pageOrigin()}/players/${an}`);
+    await a.page.waitForSelector('#player-record');
+    if (await a.page.locator('#player-ratings .rating-item[data-game="sight-reduction"]').count()) line = (await a.page.locator('#player-ratings .rating-line').first().innerText()).replace(/\s+/g, ' ');
+    else await sleep(500);
+  }
+  assert(/^Sight Reduction\s+1\d{3} ± \d+, provisional/.test(line.trim()), `the rating says '${line}'`);
+  const won = Number(/(\d{4})/.exec(line)[1]);
+  assert(won > 1500, `the winner's rating ${won}`);
+  const pts = await a.page.locator('#player-ratings .rating-chart polyline').getAttribute('points');
+  assert(pts.trim().split(' ').length === 2, `the chart's points: ${pts}`);
+  assert(await a.page.locator('#player-ratings .chart-label').count() >= 2, 'the chart has no labels');
+  await shot(a.page, 'ratings-player-desktop');
+  // The leaderboard lists both, the winner first, provisional.
+  await a.page.click('#player-ratings .rating-line a');
+  await a.page.waitForURL(/\/ratings\/sight-reduction$/);
+  await a.page.waitForSelector('#leaderboard');
+  const rows = await a.page.locator('#leaderboard tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+  const ia = rows.findIndex((r) => r.includes(an));
+  const ib = rows.findIndex((r) => r.includes(bn));
+  assert(ia >= 0 && ib > ia, `the leaderboard: ${JSON.stringify(rows)}`);
+  assert(/\d{4}\? 1$/.test(rows[ia]) && new RegExp(`^${ia + 1} `).test(rows[ia]), `the winner's row: '${rows[ia]}'`);
+  await shot(a.page, 'ratings-leaderboard');
+  // Every game's leaderboard on one page, reached from the lobby.
+  await a.page.goto(`${pageOrigin()}/lobby`);
+  await a.page.click('#lobby-ratings');
+  await a.page.waitForURL(/\/ratings$/);
+  await a.page.waitForSelector('#leaderboard-sight-reduction');
+  assert(await a.page.locator('#leaderboard-sight-reduction').innerText().then((t) => t.includes(an) && t.includes(bn)), 'the leaderboards page lacks the players');
+  assert(await a.page.locator('.ratings-card').count() === 4, 'not four leaderboards');
+  await shot(a.page, 'ratings-all');
+  // On a phone, in the dark: the rating and its chart readable, finger-sized targets.
+  const phone = await newBrowser({ width: 390, height: 844 }, { colorScheme: 'dark' });
+  await phone.page.goto(`${pageOrigin()}/players/${bn}`);
+  await phone.page.waitForSelector('#player-ratings .rating-chart');
+  for (const sel of ['#player-name', '#player-record', '#player-ratings .rating-line']) assert(await inView(phone.page, sel), `${sel} outside a phone's window`);
+  await checkContrast(phone.page, 'player ratings dark phone', ['#player-ratings h2', '.rating-line a', '.rating-n', '.rating-more', '.rating-chart .chart-label']);
+  let small = await smallControls(phone.page);
+  assert(!small.length, `player page: targets under 44 px on a phone: ${small}`);
+  await shot(phone.page, 'ratings-player-phone-dark');
+  await phone.page.goto(`${pageOrigin()}/ratings/sight-reduction`);
+  await phone.page.waitForSelector('#leaderboard');
+  await checkContrast(phone.page, 'leaderboard dark phone', [...TEXT.filter((t) => !t.includes('.btn')), '.rules-nav a', '.ratings-table th', '.ratings-table td', 'main p']);
+  small = await smallControls(phone.page);
+  assert(!small.length, `leaderboard: targets under 44 px on a phone: ${small}`);
+  assert(!(await phone.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)), 'the leaderboard scrolls sideways on a phone');
+  await shot(phone.page, 'ratings-leaderboard-phone-dark');
+});
+
+test('rematch between accounts: offered after a lobby game, accepted, both land in the new game with the seats swapped', async () => {
+  const { a, b, an, bn, id } = await lobbyGame({ game: 'obsidio', options: { size: '7' }, seat: 'first' });
+  // Neither browser holds a token: both play by their accounts.
+  for (const p of [a.page, b.page]) assert(await p.evaluate((gid) => localStorage.getItem(`boardlab:seats:${gid}`), id) === null, 'a token was stored');
+  await b.page.locator('#btn-resign').click();
+  await b.page.locator('#confirm-yes').click();
+  await a.page.waitForSelector('#btn-rematch');
+  await a.page.click('#btn-rematch');
+  await b.page.waitForSelector('#btn-rematch-accept');
+  await b.page.click('#btn-rematch-accept');
+  for (const p of [a.page, b.page]) await p.waitForFunction((old) => !location.pathname.includes(old) && /\/games\/[a-z0-9]+$/.test(location.pathname), id, { timeout: 10000 });
+  assert(a.page.url() === b.page.url(), 'the players are in different rematches');
+  const st = await apiGet(`/api/games/${gameId(a.page)}`);
+  assert(st.seats.first.account === bn && st.seats.second.account === an && st.moves.length === 0, `the rematch's seats: ${st.seats.first.account} / ${st.seats.second.account}`);
+  // The one who lost now plays first, by their account.
+  assert((await waitTurn(b.page)).canMove, 'the first seat cannot move in the rematch');
+  assert(!(await pageState(a.page)).canMove, 'the second seat may move first');
+  await playOneByClicks(b.page, rng(13));
+  assert((await waitTurn(a.page)).canMove, 'the second seat cannot answer');
 });
 
 // ---------------------------------------------------------------- runner

@@ -13,6 +13,7 @@ import { stylesFor } from '../games/index.js';
 import { Legend } from '../legend.js';
 import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
 import { accountName, sameName, onAccount, claimGame } from '../account.js';
+import { clockText, clockSpoken, clockWords, clockSentence } from '../clock.js';
 
 /**
  * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
@@ -58,6 +59,13 @@ export async function gamePage(root, id) {
   let hintBusy = false;
   let showZones = false;
   let closed = false;
+  // The clocks: when the state in hand was received (its times left are as of then), the
+  // clock elements of the player bars, the next tick, and the version already asked again
+  // after a clock ran out.
+  let receivedAt = 0;
+  const clockEls = {};
+  let tickTimer = 0;
+  let flagAsked = -1;
   const baseTitle = () => (state ? `${state.title} · boardlab` : 'boardlab');
   const atCache = new Map();
 
@@ -213,6 +221,7 @@ export async function gamePage(root, id) {
     const rematchNow = state && !state.rematch && next.rematch;
     const movedOn = state && next.moves.length !== state.moves.length;
     state = next;
+    receivedAt = performance.now();
     root.dataset.version = String(state.version);
     root.dataset.status = state.status;
     if (changed) {
@@ -410,7 +419,10 @@ export async function gamePage(root, id) {
       .map(([k, v]) => `${(specs[k] && specs[k].label) || k}: ${v === 'true' ? 'on' : v === 'false' ? 'off' : v}`).join(' · ');
     const mode = state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen'
       : (state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer') ? 'Against the computer' : 'Online';
-    mount(el.subtitle, h('span', { class: 'mode-tag' }, mode), opts ? h('span', { class: 'opts' }, opts) : null,
+    mount(el.subtitle, h('span', { class: 'mode-tag' }, mode),
+      state.rated ? h('span', { class: 'pill pill-rated', id: 'game-rated', title: 'The result counts for both players\' ratings' }, 'Rated') : null,
+      state.clock ? h('span', { class: 'clock-tag', id: 'game-clock', title: clockSentence(state.clock.control) }, clockWords(state.clock.control)) : null,
+      opts ? h('span', { class: 'opts' }, opts) : null,
       h('a', { class: 'rules-link', href: `/rules/${state.game}`, target: '_blank', rel: 'noopener' }, 'Rules'));
     el.conn.className = `conn conn-${connection}`;
     el.conn.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting…';
@@ -477,6 +489,9 @@ export async function gamePage(root, id) {
         }
       }
       const won = state.result && state.result.winner === seat;
+      const clockRuns = !!state.clock && viewPly === null && state.status === 'ongoing' && state.clock.running === seat;
+      // The clock's time is written by tickClocks (below), which keeps it running.
+      clockEls[seat] = state.clock ? h('span', { class: 'clock', role: 'timer', id: `clock-${seat}`, 'data-seat': seat }) : null;
       mount(elBar,
         colourSwatch(colour, state.game),
         h('div', { class: 'pname' },
@@ -485,10 +500,60 @@ export async function gamePage(root, id) {
             won ? h('span', { class: 'winner-tag' }, 'winner') : null)),
         h('div', { class: 'pfacts' }, facts),
         presenceTag(seat),
-        toMove ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null);
+        // A running clock says whose turn it is itself (the computer's thinking is still told).
+        toMove && !(clockRuns && !tm.computer) ? h('span', { class: ['turn-dot', tm.computer && viewPly === null ? 'thinking' : ''] }, tm.computer && viewPly === null ? 'thinking…' : 'to move') : null,
+        clockEls[seat]);
       elBar.classList.toggle('active', !!toMove);
+      elBar.classList.toggle('has-clock', !!state.clock);
       elBar.dataset.seat = seat;
     }
+    tickClocks();
+  }
+
+  /** The time `seat` has left now (ms): its time in the state, less what has run since. */
+  function timeLeft(seat) {
+    const c = state.clock;
+    const left = c[`${seat}_ms`];
+    if (typeof left !== 'number') return null;
+    return c.running === seat && state.status === 'ongoing' ? left - (performance.now() - receivedAt) : left;
+  }
+
+  /**
+   * Shows both clocks as they stand now and plans the next update: every tenth of a second
+   * under a minute of real time, else when the second (or, by the day, the minute) shown changes.
+   */
+  function tickClocks() {
+    clearTimeout(tickTimer);
+    if (!state || closed || !state.clock) return;
+    const c = state.clock;
+    let next = 0;
+    for (const seat of ['first', 'second']) {
+      const span = clockEls[seat];
+      const left = timeLeft(seat);
+      if (!span || left === null) continue;
+      const running = c.running === seat && state.status === 'ongoing';
+      const text = clockText(left, c.kind);
+      if (span.textContent !== text) span.textContent = text;
+      span.classList.toggle('clock-running', running);
+      span.classList.toggle('clock-low', c.kind === 'realtime' && left < 10000 && (running || left <= 0));
+      span.classList.toggle('clock-out', left <= 0);
+      const colour = state.seats[seat].colour;
+      const label = `${colour ? `${cap(colour)}'s clock` : 'Clock'}: ${clockSpoken(left, c.kind)} left${running ? ', running' : ''}`;
+      if (span.getAttribute('aria-label') !== label) span.setAttribute('aria-label', label);
+      if (!running) continue;
+      if (left <= 0) {
+        // Out of time: the server flags the game and says so; ask once if no word comes.
+        if (flagAsked !== state.version) {
+          flagAsked = state.version;
+          setTimeout(() => {
+            if (!closed && state && state.status === 'ongoing' && state.version === flagAsked) refresh();
+          }, 2000);
+        }
+        continue;
+      }
+      next = c.kind === 'realtime' && left < 60000 ? 100 : (left % 1000) + 20;
+    }
+    if (next) tickTimer = setTimeout(tickClocks, next);
   }
 
   /** A player bar's name: "You", the account's name (to its player page), "Computer · level 3"… */
@@ -506,6 +571,9 @@ export async function gamePage(root, id) {
     const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
     if (!online || holds(seat) || !mySeats().length || !presence) return null;
     const here = !!presence[seat];
+    // A seat of an account may be played without a token (a lobby game), which the live
+    // connection cannot count as here: only "here" is sure then.
+    if (!here && state.seats[seat].account) return null;
     const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
     const text = here ? 'here' : joined ? 'away' : 'not joined yet';
     const title = here ? 'Your opponent has this game open now' : joined ? 'Your opponent does not have this game open now' : 'Your opponent has not opened the invite link yet';
@@ -716,6 +784,7 @@ export async function gamePage(root, id) {
       if (lvl) q.set('level', lvl[1]);
       q.set('seat', comp === 'first' ? 'second' : 'first');
     } else q.set('mode', 'online');
+    if (state.clock && !state.same_screen) q.set('clock', state.clock.control);
     return `/?${q}`;
   }
 
@@ -887,6 +956,7 @@ export async function gamePage(root, id) {
 
   return () => {
     closed = true;
+    clearTimeout(tickTimer);
     stopAccount();
     live.close();
     document.removeEventListener('keydown', onKey);

@@ -53,7 +53,7 @@ export async function loadColours(games) {
   return true;
 }
 
-const ENDED = { resignation: 'by resignation', agreement: 'by agreement' };
+const ENDED = { resignation: 'by resignation', agreement: 'by agreement', time: 'on time' };
 
 /** The status of a listed game: `{text, cls}`; `you`: the list is the reader's own. */
 function statusOf(g, you) {

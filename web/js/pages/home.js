@@ -7,6 +7,7 @@ import { go } from '../main.js';
 import { seatsText, resultText } from './shared.js';
 import { emblem } from '../games/emblems.js';
 import { accountName, sameName, claimGame } from '../account.js';
+import { clockPicker } from '../clock.js';
 
 const LEVELS = { min: 1, max: 10, def: 3 };
 
@@ -15,15 +16,20 @@ function countWord(n) {
   return ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'][n] || String(n);
 }
 
-function optionControl(spec, value, onChange) {
+/**
+ * The control of one option of the catalog's schema (a segmented choice, a list, a switch, a
+ * number or a text) with its label and description; `onChange(value)` with the value as a string.
+ */
+export function optionControl(spec, value, onChange) {
   const id = `opt-${spec.name}`;
   const v = spec.values;
-  const label = h('label', { for: id, class: 'opt-label', title: spec.name }, spec.label || spec.name);
+  const name = spec.label || spec.name;
+  const label = h('label', { for: id, class: 'opt-label' }, name);
   const desc = h('div', { class: 'opt-desc' }, spec.description);
   let control;
   if (v.kind === 'choice') {
     if (v.choices.length <= 4) {
-      control = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': spec.name, id },
+      control = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': name, id },
         v.choices.map((c) => h('button', {
           type: 'button', role: 'radio', class: ['seg', c === value ? 'on' : ''], 'aria-checked': String(c === value), 'data-value': c,
           onclick: (ev) => {
@@ -49,7 +55,7 @@ function optionControl(spec, value, onChange) {
     control = h('input', { id, type: 'number', min: v.min, max: v.max, step: 1, value, inputmode: 'numeric', onchange: (ev) => onChange(ev.target.value) });
   } else if (v.kind === 'intor') {
     const isWord = value === v.word;
-    const num = h('input', { type: 'number', min: v.min, max: v.max, step: 1, value: isWord ? '' : value, disabled: isWord, placeholder: `${v.min}–${v.max}`, 'aria-label': `${spec.name} number`, onchange: (ev) => onChange(ev.target.value) });
+    const num = h('input', { type: 'number', min: v.min, max: v.max, step: 1, value: isWord ? '' : value, disabled: isWord, placeholder: `${v.min}–${v.max}`, 'aria-label': `${name}: a number`, onchange: (ev) => onChange(ev.target.value) });
     const chk = h('input', { id, type: 'checkbox', checked: isWord, onchange: (ev) => { num.disabled = ev.target.checked; onChange(ev.target.checked ? v.word : num.value || String(v.min)); } });
     control = h('div', { class: 'intor' }, h('label', {}, chk, ` ${v.word}`), num);
   } else {
@@ -81,6 +87,7 @@ export async function homePage(root, query) {
     seat: ['first', 'second', 'random'].includes(query.get('seat')) ? query.get('seat') : 'first',
     seed: '',
     position: '',
+    clock: query.get('clock') || '',
   };
   for (const [k, v] of query) if (k.startsWith('o.')) pick.options[k.slice(2)] = v;
   pick.level = Math.min(LEVELS.max, Math.max(LEVELS.min, Number(query.get('level')) || LEVELS.def));
@@ -147,6 +154,8 @@ export async function homePage(root, query) {
         h('input', { id: 'level', type: 'range', min: LEVELS.min, max: LEVELS.max, step: 1, value: pick.level, oninput: (ev) => { pick.level = Number(ev.target.value); levelOut.textContent = ev.target.value; } }),
         h('span', { class: 'lv-end' }, 'strong'), levelOut),
       h('div', { class: 'opt-desc' }, 'Levels 1–6 think briefly; 7–10 take up to a few seconds a move.'));
+    // A clock for games against the computer or a friend (not on one screen).
+    const clock = clockPicker(pick.clock, (c) => { pick.clock = c; });
     const err = h('div', { class: 'form-error', role: 'alert' });
     const start = h('button', { type: 'button', class: 'btn btn-primary btn-big', id: 'start-game', onclick: () => create(err, start) }, 'Start game');
     mount(form,
@@ -158,8 +167,8 @@ export async function homePage(root, query) {
         modeCard('computer', 'Against the computer', 'Pick a level and a side.'),
         modeCard('same', solitaire() ? 'Solitaire' : 'Same screen', solitaire() ? 'One person removes for both colours.' : 'Two people take turns on this device.'),
         modeCard('online', 'Online with a friend', 'Get an invite link to send.')),
-      mode === 'computer' ? h('div', { class: 'mode-extra' }, level, seatPick) : null,
-      mode === 'online' ? h('div', { class: 'mode-extra' }, seatPick) : null,
+      mode === 'computer' ? h('div', { class: 'mode-extra' }, level, seatPick, clock) : null,
+      mode === 'online' ? h('div', { class: 'mode-extra' }, seatPick, clock) : null,
       g.options.length ? h('details', { class: 'options', open: Object.keys(pick.options).length > 0 || g.options.length <= 3 },
         h('summary', {}, 'Options'), h('div', { class: 'opt-grid' }, opts)) : null,
       h('details', { class: 'options advanced' }, h('summary', {}, 'Advanced'),
@@ -183,6 +192,7 @@ export async function homePage(root, query) {
     if (mode === 'computer') body.seats[mySeat === 'first' ? 'second' : 'first'] = `computer:level:${pick.level}`;
     if (pick.seed !== '') body.seed = Number(pick.seed);
     if (pick.position) body.position = pick.position;
+    if (pick.clock && mode !== 'same') body.clock = pick.clock;
     btn.disabled = true;
     btn.textContent = 'Starting…';
     try {

@@ -82,7 +82,7 @@ export function resultText(tag, termination) {
   if (score) return `Not solved · ${score[1]} pieces left`;
   let t = cap(tag);
   if (['white', 'black', 'yellow', 'red'].includes(tag)) t = `${cap(tag)} wins`;
-  if (termination && termination !== 'rules') t += ` (${termination === 'agreement' ? 'agreed' : termination})`;
+  if (termination && termination !== 'rules') t += ` (${termination === 'agreement' ? 'agreed' : termination === 'time' ? 'on time' : termination})`;
   return t;
 }
 
@@ -113,4 +113,16 @@ export function fitStack(stack, boardWrap, svg) {
   const frame = boardWrap.getBoundingClientRect().height - (svg ? svg.getBoundingClientRect().height : 0);
   const reserve = Math.round(top + used + Math.max(0, frame) + 12);
   if (stack.style.getPropertyValue('--reserve') !== `${reserve}px`) stack.style.setProperty('--reserve', `${reserve}px`);
+}
+
+/** A rating as a number, with "?" while it is provisional: "1620?", "1742". */
+export function ratingText(r) {
+  if (!r || typeof r.rating !== 'number') return '';
+  return `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
+}
+
+/** A rating in full: "1662 ± 290, provisional". */
+export function ratingLong(r) {
+  if (!r || typeof r.rating !== 'number') return '';
+  return `${Math.round(r.rating)} ± ${Math.round(r.deviation)}${r.provisional ? ', provisional' : ''}`;
 }
