@@ -777,23 +777,28 @@ impl App {
         self.tell_accounts_text(accounts, &serde_json::json!({ "game": id }).to_string());
     }
 
-    /// Tells a player listening on this server that game `id` started for them (a challenge
-    /// of theirs was accepted), so their page can go to it.
-    pub(crate) fn tell_started_here(&self, account: &str, id: &str) {
+    /// Tells a player that game `id` started for them (a challenge of theirs was accepted, a
+    /// rematch was agreed), so their page can go to it.
+    pub(crate) async fn tell_started(&self, account: &str, id: &str) {
         let text = serde_json::json!({ "game": id, "started": true }).to_string();
-        self.tell_accounts_text(&[account.to_string()], &text);
+        self.tell_account(account, &text).await;
     }
 
-    /// As [`App::tell_started_here`], on every server sharing the database.
-    pub(crate) async fn tell_started(&self, account: &str, id: &str) {
-        self.tell_started_here(account, id);
+    /// Sends `text` (JSON) to a player's live channel on every server sharing the database.
+    pub(crate) async fn tell_account(&self, account: &str, text: &str) {
+        self.tell_account_here(account, text);
         if let Err(e) = self
             .store
-            .notify(crate::store::ACCOUNT_CHANNEL, &format!("{account} {id}"))
+            .notify(crate::store::ACCOUNT_CHANNEL, &format!("{account} {text}"))
             .await
         {
-            tracing::warn!("cannot tell the other servers of a new game: {e}");
+            tracing::warn!("cannot tell the other servers of a player's news: {e}");
         }
+    }
+
+    /// Sends `text` (JSON) to a player's live channel on this server.
+    pub(crate) fn tell_account_here(&self, account: &str, text: &str) {
+        self.tell_accounts_text(&[account.to_string()], text);
     }
 
     fn tell_accounts_text(&self, accounts: &[String], text: &str) {

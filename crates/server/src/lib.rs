@@ -452,8 +452,8 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
             match listener.try_recv().await {
                 Ok(Some(n)) if n.channel() == store::LOBBY_CHANNEL => app.lobby_changed_here(),
                 Ok(Some(n)) if n.channel() == store::ACCOUNT_CHANNEL => {
-                    if let Some((account, game)) = n.payload().split_once(' ') {
-                        app.tell_started_here(account, game);
+                    if let Some((account, text)) = n.payload().split_once(' ') {
+                        app.tell_account_here(account, text);
                     }
                 }
                 Ok(Some(n)) => {

@@ -262,6 +262,13 @@ pub(crate) async fn post(
         ));
     }
     app.lobby_changed().await;
+    if let Some(opponent) = &row.opponent_id {
+        // The player challenged hears of it wherever they are in the app.
+        let news = serde_json::json!({
+            "challenge": row.id, "from": me.name, "title": kind.info().title,
+        });
+        app.tell_account(opponent, &news.to_string()).await;
+    }
     Ok(json_response(
         StatusCode::CREATED,
         serde_json::json!({ "challenge": row.id }).to_string(),

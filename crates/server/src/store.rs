@@ -1549,8 +1549,7 @@ impl Store {
 /// The channel PostgreSQL servers tell each other the lobby changed on.
 pub const LOBBY_CHANNEL: &str = "boardlab_lobby";
 
-/// The channel PostgreSQL servers tell each other that a game started for an account on
-/// (`ACCOUNT GAME`).
+/// The channel PostgreSQL servers pass news for a player's live channel on (`ACCOUNT JSON`).
 pub const ACCOUNT_CHANNEL: &str = "boardlab_accounts";
 
 /// A finished rated game between two accounts, to be counted.

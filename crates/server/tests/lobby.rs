@@ -120,6 +120,7 @@ async fn challenges_to_one_player_cancelling_and_bad_challenges() {
         let (mut ann, ann_name) = signed_up(&s, "ann").await;
         let (mut ben, ben_name) = signed_up(&s, "ben").await;
         let (mut cid, _) = signed_up(&s, "cid").await;
+        let (mut ben_live, mut buf) = account_stream(&s, ben.cookie.as_ref().unwrap()).await;
         let (c, v) = ann
             .post(
                 "/api/lobby",
@@ -128,6 +129,13 @@ async fn challenges_to_one_player_cancelling_and_bad_challenges() {
             .await;
         assert_eq!(c, 201, "{v}");
         let id = v["challenge"].as_str().unwrap().to_string();
+        // Ben is told at once, wherever he is in the app.
+        let (event, data) = next_event(&mut ben_live, &mut buf).await;
+        assert_eq!(event, "games");
+        let news: Value = serde_json::from_str(&data).unwrap();
+        assert_eq!(news["challenge"], id.as_str());
+        assert_eq!(news["from"], ann_name.as_str());
+        assert_eq!(news["title"], "Opprimo");
         // Only the two see it; only Ben may accept.
         assert!(find(&cid.get("/api/lobby").await.1, &id).is_none());
         assert!(find(&s.get("/api/lobby").await.1, &id).is_none());
