@@ -441,6 +441,11 @@ function openSource() {
       if (channel) channel.postMessage({ type: 'started', game: data.game });
       challengeStarted(data.game, true);
     }
+    // {"challenge": ID, "from": NAME, "title": GAME}: a player challenged this one by name.
+    if (data && data.challenge && data.from) {
+      if (channel) channel.postMessage({ type: 'challenged', news: data });
+      challenged(data, true);
+    }
   });
   es.onerror = () => {
     // The browser reconnects by itself after a dropped connection; a refusal (signed out
@@ -471,6 +476,7 @@ if (channel) {
     const msg = ev.data || {};
     if (msg.type === 'games' && live) refreshGames();
     else if (msg.type === 'started' && live && msg.game) challengeStarted(msg.game, false);
+    else if (msg.type === 'challenged' && live && msg.news) challenged(msg.news, false);
     else if (msg.type === 'account') recheck();
   };
 }
@@ -531,16 +537,45 @@ async function challengeStarted(id, here) {
 /** "Your challenge was accepted — play now": a notice with a link, until closed or followed. */
 function showStartedNotice(id, what) {
   if (location.pathname === `/games/${id}`) return;
+  showNotice({ 'data-game-id': id }, `${what}: the game has started.`, `/games/${id}`, 'Play now');
+}
+
+/** A notice with a link, until closed or followed. */
+function showNotice(attrs, text, href, label) {
   let box = document.getElementById('notices');
   if (!box) {
     box = h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' });
     document.body.append(box);
   }
-  const notice = h('div', { class: 'notice', 'data-game-id': id },
-    h('span', { class: 'notice-text' }, `${what}: the game has started.`),
-    h('a', { href: `/games/${id}`, class: 'btn btn-primary notice-go', onclick: () => notice.remove() }, 'Play now'),
+  const notice = h('div', { class: 'notice', ...attrs },
+    h('span', { class: 'notice-text' }, text),
+    h('a', { href, class: 'btn btn-primary notice-go', onclick: () => notice.remove() }, label),
     h('button', { type: 'button', class: 'btn notice-x', 'aria-label': 'Close', title: 'Close', onclick: () => notice.remove() }, '×'));
   box.append(notice);
+}
+
+const challengesSeen = new Set();
+
+/** A player challenged this one by name: a notice (and, if allowed, a notification) leading to the lobby. */
+function challenged(news, here) {
+  if (challengesSeen.has(news.challenge)) return;
+  challengesSeen.add(news.challenge);
+  const what = `${news.from} challenges you to ${news.title || 'a game'}`;
+  if (location.pathname !== '/lobby') {
+    showNotice({ 'data-challenge-id': news.challenge }, `${what}.`, '/lobby', 'See the challenge');
+  }
+  if (here && notifyOn() && document.visibilityState !== 'visible') {
+    try {
+      const n = new Notification(`${what}.`, { body: 'Accept it in the lobby.', tag: `boardlab-challenge-${news.challenge}`, icon: '/favicon.svg' });
+      n.onclick = () => {
+        window.focus();
+        go('/lobby');
+        n.close();
+      };
+    } catch {
+      // some browsers show notifications only from a service worker
+    }
+  }
 }
 
 /** Notices of games the page now shows go. */

@@ -2640,6 +2640,10 @@ test('lobby: a challenge appears live in another browser, is accepted, and both 
   // The author (Black, first to move) may move; the challenge is gone from the lobby, and the
   // author has none open (other tests' challenges may still be there).
   assert((await waitTurn(a.page)).canMove, 'the author cannot move');
+  // Each sees the other here, though neither holds a token: their sessions count.
+  for (const p of [a.page, b.page]) {
+    await p.waitForFunction(() => document.querySelector('.presence')?.textContent === 'here', null, { timeout: 10000 });
+  }
   for (const p of [a.page, b.page]) {
     await p.goto(`${pageOrigin()}/lobby`);
     await p.waitForSelector('#lobby-list :is(.challenges, #lobby-empty)');
@@ -2656,10 +2660,20 @@ test('lobby: signed out the list shows with a way to sign in; an accepted challe
   const bn = newName('lou');
   await signUp(a.page, an);
   await signUp(b.page, bn);
+  // The player challenged is reading the rules when the challenge comes.
+  await b.page.goto(`${pageOrigin()}/rules/obsidio`);
+  await b.page.waitForSelector('main h1');
   // A challenge to one player: shown to them as theirs to take.
   await postChallenge(a.page, { game: 'sight-reduction', opponent: 'player', name: bn, clock: '1d' });
   await a.page.waitForSelector('.challenge.challenge-yours');
   const cid = await a.page.locator('.challenge.challenge-yours').getAttribute('data-challenge-id');
+  const told = b.page.locator(`#notices .notice[data-challenge-id="${cid}"]`);
+  await told.waitFor({ timeout: 10000 });
+  const toldText = await told.innerText();
+  assert(toldText.includes(an) && /challenges you to Sight Reduction/.test(toldText), `the challenge notice says '${toldText}'`);
+  await shot(b.page, 'lobby-challenged-notice');
+  await told.locator('a').click();
+  await b.page.waitForURL(/\/lobby$/);
   // A visitor who is not signed in sees the open challenges (not this one) and is asked to sign in.
   await c.page.goto(`${pageOrigin()}/lobby`);
   await c.page.waitForSelector('#lobby-signin');

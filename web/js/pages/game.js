@@ -571,9 +571,6 @@ export async function gamePage(root, id) {
     const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
     if (!online || holds(seat) || !mySeats().length || !presence) return null;
     const here = !!presence[seat];
-    // A seat of an account may be played without a token (a lobby game), which the live
-    // connection cannot count as here: only "here" is sure then.
-    if (!here && state.seats[seat].account) return null;
     const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
     const text = here ? 'here' : joined ? 'away' : 'not joined yet';
     const title = here ? 'Your opponent has this game open now' : joined ? 'Your opponent does not have this game open now' : 'Your opponent has not opened the invite link yet';
