@@ -278,15 +278,7 @@ struct AccountView<'a> {
 }
 
 fn json(status: StatusCode, body: &impl Serialize) -> Response {
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        serde_json::to_string(body).expect("serialises"),
-    )
-        .into_response()
+    crate::api::json_response(status, serde_json::to_string(body).expect("serialises"))
 }
 
 /// Starts a new session for an account and answers with its cookie.
@@ -580,7 +572,8 @@ pub(crate) async fn player(
 ) -> Result<Response, ApiError> {
     let name = params.get("name").cloned().unwrap_or_default();
     let (game, limit) = games_query(&q)?;
-    let unknown = || ApiError::not_found(format!("no player named '{}'", shorten(&name)));
+    let unknown =
+        || ApiError::not_found(format!("no player named '{}'", crate::api::shorten(&name)));
     if check_name(&name).is_err() {
         return Err(unknown());
     }
@@ -664,10 +657,6 @@ pub(crate) async fn player(
     ))
 }
 
-fn shorten(s: &str) -> String {
-    s.chars().take(40).collect()
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClaimRequest {
@@ -715,15 +704,7 @@ pub(crate) async fn claim(
         )
         .await?
     };
-    Ok((
-        StatusCode::OK,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        state,
-    )
-        .into_response())
+    Ok(crate::api::json_response(StatusCode::OK, state))
 }
 
 /// `GET /api/account/live`: server-sent events for the signed-in player: `games` whenever

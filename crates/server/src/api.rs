@@ -459,7 +459,7 @@ async fn post_position(JsonBody(req): JsonBody<PositionRequest>) -> Result<Respo
 }
 
 /// At most 40 characters of `text`, for error messages.
-fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     match text.char_indices().nth(40) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_string(),

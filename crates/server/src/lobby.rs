@@ -315,6 +315,25 @@ pub(crate) async fn accept(
     else {
         return Err(gone());
     };
+    // The challenge is taken: its game is made in a task of its own, so a client that hangs
+    // up now cannot leave a challenge deleted and no game made.
+    let game = tokio::spawn(async move { start_challenge(&app, c, &me).await })
+        .await
+        .map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+        })??;
+    Ok(json_response(
+        StatusCode::CREATED,
+        serde_json::json!({ "game": game }).to_string(),
+    ))
+}
+
+/// Starts the game of a challenge just taken by `me`; its id.
+async fn start_challenge(
+    app: &Arc<App>,
+    c: ChallengeRow,
+    me: &crate::accounts::SignedIn,
+) -> Result<String, ApiError> {
     app.lobby_changed().await;
     let kind: GameKind = c
         .game
@@ -362,10 +381,7 @@ pub(crate) async fn accept(
         })
         .await?;
     app.tell_started(&c.account_id, &game).await;
-    Ok(json_response(
-        StatusCode::CREATED,
-        serde_json::json!({ "game": game }).to_string(),
-    ))
+    Ok(game)
 }
 
 /// `POST /api/lobby/{id}/cancel`: withdraws one's own challenge.
