@@ -91,8 +91,8 @@ export async function lobbyPage(root) {
     if (ch.seat === 'random' || !ch.colour) {
       return h('span', { class: 'ch-colour' }, ch.seat === 'random' ? 'random colours' : 'colours chosen in the game');
     }
-    const cols = seatColours(info, ch.options);
-    const other = cols.find((c) => c !== ch.colour);
+    // The server names the author's colour; the other is the game's other colour.
+    const other = ((info && info.colours) || []).find((c) => c !== ch.colour);
     const text = ch.yours ? `you play ${cap(ch.colour)}` : `plays ${cap(ch.colour)}${other ? ` (you: ${cap(other)})` : ''}`;
     return h('span', { class: 'ch-colour' }, colourSwatch(ch.colour, ch.game), text);
   }
