@@ -2,15 +2,17 @@
 //! password, and is then known by a session cookie:
 //!
 //! - Passwords are hashed with Argon2id (the `argon2` crate's defaults: 19 MiB, 2 passes)
-//!   and never logged, stored or returned as written.
+//!   on a few threads of their own ([`crate::hashing`]), and never logged, stored or
+//!   returned as written.
 //! - A session is a 128-bit secret in an `HttpOnly`, `SameSite=Lax` cookie (`Secure` behind
 //!   TLS); the database keeps only its SHA-256 digest. Every log-in makes a new session, so a
 //!   session id planted before the log-in is worth nothing after it (no session fixation).
 //! - A request that changes anything and carries the cookie must come from this site: its
 //!   `Origin` (or, without one, `Sec-Fetch-Site`) is checked, so another site cannot act in
 //!   a visitor's name.
-//! - Log-ins and sign-ups are limited per address and per account name (429 with
-//!   `Retry-After`).
+//! - Log-ins and sign-ups are limited per address, and failed log-ins per account name
+//!   across servers, except from the account's known devices ([`crate::logins`]); 429 with
+//!   `Retry-After`.
 //! - A seat belongs to an account once its holder claims it (`POST /api/games/{id}/claim`
 //!   with the seat's token while signed in); the account then acts in it from any browser.
 
@@ -19,9 +21,7 @@ use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::state::{Action, SeatAccount};
 use crate::store::{name_key, AccountRow, Listed};
-use crate::{now_ms, token, view};
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
-use argon2::{Argon2, PasswordHasher, PasswordVerifier};
+use crate::{logins, now_ms, token, view};
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -109,18 +109,19 @@ fn cookie_secret(headers: &HeaderMap) -> Option<String> {
 }
 
 /// Whether a request comes from a page of this site, as far as its headers tell: its
-/// `Origin` names this host, or it has no `Origin` and `Sec-Fetch-Site` does not say
-/// another site sent it (programs other than browsers send neither).
+/// `Origin` names this scheme (`https` when `tls`, else `http`) and host, or it has no
+/// `Origin` and `Sec-Fetch-Site` does not say another site sent it (programs other than
+/// browsers send neither).
 #[must_use]
-pub fn same_site(headers: &HeaderMap) -> bool {
+pub fn same_site(headers: &HeaderMap, tls: bool) -> bool {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     if let Some(origin) = headers.get(header::ORIGIN) {
         let Ok(origin) = origin.to_str() else {
             return false;
         };
-        let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-        return match (origin_host, host) {
-            (Some(o), Some(h)) => o.eq_ignore_ascii_case(h),
+        let scheme = if tls { "https" } else { "http" };
+        return match (origin.split_once("://"), host) {
+            (Some((s, o)), Some(h)) => s.eq_ignore_ascii_case(scheme) && o.eq_ignore_ascii_case(h),
             _ => false,
         };
     }
@@ -146,7 +147,7 @@ impl FromRequestParts<Arc<App>> for Session {
             return Ok(Session(None));
         };
         let changes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
-        if changes && !same_site(&parts.headers) {
+        if changes && !same_site(&parts.headers, secure(app, &parts.headers)) {
             return Err(cross_site());
         }
         let digest = token::to_hex(&token::hash(&secret));
@@ -199,45 +200,6 @@ pub fn check_password(password: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// The Argon2id hash of a password, as a PHC string (with its own random salt).
-///
-/// # Errors
-/// The hasher failed (it does not for passwords within [`PASSWORD_LENGTH`]).
-pub fn hash_password(password: &str) -> Result<String, String> {
-    let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
-}
-
-/// Whether `password` is the one `stored` (a PHC string) was made from. The comparison
-/// takes the same time however much of the password was right.
-#[must_use]
-pub fn verify_password(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
-/// A hash to check unknown names against, so a log-in for a name nobody has takes as long
-/// as one with a wrong password.
-fn decoy_hash() -> &'static str {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DECOY.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default())
-}
-
-/// Runs password hashing off the async threads.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))
 }
 
 /// The `Set-Cookie` value of a session (or, with `None`, one that removes it).
@@ -295,6 +257,7 @@ async fn signed_in(
         .create_session(&digest, id, now_ms())
         .await
         .map_err(ApiError::storage)?;
+    let device = logins::remember_device(app, headers, id, secure(app, headers)).await?;
     let mut r = json(
         status,
         &serde_json::json!({ "account": AccountView { name } }),
@@ -303,12 +266,15 @@ async fn signed_in(
         header::SET_COOKIE,
         session_cookie(Some(&secret), secure(app, headers)),
     );
+    if let Some(device) = device {
+        r.headers_mut().append(header::SET_COOKIE, device);
+    }
     Ok(r)
 }
 
 /// Refuses a sign-up or log-in from another site, or past this address's allowance.
 fn admit_login(app: &App, headers: &HeaderMap, client: std::net::IpAddr) -> Result<(), ApiError> {
-    if !same_site(headers) {
+    if !same_site(headers, secure(app, headers)) {
         return Err(cross_site());
     }
     app.login_limit.check(client)
@@ -324,10 +290,7 @@ pub(crate) async fn signup(
     admit_login(&app, &headers, client)?;
     check_name(&req.name).map_err(ApiError::bad_request)?;
     check_password(&req.password).map_err(ApiError::bad_request)?;
-    let password = req.password;
-    let hash = blocking(move || hash_password(&password))
-        .await?
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
+    let hash = app.hasher.hash(req.password).await?;
     let account = AccountRow {
         id: token::new_token()[..16].to_string(),
         name: req.name,
@@ -366,18 +329,22 @@ pub(crate) async fn login(
     if req.name.len() > 64 || req.password.len() > 4 * PASSWORD_LENGTH.end() {
         return Err(wrong_login());
     }
-    app.account_login_limit.check(name_key(&req.name))?;
     let found = app
         .store
         .account_by_name(&req.name)
         .await
         .map_err(ApiError::storage)?;
-    let stored = found
-        .as_ref()
-        .map_or_else(|| decoy_hash().to_string(), |a| a.password.clone());
-    let password = req.password;
-    let right = blocking(move || verify_password(&password, &stored)).await?;
+    let attempt = logins::admit(
+        &app,
+        &headers,
+        &req.name,
+        found.as_ref().map(|a| a.id.as_str()),
+    )
+    .await?;
+    let stored = found.as_ref().map(|a| a.password.clone());
+    let right = app.hasher.verify(req.password, stored).await?;
     let Some(account) = found.filter(|_| right) else {
+        logins::failed(&app, &attempt).await;
         return Err(wrong_login());
     };
     if let Some(old) = cookie_secret(&headers) {
@@ -712,16 +679,21 @@ pub(crate) async fn claim(
 /// across games without polling.
 pub(crate) async fn live(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     session: Session,
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
+    let held = crate::live::open_stream(&app, client)?;
     let rx = app.subscribe_account(&me.id);
     let shutdown = app.shutdown.subscribe();
     let hello = futures_util::stream::once(async {
         Ok::<Event, Infallible>(Event::default().event("hello").data("{}"))
     });
+    let aged_app = Arc::clone(&app);
+    // The player's challenges stay open while a page of the app is.
+    let seen = app.keep_seen(me.id.clone());
     let updates = futures_util::stream::unfold(
-        (rx, shutdown, AccountGuard { app, id: me.id }),
+        (rx, shutdown, (AccountGuard { app, id: me.id }, held, seen)),
         |(mut rx, mut shutdown, guard)| async move {
             let data: Arc<str> = tokio::select! {
                 m = rx.recv() => match m {
@@ -736,7 +708,8 @@ pub(crate) async fn live(
             Some((Ok(ev), (rx, shutdown, guard)))
         },
     );
-    Ok(Sse::new(futures_util::StreamExt::chain(hello, updates))
+    let stream = futures_util::StreamExt::chain(hello, updates);
+    Ok(Sse::new(crate::live::aged(&aged_app, stream))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
@@ -758,17 +731,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn passwords_verify_only_against_their_own_hash() {
-        let h = hash_password("correct horse").unwrap();
-        assert!(h.starts_with("$argon2id$"), "{h}");
-        assert!(verify_password("correct horse", &h));
-        assert!(!verify_password("correct hors", &h));
-        assert!(!verify_password("correct horse", "not a hash"));
-        // A new salt each time.
-        assert_ne!(hash_password("correct horse").unwrap(), h);
-    }
-
-    #[test]
     fn names_and_passwords_are_checked() {
         assert!(check_name("ada_99").is_ok());
         assert!(check_name("ab").is_err());
@@ -788,24 +750,39 @@ mod tests {
             }
             m
         };
-        assert!(same_site(&h(&[("host", "a.example:8080")])));
-        assert!(same_site(&h(&[
-            ("host", "a.example:8080"),
-            ("origin", "http://a.example:8080")
-        ])));
-        assert!(!same_site(&h(&[
-            ("host", "a.example:8080"),
-            ("origin", "https://evil.example")
-        ])));
-        assert!(!same_site(&h(&[("host", "a.example"), ("origin", "null")])));
-        assert!(!same_site(&h(&[
-            ("host", "a.example"),
-            ("sec-fetch-site", "cross-site")
-        ])));
-        assert!(same_site(&h(&[
-            ("host", "a.example"),
-            ("sec-fetch-site", "same-origin")
-        ])));
+        assert!(same_site(&h(&[("host", "a.example:8080")]), false));
+        assert!(same_site(
+            &h(&[
+                ("host", "a.example:8080"),
+                ("origin", "http://a.example:8080")
+            ]),
+            false
+        ));
+        assert!(!same_site(
+            &h(&[
+                ("host", "a.example:8080"),
+                ("origin", "https://evil.example")
+            ]),
+            false
+        ));
+        assert!(!same_site(
+            &h(&[("host", "a.example"), ("origin", "null")]),
+            false
+        ));
+        assert!(!same_site(
+            &h(&[("host", "a.example"), ("sec-fetch-site", "cross-site")]),
+            false
+        ));
+        assert!(same_site(
+            &h(&[("host", "a.example"), ("sec-fetch-site", "same-origin")]),
+            false
+        ));
+        // The scheme counts: a page served over plain HTTP is another origin.
+        let tls_page = h(&[("host", "a.example"), ("origin", "https://a.example")]);
+        assert!(same_site(&tls_page, true));
+        assert!(!same_site(&tls_page, false));
+        let plain_page = h(&[("host", "a.example"), ("origin", "http://a.example")]);
+        assert!(!same_site(&plain_page, true));
     }
 
     #[test]

@@ -2,11 +2,18 @@
 //! computer player for longer and longer (0.1 s, 0.3 s, 1 s, 3 s) and sends each result as a
 //! server-sent event, so a first evaluation arrives at once and better ones follow. The
 //! search stops when the client closes the stream (it moved on to another position). Each
-//! search holds one of the computer players' slots, like a hint.
+//! search holds one of the search threads, within the analysis board's share of them
+//! (`--analysis-threads`): computer players and hints come first, and an analysis gives its
+//! thread up to them at once (that step then reports what it found so far). One address may
+//! hold `--analysis-streams-per-address` streams at once (2 by default).
+//!
+//! The analysis board is open to anyone for any position, as on other game sites: fair play
+//! between two people is not enforced by the server.
 
 use crate::app::App;
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, QueryParams};
+use crate::scheduler::Class;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -57,12 +64,39 @@ struct Evaluation {
     nodes: u64,
 }
 
-/// Sets the flag when the event stream is dropped (the client went away).
-struct StopOnDrop(Arc<AtomicBool>);
+/// Stops an analysis: the whole stream, and the search running for it.
+#[derive(Default)]
+struct Stop {
+    stream: AtomicBool,
+    /// The running step's flag (the search pool may set it on its own, to take the thread
+    /// back, without ending the stream).
+    step: std::sync::Mutex<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    fn stopped(&self) -> bool {
+        self.stream.load(Ordering::Relaxed)
+    }
+
+    /// A flag for the next step, set when the stream stops.
+    fn next_step(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(self.stopped()));
+        *crate::app::lock(&self.step) = Arc::clone(&flag);
+        flag
+    }
+
+    fn stop(&self) {
+        self.stream.store(true, Ordering::Relaxed);
+        crate::app::lock(&self.step).store(true, Ordering::Relaxed);
+    }
+}
+
+/// Stops the analysis when the event stream is dropped (the client went away).
+struct StopOnDrop(Arc<Stop>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stop();
     }
 }
 
@@ -94,30 +128,36 @@ pub async fn analysis(
         ));
     }
     app.analysis_limit.check(client)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let held = app.analysis_streams.open(client)?;
+    let stream = app.streams.open(client)?;
+    let max_age = app.settings.budgets.stream_max_age;
+    let stop = Arc::new(Stop::default());
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(4);
     let flag = Arc::clone(&stop);
     tokio::spawn(async move {
         let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
         let seat = game.to_move();
         let solitaire = game.is_solitaire();
+        let key = client.to_string();
         for (i, ms) in STEPS_MS.iter().copied().enumerate() {
-            if flag.load(Ordering::Relaxed) {
+            if flag.stopped() {
                 return;
             }
-            let Ok(permit) = app.ai_slots.clone().acquire_owned().await else {
-                return;
-            };
+            let step = flag.next_step();
+            let permit = app
+                .searches
+                .acquire(&key, Class::Analysis, 1, Arc::clone(&step))
+                .await;
             let spec: BotSpec = format!("best:time={ms}ms").parse().expect("a valid spec");
-            let (g, f) = (game.clone(), Arc::clone(&flag));
+            let g = game.clone();
             let seed = u64::try_from(i).unwrap_or(0);
             let r = tokio::task::spawn_blocking(move || {
-                let r = boardlab_ai::analyze(&g, &spec, seed, &f);
+                let r = boardlab_ai::analyze(&g, &spec, seed, &step);
                 drop(permit);
                 r
             })
             .await;
-            if flag.load(Ordering::Relaxed) {
+            if flag.stopped() {
                 return;
             }
             let event = match r {
@@ -159,12 +199,13 @@ pub async fn analysis(
         }
         let _ = tx.send(Event::default().event("end").data("{}")).await;
     });
-    let guard = StopOnDrop(stop);
+    let guard = (StopOnDrop(stop), held, stream);
     let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
         rx.recv()
             .await
             .map(|e| (Ok::<Event, Infallible>(e), (rx, guard)))
     });
+    let events = futures_util::StreamExt::take_until(events, tokio::time::sleep(max_age));
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response())

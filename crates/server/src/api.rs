@@ -315,18 +315,21 @@ async fn create_game(
     .unwrap_or(false);
     let clock = clock_of(req.clock.as_deref(), alone)?;
     let (id, tokens, state) = app
-        .create(NewGame {
-            kind,
-            options,
-            seed,
-            position: req.position,
-            players,
-            same_screen: req.same_screen,
-            token_hashes: None,
-            accounts: [None, None],
-            rated: false,
-            clock,
-        })
+        .create(
+            NewGame {
+                kind,
+                options,
+                seed,
+                position: req.position,
+                players,
+                same_screen: req.same_screen,
+                token_hashes: None,
+                accounts: [None, None],
+                rated: false,
+                clock,
+            },
+            &client.to_string(),
+        )
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
     let body = format!(
@@ -537,6 +540,18 @@ struct OfferRequest {
     version: Option<i64>,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RematchRequest {
+    token: Option<String>,
+    action: String,
+    version: Option<i64>,
+    /// With `offer`: a rated game (both players signed in); the acceptance takes the offer's
+    /// choice.
+    #[serde(default)]
+    rated: bool,
+}
+
 async fn post_draw(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
@@ -561,12 +576,23 @@ async fn post_draw(
 
 async fn post_rematch(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     GameId(id): GameId,
     session: Session,
-    JsonBody(req): JsonBody<OfferRequest>,
+    JsonBody(req): JsonBody<RematchRequest>,
 ) -> Result<Response, ApiError> {
+    if req.action != "decline" {
+        // Agreeing to a rematch makes a game.
+        app.create_limit.check(client)?;
+    }
     let state = app
-        .rematch(&id, session.actor(req.token), &req.action, req.version)
+        .rematch(
+            &id,
+            session.actor(req.token),
+            (&req.action, req.rated),
+            req.version,
+            &client.to_string(),
+        )
         .await?;
     Ok(json_response(StatusCode::OK, state))
 }
@@ -597,6 +623,9 @@ async fn post_undo(
 #[serde(deny_unknown_fields)]
 struct JoinRequest {
     token: Option<String>,
+    /// The seat's new token, proposed by the client (32 lower-case hex digits); the server
+    /// makes one when none is given.
+    new_token: Option<String>,
 }
 
 /// Opens an invite link: the link's token is exchanged for a fresh one, once.
@@ -605,11 +634,38 @@ async fn post_join(
     GameId(id): GameId,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let fresh = crate::token::new_token();
+    // The client may propose the seat's new token, so that a join whose answer was lost can
+    // be sent again and succeed: the seat is then already its.
+    let fresh = match req.new_token {
+        Some(t)
+            if t.len() == 32
+                && t.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            t
+        }
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "new_token is 32 lower-case hex digits (128 random bits)",
+            ))
+        }
+        None => crate::token::new_token(),
+    };
     let digest = crate::token::to_hex(&crate::token::hash(&fresh));
-    let state = app
-        .act(&id, &Actor::token(req.token), Action::Join, &digest, None)
-        .await?;
+    let joined = app
+        .act(
+            &id,
+            &Actor::token(req.token.clone()),
+            Action::Join,
+            &digest,
+            None,
+        )
+        .await;
+    let state = match joined {
+        Ok(state) => state,
+        Err(e) if e.code == "invite_used" => app.state_json(&id).await.map_err(|_| e.clone())?,
+        Err(e) => return Err(e),
+    };
     let seat = app
         .with_entry(&id, |e| {
             boardlab_core::Seat::BOTH.into_iter().find(|s| {
@@ -617,7 +673,12 @@ async fn post_join(
             })
         })
         .await?
-        .ok_or_else(|| ApiError::conflict("invite_used", "the seat was taken meanwhile"))?;
+        .ok_or_else(|| {
+            ApiError::conflict(
+                "invite_used",
+                "this invite link has already been used: the seat is taken",
+            )
+        })?;
     Ok(json_response(
         StatusCode::OK,
         format!("{{\"seat\":\"{seat}\",\"token\":\"{fresh}\",\"state\":{state}}}"),
@@ -703,7 +764,7 @@ async fn get_hint(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let hint = app.hint(&id).await?;
+    let hint = app.hint(&id, &client.to_string()).await?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&hint).expect("serialises"),
@@ -714,9 +775,10 @@ async fn post_review(
     State(app): State<Arc<App>>,
     ClientAddr(client): ClientAddr,
     GameId(id): GameId,
+    JsonBody(_): JsonBody<crate::lobby::Empty>,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let (status, body) = app.start_review(&id).await?;
+    let (status, body) = app.start_review(&id, &client.to_string()).await?;
     let mut r = json_response(status, body);
     if status == StatusCode::ACCEPTED {
         if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}/review")) {
@@ -745,7 +807,7 @@ async fn post_reviews(
     app.hint_limit.check(client)?;
     Ok(json_response(
         StatusCode::OK,
-        app.review_upload(&req.record).await?,
+        app.review_upload(&req.record, &client.to_string()).await?,
     ))
 }
 
@@ -878,19 +940,21 @@ async fn list_puzzles() -> Response {
 async fn puzzle_of(
     app: &App,
     params: &BTreeMap<String, String>,
+    key: &str,
 ) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
     let name = params.get("id").map_or("", String::as_str);
     let id: boardlab_solve::collection::PuzzleId = name
         .parse()
         .map_err(|e: boardlab_solve::collection::BadPuzzleId| ApiError::not_found(e.to_string()))?;
-    app.puzzle(id).await
+    app.puzzle(key, id).await
 }
 
 async fn get_puzzle(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     Path(params): Path<BTreeMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let entry = puzzle_of(&app, &params).await?;
+    let entry = puzzle_of(&app, &params, &client.to_string()).await?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&*entry).expect("serialises"),
@@ -930,13 +994,17 @@ fn check_line(line: &PuzzleLine) -> Result<(), ApiError> {
 /// computer's answer.
 async fn post_puzzle_move(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     Path(params): Path<BTreeMap<String, String>>,
     JsonBody(line): JsonBody<PuzzleLine>,
 ) -> Result<Response, ApiError> {
     check_line(&line)?;
-    let entry = puzzle_of(&app, &params).await?;
+    let key = client.to_string();
+    let entry = puzzle_of(&app, &params, &key).await?;
     let judgement = app
-        .search(move || boardlab_solve::collection::judge(&entry, &line.moves))
+        .search(&key, move || {
+            boardlab_solve::collection::judge(&entry, &line.moves)
+        })
         .await?
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(json_response(
@@ -954,9 +1022,12 @@ async fn post_puzzle_hint(
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
     check_line(&line)?;
-    let entry = puzzle_of(&app, &params).await?;
+    let key = client.to_string();
+    let entry = puzzle_of(&app, &params, &key).await?;
     let hint = app
-        .search(move || boardlab_solve::collection::hint(&entry, &line.moves))
+        .search(&key, move || {
+            boardlab_solve::collection::hint(&entry, &line.moves)
+        })
         .await?
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(json_response(

@@ -5,6 +5,7 @@
 use crate::error::ApiError;
 use crate::limits::{ComputerLimits, PerAddress};
 use crate::player::Player;
+use crate::scheduler::{Class, SearchPool};
 use crate::state::{Action, Event, Live, Meta, SeatAccount};
 use crate::store::{Backend, GameRow, Store, StoreError, Summary, Write};
 use crate::{now_ms, token, view};
@@ -14,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use tokio::sync::{broadcast, Semaphore};
+use tokio::sync::broadcast;
 
 /// The most positions the solitaire solver may visit for a puzzle hint (about a second).
 const HINT_PUZZLE_NODES: u64 = 4_000_000;
@@ -30,6 +31,10 @@ const PUZZLE_CACHE: usize = 10_000;
 
 /// Games kept in memory at most (least recently touched ones are dropped first).
 const CACHE_LIMIT: usize = 20_000;
+
+/// Most game owners remembered (forgotten all at once past it: their games then take turns
+/// as games of their own).
+const OWNERS_LIMIT: usize = 200_000;
 
 /// A game in memory: fixed facts and the state after its log.
 #[derive(Debug)]
@@ -192,6 +197,8 @@ pub struct Settings {
     pub logins_per_minute: u32,
     /// The server is reached over TLS (through a proxy): session cookies are `Secure`.
     pub behind_tls: bool,
+    /// Live streams and password hashing.
+    pub budgets: crate::limits::Budgets,
 }
 
 struct Thinking {
@@ -206,8 +213,11 @@ pub struct App {
     cache: Mutex<HashMap<String, Arc<Slot>>>,
     channels: Mutex<HashMap<String, broadcast::Sender<Update>>>,
     thinking: Mutex<HashMap<String, Thinking>>,
-    /// One permit per search thread of the computer players and hints together.
-    pub(crate) ai_slots: Arc<Semaphore>,
+    /// The search threads of computer players, hints and analysis, shared fairly.
+    pub(crate) searches: Arc<SearchPool>,
+    /// Who created each game this server knows of (a client address): computer players take
+    /// turns for the search threads by it.
+    owners: Mutex<HashMap<String, Arc<str>>>,
     /// Reviews in progress, by game id.
     pub(crate) reviews: Mutex<HashMap<String, crate::review::Job>>,
     /// Live connections that showed a seat's token, per game and seat (this server's only).
@@ -220,8 +230,12 @@ pub struct App {
     pub analysis_limit: PerAddress,
     /// Log-ins and sign-ups per client address.
     pub login_limit: PerAddress,
-    /// Log-ins per account name.
-    pub account_login_limit: crate::limits::Allowance<String>,
+    /// Live streams (WebSockets and server-sent events) held open, per address and in all.
+    pub streams: Arc<crate::limits::Gauge>,
+    /// Analysis-board streams held open per address.
+    pub analysis_streams: Arc<crate::limits::Gauge>,
+    /// The password-hashing threads.
+    pub hasher: crate::hashing::Hasher,
     /// Live channels of signed-in players, by account id: a message whenever one of their
     /// games changes.
     account_channels: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
@@ -327,6 +341,7 @@ impl App {
     pub fn new(store: Arc<Store>, settings: Settings) -> Arc<App> {
         let (shutdown, _) = tokio::sync::watch::channel(false);
         let threads = settings.computer.threads.max(1);
+        let analysis_threads = settings.computer.analysis_threads;
         Arc::new(App {
             create_limit: PerAddress::new(
                 "new games",
@@ -349,11 +364,19 @@ impl App {
                 settings.logins_per_minute,
                 settings.logins_per_minute,
             ),
-            account_login_limit: crate::limits::Allowance::of(
-                "log-ins",
-                "this account",
-                settings.logins_per_minute,
-                settings.logins_per_minute,
+            streams: crate::limits::Gauge::new(
+                "live streams",
+                settings.budgets.max_streams,
+                settings.budgets.streams_per_address,
+            ),
+            analysis_streams: crate::limits::Gauge::new(
+                "analysis streams",
+                usize::MAX,
+                settings.budgets.analysis_streams_per_address,
+            ),
+            hasher: crate::hashing::Hasher::new(
+                settings.budgets.hash_threads,
+                settings.budgets.hash_queue,
             ),
             account_channels: Mutex::new(HashMap::new()),
             lobby: broadcast::channel(16).0,
@@ -364,7 +387,8 @@ impl App {
             cache: Mutex::new(HashMap::new()),
             channels: Mutex::new(HashMap::new()),
             thinking: Mutex::new(HashMap::new()),
-            ai_slots: Arc::new(Semaphore::new(threads)),
+            searches: SearchPool::new(threads, analysis_threads),
+            owners: Mutex::new(HashMap::new()),
             reviews: Mutex::new(HashMap::new()),
             presence: Mutex::new(HashMap::new()),
             puzzles: Mutex::new(HashMap::new()),
@@ -437,8 +461,10 @@ impl App {
     pub async fn create(
         self: &Arc<Self>,
         new: NewGame,
+        owner: &str,
     ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
         let made = Made::new(new)?;
+        self.set_owner(&made.meta.id, owner);
         self.store
             .write(Write::Create(Box::new((
                 made.row.clone(),
@@ -453,6 +479,24 @@ impl App {
         let id = meta.id.clone();
         self.install(meta, live).await;
         Ok((id, tokens, json))
+    }
+
+    /// Records that client `owner` made game `id` (kept while the server runs).
+    pub(crate) fn set_owner(&self, id: &str, owner: &str) {
+        let mut owners = lock(&self.owners);
+        if owners.len() >= OWNERS_LIMIT {
+            owners.clear();
+        }
+        owners.insert(id.to_string(), Arc::from(owner));
+    }
+
+    /// The client whose share of the search threads game `id`'s computer players use: the
+    /// one that made it, or, for a game made before this server started, the game itself.
+    fn owner_of(&self, id: &str) -> Arc<str> {
+        lock(&self.owners)
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(format!("game {id}")))
     }
 
     /// Caches a game just stored and lets the computer move in it.
@@ -551,18 +595,21 @@ impl App {
     pub async fn flag_if_due(self: &Arc<Self>, id: &str) -> bool {
         let due = self
             .with_entry(id, |e| {
-                e.live.flag_due(now_ms()).map(|seat| (seat, e.live.version))
+                e.live
+                    .flag_due(now_ms())
+                    .map(|seat| (seat, e.live.version, e.live.flag_data(seat)))
             })
             .await;
-        let Ok(Some((seat, version))) = due else {
+        let Ok(Some((seat, version, data))) = due else {
             return false;
         };
+        // A seat that never moved aborts the game rather than losing it.
         match self
             .act_making(
                 id,
                 &Actor::Clock(seat),
                 Action::Flag,
-                "",
+                data,
                 Some(version),
                 None,
             )
@@ -915,8 +962,9 @@ impl App {
         self: &Arc<Self>,
         id: &str,
         actor: Actor,
-        answer: &str,
+        (answer, rated): (&str, bool),
         version: Option<i64>,
+        owner: &str,
     ) -> Result<String, ApiError> {
         let action = match answer {
             "offer" => Action::RematchOffer,
@@ -933,8 +981,15 @@ impl App {
             .await?;
         let seat = resolve_seat(&meta, &live, &actor, action)?;
         let at_once = meta.same_screen || meta.player(seat.other()).is_computer();
+        if rated && (action != Action::RematchOffer || at_once) {
+            return Err(ApiError::bad_request(
+                "only an offer between two people chooses a rated rematch; an acceptance \
+                 takes the offer's choice",
+            ));
+        }
         if action == Action::RematchDecline || (action == Action::RematchOffer && !at_once) {
-            return self.act(id, &actor, action, "", version).await;
+            let data = if rated { "rated" } else { "" };
+            return self.act(id, &actor, action, data, version).await;
         }
         // Try the acceptance on a copy first, so no game is made for a refused one.
         let mut trial = live.clone();
@@ -951,10 +1006,12 @@ impl App {
             same_screen: meta.same_screen,
             token_hashes: Some([kept(Seat::Second), kept(Seat::First)]),
             accounts: [live.accounts[1].clone(), live.accounts[0].clone()],
-            rated: meta.rated,
+            // Rated only when the offer said so, for all to see.
+            rated: live.rematch_rated,
             clock: meta.clock,
         })?;
         let new_id = made.meta.id.clone();
+        self.set_owner(&new_id, owner);
         self.act_making(
             id,
             &actor,
@@ -1182,9 +1239,13 @@ impl App {
         // players and hints together never use more threads than the operator gave them.
         let limits = self.settings.computer;
         let (bot, threads) = bot.within(game.kind(), &limits);
-        let Ok(permit) = Arc::clone(&self.ai_slots).acquire_many_owned(threads).await else {
-            return false;
-        };
+        let owner = self.owner_of(id);
+        let permit = self
+            .searches
+            .acquire(&owner, Class::Computer, threads as usize, Arc::clone(&stop))
+            .await;
+        // Fewer threads when the pool had fewer to give.
+        let bot = bot.with_threads(permit.slots());
         let mut limit = bot.deadline(&limits);
         if let Some(ms) = budget {
             limit = limit.min(Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
@@ -1272,37 +1333,43 @@ impl App {
         }
     }
 
-    /// One of the computer players' search threads, waited for up to 10 seconds.
+    /// One of the search threads for client `key`'s request of `class`, waited for up to 10
+    /// seconds; `stop` is set when the pool needs the thread back.
     ///
     /// # Errors
     /// 503 when they stay busy.
-    async fn computer_slot(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    pub(crate) async fn search_slot(
+        &self,
+        key: &str,
+        class: Class,
+        stop: Arc<AtomicBool>,
+    ) -> Result<crate::scheduler::Permit, ApiError> {
         tokio::time::timeout(
             Duration::from_secs(10),
-            Arc::clone(&self.ai_slots).acquire_owned(),
+            self.searches.acquire(key, class, 1, stop),
         )
         .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        .map_err(|_| {
+            ApiError::busy(
                 "busy",
                 "the computer players are all busy; try again shortly",
+                5,
             )
         })
     }
 
-    /// Runs `work` on the blocking pool while holding one of the computer players' threads
-    /// (waiting at most 10 seconds for one).
+    /// Runs `work` on the blocking pool while holding one of the search threads, in client
+    /// `key`'s turn (waiting at most 10 seconds for one).
     ///
     /// # Errors
-    /// 503 when the computer players' threads stay busy.
+    /// 503 when the search threads stay busy.
     pub async fn search<T: Send + 'static>(
         &self,
+        key: &str,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = self.computer_slot().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let permit = self.search_slot(key, Class::Hint, stop).await?;
         tokio::task::spawn_blocking(move || {
             let out = work();
             drop(permit);
@@ -1325,6 +1392,7 @@ impl App {
     /// computer players are busy.
     pub async fn puzzle(
         &self,
+        key: &str,
         id: boardlab_solve::collection::PuzzleId,
     ) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
         use boardlab_solve::collection::{make, MakeError};
@@ -1334,7 +1402,7 @@ impl App {
         }
         let deadline = std::time::Instant::now() + PUZZLE_TIME;
         let entry = self
-            .search(move || make(id, Some(deadline)))
+            .search(key, move || make(id, Some(deadline)))
             .await?
             .map_err(|e| match e {
                 MakeError::NotFound(_) => ApiError::not_found(e.to_string()),
@@ -1359,7 +1427,7 @@ impl App {
     /// # Errors
     /// 404 unknown game, 409 the game is over or is between two people on two screens, 503
     /// when the computer players are all busy.
-    pub async fn hint(&self, id: &str) -> Result<view::Hint, ApiError> {
+    pub async fn hint(&self, id: &str, key: &str) -> Result<view::Hint, ApiError> {
         let (game, finished, version, seed, between_people) = self
             .with_entry(id, |e| {
                 (
@@ -1385,7 +1453,10 @@ impl App {
                 "the game is over: there is no move to suggest",
             ));
         }
-        let permit = self.computer_slot().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let permit = self
+            .search_slot(key, Class::Hint, Arc::clone(&stop))
+            .await?;
         // A puzzle is answered exactly where the solitaire solver decides it quickly.
         let puzzle = game.clone();
         let exact = tokio::task::spawn_blocking(move || {
@@ -1416,7 +1487,7 @@ impl App {
         let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
         let solitaire = game.is_solitaire();
         let analysis = tokio::task::spawn_blocking(move || {
-            let r = boardlab_ai::analyze(&game, &spec, seed, &AtomicBool::new(false));
+            let r = boardlab_ai::analyze(&game, &spec, seed, &stop);
             drop(permit);
             r
         })
@@ -1465,7 +1536,21 @@ impl App {
         self.hint_limit.forget_idle();
         self.analysis_limit.forget_idle();
         self.login_limit.forget_idle();
-        self.account_login_limit.forget_idle();
+    }
+
+    /// Notes, now and every [`crate::lobby::AUTHOR_SEEN_EVERY`] while the guard lives,
+    /// that the player `account` has a page of the app open: their challenges stay open.
+    pub(crate) fn keep_seen(self: &Arc<Self>, account: String) -> SeenGuard {
+        let app = Arc::clone(self);
+        SeenGuard(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(crate::lobby::AUTHOR_SEEN_EVERY);
+            loop {
+                tick.tick().await;
+                if let Err(e) = app.store.author_seen(&account, now_ms()).await {
+                    tracing::warn!("cannot note that a player is here: {e}");
+                }
+            }
+        }))
     }
 
     /// Stops the computer players and tells live connections to close.
@@ -1484,6 +1569,16 @@ impl App {
         while !lock(&self.thinking).is_empty() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+/// Keeps noting that a player is here until dropped.
+#[derive(Debug)]
+pub(crate) struct SeenGuard(tokio::task::JoinHandle<()>);
+
+impl Drop for SeenGuard {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

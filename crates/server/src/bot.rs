@@ -119,6 +119,20 @@ impl Bot {
         (Bot { spec }, threads)
     }
 
+    /// This bot searching on at most `threads` threads (the search pool had no more to
+    /// give).
+    #[must_use]
+    pub fn with_threads(&self, threads: usize) -> Bot {
+        let cap = u32::try_from(threads.max(1)).unwrap_or(u32::MAX);
+        let mut spec = self.spec.clone();
+        match &mut spec {
+            BotSpec::Mcts(m) if m.threads == 0 || m.threads > cap => m.threads = cap,
+            BotSpec::AlphaBeta(a) if a.threads == 0 || a.threads > cap => a.threads = cap,
+            _ => {}
+        }
+        Bot { spec }
+    }
+
     /// Checks that this bot asks for no more than a server with `limits` allows: a time per
     /// move within the limit and no more threads than the server has for computer players.
     /// (Iteration, node and depth budgets are not refused: such a search is stopped at the

@@ -43,6 +43,27 @@ impl ApiError {
         }
     }
 
+    /// 503: the server has no room for this now (`code` says for what); the client may ask
+    /// again after `seconds`.
+    #[must_use]
+    pub fn busy(code: &'static str, message: impl Into<String>, seconds: u64) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message).retry_after(seconds)
+    }
+
+    /// The same error with another message.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> ApiError {
+        self.message = message.into();
+        self
+    }
+
+    /// The same error, telling the client to wait `seconds` before asking again.
+    #[must_use]
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
+    }
+
     /// 400: the request is malformed.
     #[must_use]
     pub fn bad_request(message: impl Into<String>) -> ApiError {

@@ -15,12 +15,15 @@ pub mod bot;
 pub mod clock;
 pub mod error;
 pub mod extract;
+pub mod hashing;
 pub mod limits;
 mod live;
 pub mod lobby;
+pub mod logins;
 pub mod player;
 pub mod ratings;
 pub mod review;
+pub mod scheduler;
 pub mod state;
 pub mod store;
 pub mod token;
@@ -120,14 +123,46 @@ pub struct ServeArgs {
     /// address from the last entry of X-Forwarded-For rather than from the connection.
     #[arg(long)]
     pub trust_proxy: bool,
-    /// Log-ins and sign-ups one address may try per minute, and log-ins one account name
-    /// may see per minute (0: no limit).
+    /// Log-ins and sign-ups one address may try per minute, and failed log-ins an account
+    /// may see per minute from devices it does not know (each of its known devices has an
+    /// allowance of its own) (0: no limit).
     #[arg(long, default_value_t = 10)]
     pub logins_per_minute: u32,
     /// The server is reached over TLS (a proxy terminates it): session cookies are marked
     /// Secure. Behind --trust-proxy, X-Forwarded-Proto: https does the same per request.
     #[arg(long)]
     pub behind_tls: bool,
+    /// Connections one client address may hold open at once (0: no limit); past it a new
+    /// connection is answered 429 and closed. Not applied behind --trust-proxy (every
+    /// connection then comes from the proxy, which should limit them itself).
+    #[arg(long, default_value_t = 256)]
+    pub connections_per_address: u32,
+    /// Live streams (WebSockets and server-sent events) open at once from all clients
+    /// [default: three quarters of --max-connections]: the other connections stay free for
+    /// ordinary requests.
+    #[arg(long)]
+    pub max_streams: Option<u64>,
+    /// Live streams one client address may hold open at once (0: no limit).
+    #[arg(long, default_value_t = 16)]
+    pub streams_per_address: u32,
+    /// Seconds a live stream stays open before the server closes it (the client reconnects);
+    /// a stream whose peer stops answering is dropped sooner.
+    #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    pub stream_max_age: u64,
+    /// Search threads the analysis board may hold at once [default: half of
+    /// --computer-threads, at least one]. Computer players and hints come first.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub analysis_threads: Option<u64>,
+    /// Analysis-board streams one client address may hold open at once.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub analysis_streams_per_address: u32,
+    /// Passwords hashed at once (each takes 19 MiB for a moment) [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub hash_threads: Option<u64>,
+    /// Log-ins and sign-ups that may wait for a hashing thread; past it they are answered
+    /// 503 with Retry-After.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub hash_queue: u32,
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -157,6 +192,14 @@ impl Default for ServeArgs {
             trust_proxy: false,
             logins_per_minute: 10,
             behind_tls: false,
+            connections_per_address: 256,
+            max_streams: None,
+            streams_per_address: 16,
+            stream_max_age: 1800,
+            analysis_threads: None,
+            analysis_streams_per_address: 2,
+            hash_threads: None,
+            hash_queue: 16,
         }
     }
 }
@@ -167,6 +210,11 @@ impl ServeArgs {
     pub fn connection_limits(&self) -> limits::ConnectionLimits {
         limits::ConnectionLimits {
             max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            per_address: if self.trust_proxy {
+                0
+            } else {
+                self.connections_per_address
+            },
             header_timeout: Duration::from_secs(self.header_timeout),
             body_timeout: Duration::from_secs(self.body_timeout),
         }
@@ -192,11 +240,38 @@ impl ServeArgs {
     #[must_use]
     pub fn computer_limits(&self) -> limits::ComputerLimits {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let threads = self
+            .computer_threads
+            .map_or(cores, |t| usize::try_from(t).unwrap_or(cores));
         limits::ComputerLimits {
             max_time: self.computer_max_time,
-            threads: self
-                .computer_threads
+            threads,
+            analysis_threads: self
+                .analysis_threads
+                .map_or((threads / 2).max(1), |t| {
+                    usize::try_from(t).unwrap_or(threads)
+                })
+                .min(threads),
+        }
+    }
+
+    /// The live-stream and password-hashing budgets these settings give.
+    #[must_use]
+    pub fn budgets(&self) -> limits::Budgets {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let max = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
+        limits::Budgets {
+            max_streams: self
+                .max_streams
+                .map_or(max / 4 * 3, |n| usize::try_from(n).unwrap_or(usize::MAX))
+                .max(1),
+            streams_per_address: self.streams_per_address,
+            stream_max_age: Duration::from_secs(self.stream_max_age),
+            analysis_streams_per_address: self.analysis_streams_per_address,
+            hash_threads: self
+                .hash_threads
                 .map_or(cores, |t| usize::try_from(t).unwrap_or(cores)),
+            hash_queue: self.hash_queue as usize,
         }
     }
 }
@@ -248,6 +323,7 @@ impl Server {
                 trust_proxy: args.trust_proxy,
                 logins_per_minute: args.logins_per_minute,
                 behind_tls: args.behind_tls,
+                budgets: args.budgets(),
             },
         );
         let mut connections = args.connection_limits();
@@ -276,8 +352,14 @@ impl Server {
                 sweeper.sweep_clocks(false).await;
                 sweeper.rate_pending().await;
                 let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
-                if let Err(e) = sweeper.store.purge_challenges(expired).await {
-                    tracing::warn!("cannot drop expired challenges: {e}");
+                let lapsed = lobby::present_since();
+                match sweeper.store.purge_challenges(expired, lapsed).await {
+                    Ok(0) => {}
+                    Ok(_) => sweeper.lobby_changed().await,
+                    Err(e) => tracing::warn!("cannot drop expired challenges: {e}"),
+                }
+                if let Err(e) = sweeper.store.purge_login_failures(now_ms() - 120_000).await {
+                    tracing::warn!("cannot forget old failed log-ins: {e}");
                 }
                 sweeper.forget_idle_clients();
             }
@@ -339,6 +421,7 @@ impl Server {
         let builder = builder.http1_only();
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+        let per_address = limits::Gauge::new("connections", usize::MAX, limits.per_address);
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
             // A connection is accepted only when there is room for it.
@@ -360,6 +443,14 @@ impl Server {
                 () = &mut shutdown => break,
             };
             let _ = stream.set_nodelay(true);
+            keep_alive(&stream);
+            let held = match per_address.open(peer.ip()) {
+                Ok(held) => held,
+                Err(refusal) => {
+                    refuse(stream, refusal, limits.header_timeout, permit);
+                    continue;
+                }
+            };
             let service = router.clone().map_request(
                 move |mut r: axum::http::Request<hyper::body::Incoming>| {
                     r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
@@ -377,7 +468,7 @@ impl Server {
                 if let Err(e) = conn.await {
                     tracing::debug!("connection from {peer} ended: {e}");
                 }
-                drop(permit);
+                drop((held, permit));
             });
         }
         tracing::info!("shutting down");
@@ -397,6 +488,57 @@ impl Server {
         tracing::info!("stopped");
         Ok(())
     }
+}
+
+/// Has the operating system probe an idle connection and drop it when the peer is gone
+/// (a live stream to a vanished client would otherwise stay open until its maximum age).
+fn keep_alive(stream: &tokio::net::TcpStream) {
+    let sock = socket2::SockRef::from(stream);
+    let probes = socket2::TcpKeepalive::new()
+        .with_time(Duration::from_secs(30))
+        .with_interval(Duration::from_secs(10))
+        .with_retries(3);
+    let _ = sock.set_tcp_keepalive(&probes);
+    // Data the peer does not acknowledge for a minute (a stream's heartbeats) ends it too.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let _ = sock.set_tcp_user_timeout(Some(Duration::from_secs(60)));
+}
+
+/// Answers every request on a connection the server will not serve (its address holds its
+/// share of connections) with `refusal`, then closes it.
+fn refuse(
+    stream: tokio::net::TcpStream,
+    refusal: error::ApiError,
+    header_timeout: Duration,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    tokio::spawn(async move {
+        let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .keep_alive(false)
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout);
+        let service = tower::service_fn(move |_: axum::http::Request<hyper::body::Incoming>| {
+            let refusal = refusal.clone();
+            async move {
+                let mut r = axum::response::IntoResponse::into_response(refusal);
+                r.headers_mut().insert(
+                    axum::http::header::CONNECTION,
+                    axum::http::HeaderValue::from_static("close"),
+                );
+                Ok::<_, std::convert::Infallible>(r)
+            }
+        });
+        let builder = builder.http1_only();
+        let conn = builder.serve_connection(
+            TokioIo::new(stream),
+            hyper_util::service::TowerToHyperService::new(service),
+        );
+        let _ = tokio::time::timeout(header_timeout * 2, conn).await;
+        drop(permit);
+    });
 }
 
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {

@@ -5,10 +5,17 @@
 //! `{"type":"presence","presence":{"first":true,"second":false}}`. A WebSocket client holding
 //! seats says so with `{"type":"hello","tokens":[…]}`; it then counts as present until it
 //! closes (on this server: each server knows its own connections).
+//!
+//! Every live stream (these, the account's and the lobby's) counts against the server's
+//! stream budget ([`open_stream`]): so many per client address and so many in all, leaving
+//! connections for ordinary requests. A stream ends on the server's terms: after
+//! `--stream-max-age` (clients reconnect), and, for a WebSocket, when the peer stops
+//! answering pings.
 
 use crate::app::{live_message, App, Update};
 use crate::error::ApiError;
-use crate::extract::GameId;
+use crate::extract::{ClientAddr, GameId};
+use crate::limits::Held;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -23,13 +30,37 @@ use tokio::sync::broadcast::Receiver;
 /// Largest message accepted from a client (clients need not send anything).
 const CLIENT_MESSAGE_LIMIT: usize = 4096;
 
+/// How often a WebSocket peer is pinged.
+const PING_EVERY: Duration = Duration::from_secs(30);
+
+/// A WebSocket peer that sends nothing (not even a pong) for this long is gone.
+const PEER_SILENT: Duration = Duration::from_secs(75);
+
+/// A place in the server's stream budget for a stream to `client`, held until dropped.
+///
+/// # Errors
+/// 429 when the address holds its share of streams, 503 when the server holds all it may.
+pub(crate) fn open_stream(app: &App, client: std::net::IpAddr) -> Result<Held, ApiError> {
+    app.streams.open(client)
+}
+
+/// Ends `stream` once the server's maximum stream age has passed (the client reconnects).
+pub(crate) fn aged<S: futures_util::Stream>(
+    app: &App,
+    stream: S,
+) -> futures_util::stream::TakeUntil<S, tokio::time::Sleep> {
+    stream.take_until(tokio::time::sleep(app.settings.budgets.stream_max_age))
+}
+
 /// `GET /api/games/{id}/live`: upgrades to a WebSocket.
 pub async fn websocket(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     GameId(id): GameId,
     session: crate::accounts::Session,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let held = open_stream(&app, client)?;
     // Subscribe before reading the state, so no change falls between the two.
     let rx = app.subscribe(&id);
     let (first, version) = match app.state_and_version(&id).await {
@@ -59,6 +90,7 @@ pub async fn websocket(
             let account = session.account();
             run_socket(&app, &id, socket, rx, (version, first), account).await;
             app.unsubscribed(&id);
+            drop(held);
         }))
 }
 
@@ -98,8 +130,11 @@ async fn run_socket(
     };
     present.set(Vec::new());
     let mut shutdown = app.shutdown.subscribe();
-    let mut ping = tokio::time::interval(Duration::from_secs(30));
+    let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
+    let too_old = tokio::time::sleep(app.settings.budgets.stream_max_age);
+    tokio::pin!(too_old);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
             update = rx.recv() => match update {
@@ -117,15 +152,30 @@ async fn run_socket(
                 Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return,
             },
-            incoming = stream.next() => match incoming {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
-                Some(Ok(Message::Text(text))) => present.hello(&text).await,
-                Some(Ok(_)) => {}
+            incoming = stream.next() => {
+                heard = tokio::time::Instant::now();
+                match incoming {
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                    Some(Ok(Message::Text(text))) => present.hello(&text).await,
+                    Some(Ok(_)) => {}
+                }
             },
             _ = ping.tick() => {
-                if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                // A peer that answered nothing since well before the last ping is gone.
+                if heard.elapsed() > PEER_SILENT
+                    || sink.send(Message::Ping(Vec::new().into())).await.is_err()
+                {
                     return;
                 }
+            }
+            () = &mut too_old => {
+                // Long enough: the client reconnects (and is counted again).
+                let frame = axum::extract::ws::CloseFrame {
+                    code: axum::extract::ws::close_code::AWAY,
+                    reason: "the stream reached its maximum age; reconnect".into(),
+                };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                return;
             }
             _ = shutdown.changed() => {
                 let _ = sink.send(Message::Close(None)).await;
@@ -187,7 +237,12 @@ impl Drop for Present<'_> {
 }
 
 /// `GET /api/games/{id}/events`: server-sent events, one `state` event per change.
-pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
+pub async fn sse(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    let held = open_stream(&app, client)?;
     let rx = app.subscribe(&id);
     let (first, version) = match app.state_and_version(&id).await {
         Ok(s) => s,
@@ -201,8 +256,9 @@ pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Resp
     let initial = futures_util::stream::once(async move {
         Ok::<Event, Infallible>(Event::default().event("state").data(live_message(&first)))
     });
+    let aged_app = Arc::clone(&app);
     let updates = futures_util::stream::unfold(
-        (rx, version, shutdown, Guard { app, id }),
+        (rx, version, shutdown, (Guard { app, id }, held)),
         |(mut rx, mut sent, mut shutdown, guard)| async move {
             loop {
                 tokio::select! {
@@ -220,7 +276,7 @@ pub async fn sse(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Resp
             }
         },
     );
-    Ok(Sse::new(initial.chain(updates))
+    Ok(Sse::new(aged(&aged_app, initial.chain(updates)))
         .keep_alive(KeepAlive::default())
         .into_response())
 }

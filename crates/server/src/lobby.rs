@@ -10,7 +10,7 @@ use crate::accounts::Session;
 use crate::api::{check_player, json_response, options_of};
 use crate::app::{App, NewGame};
 use crate::error::ApiError;
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{ClientAddr, JsonBody, QueryParams};
 use crate::player::Player;
 use crate::ratings::{provisional, PROVISIONAL_DEVIATION};
 use crate::state::SeatAccount;
@@ -31,6 +31,14 @@ use tokio::sync::broadcast::error::RecvError;
 /// How long a challenge stays open, in hours.
 pub const CHALLENGE_HOURS: i64 = 24;
 
+/// A challenge for a game played now (real time or untimed) lapses when its author has had
+/// no page of the app open for this long. Correspondence challenges wait the whole
+/// [`CHALLENGE_HOURS`].
+pub const AUTHOR_GONE_MS: i64 = 90_000;
+
+/// How often an author with a page open is noted as still here.
+pub const AUTHOR_SEEN_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Most challenges one account may have open at once.
 pub const MAX_OPEN: i64 = 20;
 
@@ -38,6 +46,12 @@ const HOUR_MS: i64 = 60 * 60 * 1000;
 
 fn open_since() -> i64 {
     now_ms() - CHALLENGE_HOURS * HOUR_MS
+}
+
+/// The oldest time an author of a challenge for a game played now may have been seen for
+/// it to be open.
+pub(crate) fn present_since() -> i64 {
+    now_ms() - AUTHOR_GONE_MS
 }
 
 #[derive(Debug, Deserialize)]
@@ -144,7 +158,7 @@ pub(crate) async fn list(
     let viewer = session.account();
     let rows = app
         .store
-        .challenges(viewer.as_deref(), open_since())
+        .challenges(viewer.as_deref(), (open_since(), present_since()))
         .await
         .map_err(ApiError::storage)?;
     let challenges: Vec<ChallengeView> = rows
@@ -160,10 +174,14 @@ pub(crate) async fn list(
 /// `POST /api/lobby`: a new challenge, or, against the computer, a new game at once.
 pub(crate) async fn post(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     session: Session,
     JsonBody(req): JsonBody<ChallengeRequest>,
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
+    // A challenge makes a game (at once against the computer): it draws on the same
+    // allowance as every other way of making one.
+    app.create_limit.check(client)?;
     let kind: GameKind = req
         .game
         .parse()
@@ -203,18 +221,21 @@ pub(crate) async fn post(
             name: me.name.clone(),
         });
         let (id, _, _) = app
-            .create(NewGame {
-                kind,
-                options,
-                seed: rand::random(),
-                position: None,
-                players,
-                same_screen: false,
-                token_hashes: Some([None, None]),
-                accounts,
-                rated: false,
-                clock,
-            })
+            .create(
+                NewGame {
+                    kind,
+                    options,
+                    seed: rand::random(),
+                    position: None,
+                    players,
+                    same_screen: false,
+                    token_hashes: Some([None, None]),
+                    accounts,
+                    rated: false,
+                    clock,
+                },
+                &client.to_string(),
+            )
             .await?;
         return Ok(json_response(
             StatusCode::CREATED,
@@ -229,7 +250,12 @@ pub(crate) async fn post(
                 .account_by_name(name)
                 .await
                 .map_err(ApiError::storage)?
-                .ok_or_else(|| ApiError::bad_request(format!("no player named '{name}'")))?;
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "no player named '{}'",
+                        crate::api::shorten(name)
+                    ))
+                })?;
             if found.id == me.id {
                 return Err(ApiError::bad_request("you cannot challenge yourself"));
             }
@@ -293,6 +319,7 @@ fn pick_seat(seat: &str) -> Seat {
 /// can be accepted once: a second taker gets 404.
 pub(crate) async fn accept(
     State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
     session: Session,
     Path(params): Path<BTreeMap<String, String>>,
     JsonBody(_): JsonBody<Empty>,
@@ -307,9 +334,10 @@ pub(crate) async fn accept(
     if !crate::app::valid_id(&id) {
         return Err(gone());
     }
+    app.create_limit.check(client)?;
     let Some(c) = app
         .store
-        .take_challenge(&id, &me.id, open_since())
+        .take_challenge(&id, &me.id, (open_since(), present_since()))
         .await
         .map_err(ApiError::storage)?
     else {
@@ -317,7 +345,8 @@ pub(crate) async fn accept(
     };
     // The challenge is taken: its game is made in a task of its own, so a client that hangs
     // up now cannot leave a challenge deleted and no game made.
-    let game = tokio::spawn(async move { start_challenge(&app, c, &me).await })
+    let key = client.to_string();
+    let game = tokio::spawn(async move { start_challenge(&app, c, &me, &key).await })
         .await
         .map_err(|e| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
@@ -333,6 +362,7 @@ async fn start_challenge(
     app: &Arc<App>,
     c: ChallengeRow,
     me: &crate::accounts::SignedIn,
+    owner: &str,
 ) -> Result<String, ApiError> {
     app.lobby_changed().await;
     let kind: GameKind = c
@@ -362,23 +392,26 @@ async fn start_challenge(
         name: me.name.clone(),
     });
     let (game, _, _) = app
-        .create(NewGame {
-            kind,
-            options,
-            seed: rand::random(),
-            position: None,
-            players: [Player::Human, Player::Human],
-            same_screen: false,
-            token_hashes: Some([None, None]),
-            accounts,
-            rated: c.rated,
-            clock: c
-                .clock
-                .as_deref()
-                .map(str::parse)
-                .transpose()
-                .map_err(ApiError::bad_request)?,
-        })
+        .create(
+            NewGame {
+                kind,
+                options,
+                seed: rand::random(),
+                position: None,
+                players: [Player::Human, Player::Human],
+                same_screen: false,
+                token_hashes: Some([None, None]),
+                accounts,
+                rated: c.rated,
+                clock: c
+                    .clock
+                    .as_deref()
+                    .map(str::parse)
+                    .transpose()
+                    .map_err(ApiError::bad_request)?,
+            },
+            owner,
+        )
         .await?;
     app.tell_started(&c.account_id, &game).await;
     Ok(game)
@@ -413,28 +446,38 @@ pub(crate) async fn cancel(
 
 /// `GET /api/lobby/live`: server-sent events: `hello`, then `lobby` whenever challenges
 /// come or go (on any server sharing the database); pages then fetch `GET /api/lobby`.
-pub(crate) async fn live(State(app): State<Arc<App>>) -> Response {
+pub(crate) async fn live(
+    State(app): State<Arc<App>>,
+    ClientAddr(client): ClientAddr,
+    session: Session,
+) -> Result<Response, ApiError> {
+    let held = crate::live::open_stream(&app, client)?;
     let rx = app.subscribe_lobby();
     let shutdown = app.shutdown.subscribe();
+    // A signed-in author's challenges stay open while this page is.
+    let seen = session.account().map(|id| app.keep_seen(id));
     let hello = futures_util::stream::once(async {
         Ok::<Event, Infallible>(Event::default().event("hello").data("{}"))
     });
-    let updates =
-        futures_util::stream::unfold((rx, shutdown), |(mut rx, mut shutdown)| async move {
+    let updates = futures_util::stream::unfold(
+        (rx, shutdown, (held, seen)),
+        |(mut rx, mut shutdown, kept)| async move {
             tokio::select! {
                 m = rx.recv() => match m {
                     Ok(()) | Err(RecvError::Lagged(_)) => {
                         let ev = Event::default().event("lobby").data("{}");
-                        Some((Ok(ev), (rx, shutdown)))
+                        Some((Ok(ev), (rx, shutdown, kept)))
                     }
                     Err(RecvError::Closed) => None,
                 },
                 _ = shutdown.changed() => None,
             }
-        });
-    Sse::new(futures_util::StreamExt::chain(hello, updates))
+        },
+    );
+    let stream = futures_util::StreamExt::chain(hello, updates);
+    Ok(Sse::new(crate::live::aged(&app, stream))
         .keep_alive(KeepAlive::default())
-        .into_response()
+        .into_response())
 }
 
 /// One rating as pages show it.

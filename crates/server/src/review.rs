@@ -6,6 +6,7 @@
 
 use crate::app::{lock, App};
 use crate::error::ApiError;
+use crate::scheduler::Class;
 use crate::store::{ReviewRow, Write};
 use axum::http::StatusCode;
 use boardlab_ai::review::{Progress, Review, ReviewConfig, ReviewError};
@@ -106,6 +107,7 @@ impl App {
     async fn run_review(
         self: &Arc<Self>,
         record: GameRecord,
+        key: String,
         stop: Arc<AtomicBool>,
         mut progress: impl FnMut(Progress) + Send + 'static,
     ) -> Result<(String, String), ApiError> {
@@ -120,8 +122,14 @@ impl App {
             .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
         let start = AnyGame::record_start(kind, &record)
             .map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
-        let slots = Arc::clone(&self.ai_slots);
-        let first = Arc::clone(&slots).acquire_owned().await.ok();
+        // The pool's request to stop is not heard mid-position: a review hands its thread
+        // back after every position anyway.
+        let unheard = Arc::new(AtomicBool::new(false));
+        let pool = Arc::clone(&self.searches);
+        let first = Some(
+            pool.acquire(&key, Class::Hint, 1, Arc::clone(&unheard))
+                .await,
+        );
         let handle = tokio::runtime::Handle::current();
         let mut shutdown = self.shutdown.subscribe();
         let stop2 = Arc::clone(&stop);
@@ -136,7 +144,8 @@ impl App {
                 progress(p);
                 // Hand the slot back: computer players waiting for one go first.
                 permit = None;
-                permit = handle.block_on(Arc::clone(&slots).acquire_owned()).ok();
+                permit =
+                    Some(handle.block_on(pool.acquire(&key, Class::Hint, 1, Arc::clone(&unheard))));
             });
             drop(permit);
             review.map(|r| (stored_json(&start, &r), r.bot))
@@ -169,6 +178,7 @@ impl App {
     pub async fn start_review(
         self: &Arc<Self>,
         id: &str,
+        key: &str,
     ) -> Result<(StatusCode, String), ApiError> {
         let (record, version, moves) = self
             .with_entry(id, |e| {
@@ -209,11 +219,12 @@ impl App {
         }
         let app = Arc::clone(self);
         let id2 = id.to_string();
+        let key = key.to_string();
         tokio::spawn(async move {
             let app2 = Arc::clone(&app);
             let id3 = id2.clone();
             let result = app
-                .run_review(record, stop, move |p| {
+                .run_review(record, key, stop, move |p| {
                     if let Some(job) = lock(&app2.reviews).get_mut(&id3) {
                         job.progress = p;
                     }
@@ -299,7 +310,11 @@ impl App {
     /// # Errors
     /// 400 a record that cannot be read or replayed (the first bad move named), 409 a game the
     /// computer cannot review.
-    pub async fn review_upload(self: &Arc<Self>, text: &str) -> Result<String, ApiError> {
+    pub async fn review_upload(
+        self: &Arc<Self>,
+        text: &str,
+        key: &str,
+    ) -> Result<String, ApiError> {
         let record = GameRecord::parse(text)
             .map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
         if record.moves.is_empty() {
@@ -307,9 +322,14 @@ impl App {
                 "the record has no moves: there is nothing to review",
             ));
         }
-        self.run_review(record, Arc::new(AtomicBool::new(false)), |_| {})
-            .await
-            .map(|(json, _)| json)
+        self.run_review(
+            record,
+            key.to_string(),
+            Arc::new(AtomicBool::new(false)),
+            |_| {},
+        )
+        .await
+        .map(|(json, _)| json)
     }
 }
 

@@ -215,6 +215,9 @@ pub enum Ending {
     Agreed,
     /// This seat ran out of time.
     Flagged(Seat),
+    /// This seat's time ran out before it made its first move: nobody wins and the game
+    /// is not rated.
+    Aborted(Seat),
 }
 
 /// A move in the game's move list with the seat that played it.
@@ -259,6 +262,9 @@ fn over(message: String) -> ActionError {
     }
 }
 
+/// The data of a flag that aborts the game (the seat whose time ran out never moved).
+pub const FLAG_ABORT: &str = "abort";
+
 /// The state of a game after its log.
 #[derive(Clone, Debug)]
 pub struct Live {
@@ -277,6 +283,8 @@ pub struct Live {
     pub undo_request: Option<Seat>,
     /// The seat whose rematch offer is pending.
     pub rematch_offer: Option<Seat>,
+    /// Whether the pending rematch offer is for a rated game.
+    pub rematch_rated: bool,
     /// The id of the rematch, once agreed.
     pub rematch: Option<String>,
     /// The offer the other seat just declined (shown until the next action): `draw`, `undo`
@@ -309,6 +317,7 @@ impl Live {
             draw_offer: None,
             undo_request: None,
             rematch_offer: None,
+            rematch_rated: false,
             rematch: None,
             declined: None,
             updated_ms: meta.created_ms,
@@ -464,6 +473,9 @@ impl Live {
             (Some(Ending::Flagged(s)), _) => {
                 format!("the game is over: the {s} seat ran out of time")
             }
+            (Some(Ending::Aborted(s)), _) => {
+                format!("the game was aborted: the {s} seat never made its first move")
+            }
             (None, Some(o)) => format!("the game is over: {o}"),
             (None, None) => "the game is not over".to_string(),
         }
@@ -572,9 +584,7 @@ impl Live {
                 Ok(String::new())
             }
             Action::UndoRequest => {
-                if self.ending.is_some() {
-                    return Err(over(self.ended_message()));
-                }
+                self.check_not_final(meta)?;
                 let immediate = meta.same_screen || solitaire || meta.player(other).is_computer();
                 let count = self.takeback_count(seat, meta.same_screen || solitaire);
                 if count == 0 {
@@ -606,9 +616,7 @@ impl Live {
                 Ok(String::new())
             }
             Action::UndoAccept => {
-                if self.ending.is_some() {
-                    return Err(over(self.ended_message()));
-                }
+                self.check_not_final(meta)?;
                 if self.undo_request != Some(other) {
                     return Err(conflict(format!(
                         "the {other} seat has not asked to take back a move"
@@ -626,9 +634,7 @@ impl Live {
                 Ok(String::new())
             }
             Action::UndoDecline => {
-                if self.ending.is_some() {
-                    return Err(over(self.ended_message()));
-                }
+                self.check_not_final(meta)?;
                 if self.undo_request.is_none() {
                     return Err(conflict("no take-back request is pending"));
                 }
@@ -650,8 +656,19 @@ impl Live {
                         "the {other} seat offers a rematch already: accept it instead"
                     )));
                 }
+                let rated = match data {
+                    "" => false,
+                    "rated" if self.accounts.iter().all(Option::is_some) => true,
+                    "rated" => {
+                        return Err(conflict(
+                            "a rated rematch needs both players signed in to their accounts",
+                        ))
+                    }
+                    _ => return Err(conflict("a rematch offer is rated or not")),
+                };
                 self.rematch_offer = Some(seat);
-                Ok(String::new())
+                self.rematch_rated = rated;
+                Ok(data.to_string())
             }
             Action::RematchAccept => {
                 self.check_rematch(solitaire)?;
@@ -665,6 +682,7 @@ impl Live {
                     return Err(conflict("a rematch names its new game's id"));
                 }
                 self.rematch_offer = None;
+                self.rematch_rated = false;
                 self.rematch = Some(data.to_string());
                 Ok(data.to_string())
             }
@@ -676,6 +694,7 @@ impl Live {
                     self.declined = Some(("rematch", seat));
                 }
                 self.rematch_offer = None;
+                self.rematch_rated = false;
                 Ok(String::new())
             }
             Action::Join => {
@@ -702,7 +721,16 @@ impl Live {
                 if self.finished() {
                     return Err(over(self.ended_message()));
                 }
-                self.ending = Some(Ending::Flagged(seat));
+                let never_moved = !self.moves.iter().any(|m| m.seat == seat);
+                self.ending = Some(match data {
+                    "" => Ending::Flagged(seat),
+                    FLAG_ABORT if never_moved => Ending::Aborted(seat),
+                    _ => {
+                        return Err(conflict(format!(
+                            "a game is aborted only when the {seat} seat has not moved"
+                        )))
+                    }
+                });
                 self.draw_offer = None;
                 self.undo_request = None;
                 Ok(String::new())
@@ -739,6 +767,30 @@ impl Live {
     }
 
     /// Refuses a rematch before the game ends, in a puzzle, or after one was agreed.
+    /// Refuses to change a game whose end is final: one ended by resignation, agreement,
+    /// time or abort, and any finished game between two people on two screens (practice
+    /// games, on one screen, against the computer or alone, may take back the last move).
+    fn check_not_final(&self, meta: &Meta) -> Result<(), ActionError> {
+        let practice = meta.same_screen
+            || self.game.is_solitaire()
+            || meta.players.iter().any(Player::is_computer);
+        if self.ending.is_some() || (self.finished() && !practice) {
+            return Err(over(self.ended_message()));
+        }
+        Ok(())
+    }
+
+    /// What a flag of `seat` records: [`FLAG_ABORT`] when that seat never moved (the game is
+    /// then aborted, not lost), else nothing.
+    #[must_use]
+    pub fn flag_data(&self, seat: Seat) -> &'static str {
+        if self.moves.iter().any(|m| m.seat == seat) {
+            ""
+        } else {
+            FLAG_ABORT
+        }
+    }
+
     fn check_rematch(&self, solitaire: bool) -> Result<(), ActionError> {
         if !self.finished() {
             return Err(conflict(
@@ -827,6 +879,18 @@ impl Live {
         match self.ending {
             Some(Ending::Resigned(loser)) => Some(self.lost(loser, "resigned", "resignation")),
             Some(Ending::Flagged(loser)) => Some(self.lost(loser, "ran out of time", "time")),
+            Some(Ending::Aborted(seat)) => Some(GameResult {
+                winner: None,
+                colour: None,
+                draw: false,
+                tag: "aborted".into(),
+                reason: match self.game.colour_of(seat) {
+                    Some(c) => format!("aborted: {c} never made a first move"),
+                    None => format!("aborted: the {seat} player never made a first move"),
+                },
+                termination: "aborted",
+                outcome: None,
+            }),
             Some(Ending::Agreed) => Some(GameResult {
                 winner: None,
                 colour: None,
@@ -858,7 +922,8 @@ impl Live {
                 .as_ref()
                 .filter(|r| r.termination != "rules")
                 .map(|r| r.termination.to_string()),
-            result: result.map(|r| r.tag),
+            // An aborted game has no result: a record says "*".
+            result: result.filter(|r| r.termination != "aborted").map(|r| r.tag),
             started: Some(crate::rfc3339(meta.created_ms)),
             finished: self.finished().then(|| crate::rfc3339(self.updated_ms)),
             notes: Vec::new(),

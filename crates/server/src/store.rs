@@ -204,6 +204,8 @@ macro_rules! on_write_pool {
     };
 }
 
+mod guard;
+
 /// A batch as JSON arrays: new games, appended events, and the summaries after them. Each
 /// batch is then the same few statements whatever its size, prepared once and reused.
 struct BatchJson {
@@ -1396,7 +1398,8 @@ impl Store {
         max_open: i64,
     ) -> Result<bool, StoreError> {
         let sql = "INSERT INTO challenges (id, account_id, game, options, seat, rated, \
-                   opponent_id, created_ms, clock) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $10 \
+                   opponent_id, created_ms, clock, seen_ms) \
+                   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $10, $8 \
                    WHERE (SELECT count(*) FROM challenges WHERE account_id = $2) < $9";
         on_write_pool!(&self.pools, pool => {
             let done = sqlx::query(sql)
@@ -1417,14 +1420,15 @@ impl Store {
     }
 
     /// The open challenges made at or after `since_ms` that `viewer` may see: open ones, and
-    /// those made by or to the viewer; oldest first.
+    /// those made by or to the viewer; oldest first. A challenge for a game played now
+    /// (not correspondence) is open only while its author was seen at or after `seen_ms`.
     ///
     /// # Errors
     /// The database failed.
     pub async fn challenges(
         &self,
         viewer: Option<&str>,
-        since_ms: i64,
+        (since_ms, seen_ms): (i64, i64),
     ) -> Result<Vec<ChallengeRow>, StoreError> {
         let sql = "SELECT c.id, c.account_id, a.name, c.game, c.options, c.seat, c.rated, \
                    c.opponent_id, o.name AS opponent_name, c.created_ms, r.rating, \
@@ -1434,11 +1438,13 @@ impl Store {
                    LEFT JOIN ratings r ON r.account_id = c.account_id AND r.game = c.game \
                    WHERE c.created_ms >= $2 AND (c.opponent_id IS NULL \
                    OR c.opponent_id = $1 OR c.account_id = $1) \
+                   AND (c.seen_ms >= $3 OR c.clock LIKE '%d') \
                    ORDER BY c.created_ms, c.id LIMIT 500";
         on_pool!(&self.pools, pool => {
             let rows = sqlx::query(sql)
                 .bind(viewer.unwrap_or(""))
                 .bind(since_ms)
+                .bind(seen_ms)
                 .fetch_all(pool)
                 .await?;
             rows.iter().map(challenge_row).collect()
@@ -1455,14 +1461,21 @@ impl Store {
         &self,
         id: &str,
         taker: &str,
-        since_ms: i64,
+        (since_ms, seen_ms): (i64, i64),
     ) -> Result<Option<ChallengeRow>, StoreError> {
         let sql = "DELETE FROM challenges WHERE id = $1 AND account_id <> $2 \
                    AND (opponent_id IS NULL OR opponent_id = $2) AND created_ms >= $3 \
+                   AND (seen_ms >= $4 OR clock LIKE '%d') \
                    RETURNING id, account_id, game, options, seat, rated, opponent_id, created_ms, \
                    clock";
         on_write_pool!(&self.pools, pool => {
-            let row = sqlx::query(sql).bind(id).bind(taker).bind(since_ms).fetch_optional(pool).await?;
+            let row = sqlx::query(sql)
+                .bind(id)
+                .bind(taker)
+                .bind(since_ms)
+                .bind(seen_ms)
+                .fetch_optional(pool)
+                .await?;
             match row {
                 Some(r) => Ok(Some(ChallengeRow {
                     id: r.try_get("id")?,
@@ -1500,14 +1513,18 @@ impl Store {
         })
     }
 
-    /// Deletes challenges made before `before_ms` (expired); how many.
+    /// Deletes challenges made before `before_ms` (expired), and those for a game played
+    /// now whose author was last seen before `seen_ms` (lapsed); how many.
     ///
     /// # Errors
     /// The database failed.
-    pub async fn purge_challenges(&self, before_ms: i64) -> Result<u64, StoreError> {
+    pub async fn purge_challenges(&self, before_ms: i64, seen_ms: i64) -> Result<u64, StoreError> {
+        let sql = "DELETE FROM challenges WHERE created_ms < $1 \
+                   OR (seen_ms < $2 AND (clock IS NULL OR clock NOT LIKE '%d'))";
         on_write_pool!(&self.pools, pool => {
-            let done = sqlx::query("DELETE FROM challenges WHERE created_ms < $1")
+            let done = sqlx::query(sql)
                 .bind(before_ms)
+                .bind(seen_ms)
                 .execute(pool)
                 .await?;
             Ok(done.rows_affected())

@@ -39,6 +39,8 @@ pub struct State<'a> {
     pub declined: Option<Declined>,
     /// The seat whose rematch offer is pending.
     pub rematch_offer: Option<Seat>,
+    /// Whether the pending rematch offer is for a rated game.
+    pub rematch_rated: bool,
     /// The rematch's game id, once agreed.
     pub rematch: Option<&'a str>,
     pub position: String,
@@ -226,6 +228,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         draw_offer: live.draw_offer,
         undo_request: live.undo_request,
         rematch_offer: live.rematch_offer,
+        rematch_rated: live.rematch_rated,
         rematch: live.rematch.as_deref(),
         declined: live.declined.map(|(offer, seat)| Declined {
             offer,
