@@ -199,6 +199,8 @@ pub struct Settings {
     pub behind_tls: bool,
     /// Live streams and password hashing.
     pub budgets: crate::limits::Budgets,
+    /// How long after its author left a challenge for a game played now lapses.
+    pub challenge_lapse: Duration,
 }
 
 struct Thinking {
@@ -1538,12 +1540,13 @@ impl App {
         self.login_limit.forget_idle();
     }
 
-    /// Notes, now and every [`crate::lobby::AUTHOR_SEEN_EVERY`] while the guard lives,
-    /// that the player `account` has a page of the app open: their challenges stay open.
+    /// Notes, now and three times per challenge lapse while the guard lives, that the
+    /// player `account` has a page of the app open: their challenges stay open.
     pub(crate) fn keep_seen(self: &Arc<Self>, account: String) -> SeenGuard {
         let app = Arc::clone(self);
         SeenGuard(tokio::spawn(async move {
-            let mut tick = tokio::time::interval(crate::lobby::AUTHOR_SEEN_EVERY);
+            let every = (app.settings.challenge_lapse / 3).max(Duration::from_millis(200));
+            let mut tick = tokio::time::interval(every);
             loop {
                 tick.tick().await;
                 if let Err(e) = app.store.author_seen(&account, now_ms()).await {

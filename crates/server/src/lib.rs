@@ -147,8 +147,12 @@ pub struct ServeArgs {
     pub streams_per_address: u32,
     /// Seconds a live stream stays open before the server closes it (the client reconnects);
     /// a stream whose peer stops answering is dropped sooner.
-    #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub stream_max_age: u64,
+    /// Seconds after its author closed the app's last page that a challenge for a game
+    /// played now (real time or untimed) lapses; correspondence challenges stay 24 hours.
+    #[arg(long, default_value_t = lobby::DEFAULT_LAPSE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub challenge_lapse: u64,
     /// Search threads the analysis board may hold at once [default: half of
     /// --computer-threads, at least one]. Computer players and hints come first.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -196,6 +200,7 @@ impl Default for ServeArgs {
             max_streams: None,
             streams_per_address: 16,
             stream_max_age: 1800,
+            challenge_lapse: lobby::DEFAULT_LAPSE_SECONDS,
             analysis_threads: None,
             analysis_streams_per_address: 2,
             hash_threads: None,
@@ -324,6 +329,7 @@ impl Server {
                 logins_per_minute: args.logins_per_minute,
                 behind_tls: args.behind_tls,
                 budgets: args.budgets(),
+                challenge_lapse: Duration::from_secs(args.challenge_lapse),
             },
         );
         let mut connections = args.connection_limits();
@@ -352,7 +358,7 @@ impl Server {
                 sweeper.sweep_clocks(false).await;
                 sweeper.rate_pending().await;
                 let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
-                let lapsed = lobby::present_since();
+                let lapsed = lobby::present_since(&sweeper);
                 match sweeper.store.purge_challenges(expired, lapsed).await {
                     Ok(0) => {}
                     Ok(_) => sweeper.lobby_changed().await,

@@ -32,12 +32,10 @@ use tokio::sync::broadcast::error::RecvError;
 pub const CHALLENGE_HOURS: i64 = 24;
 
 /// A challenge for a game played now (real time or untimed) lapses when its author has had
-/// no page of the app open for this long. Correspondence challenges wait the whole
-/// [`CHALLENGE_HOURS`].
-pub const AUTHOR_GONE_MS: i64 = 90_000;
-
-/// How often an author with a page open is noted as still here.
-pub const AUTHOR_SEEN_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+/// no page of the app open for `--challenge-lapse` (90 s by default); correspondence
+/// challenges wait the whole [`CHALLENGE_HOURS`]. An author with a page open is noted as
+/// here three times in that time.
+pub const DEFAULT_LAPSE_SECONDS: u64 = 90;
 
 /// Most challenges one account may have open at once.
 pub const MAX_OPEN: i64 = 20;
@@ -50,8 +48,8 @@ fn open_since() -> i64 {
 
 /// The oldest time an author of a challenge for a game played now may have been seen for
 /// it to be open.
-pub(crate) fn present_since() -> i64 {
-    now_ms() - AUTHOR_GONE_MS
+pub(crate) fn present_since(app: &App) -> i64 {
+    now_ms() - i64::try_from(app.settings.challenge_lapse.as_millis()).unwrap_or(i64::MAX)
 }
 
 #[derive(Debug, Deserialize)]
@@ -158,7 +156,7 @@ pub(crate) async fn list(
     let viewer = session.account();
     let rows = app
         .store
-        .challenges(viewer.as_deref(), (open_since(), present_since()))
+        .challenges(viewer.as_deref(), (open_since(), present_since(&app)))
         .await
         .map_err(ApiError::storage)?;
     let challenges: Vec<ChallengeView> = rows
@@ -337,7 +335,7 @@ pub(crate) async fn accept(
     app.create_limit.check(client)?;
     let Some(c) = app
         .store
-        .take_challenge(&id, &me.id, (open_since(), present_since()))
+        .take_challenge(&id, &me.id, (open_since(), present_since(&app)))
         .await
         .map_err(ApiError::storage)?
     else {

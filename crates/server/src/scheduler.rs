@@ -4,9 +4,9 @@
 //!
 //! - A free slot goes first to computer players and hints, then to the analysis board, which
 //!   never holds more than its share (`--analysis-threads`).
-//! - Within a class, the client holding the fewest slots goes first (oldest request first
-//!   among equals), so a client with a thousand games waiting takes turns with a client
-//!   with one.
+//! - Within a class, the client holding the fewest slots goes first, and among equals the
+//!   one served longest ago (then the oldest request), so a client with a thousand games
+//!   waiting takes turns with a client with one.
 //! - A search that holds more than its client's share while another client waits is told to
 //!   stop: it answers at once with the best it found so far. A search that holds as much as
 //!   the waiting client plus one more slot is stopped at once; one that holds just more is
@@ -50,7 +50,13 @@ struct State {
     next: u64,
     running: Vec<Running>,
     waiting: Vec<Waiter>,
+    /// When each client was last given slots (a count of grants).
+    served: HashMap<Arc<str>, u64>,
+    grants: u64,
 }
+
+/// Clients remembered as served before those with nothing running or waiting are forgotten.
+const SERVED_LIMIT: usize = 10_000;
 
 #[derive(Debug)]
 struct Running {
@@ -232,6 +238,13 @@ impl SearchPool {
             .sum()
     }
 
+    /// The order waiting requests are served in: class, slots the client holds, how long
+    /// since it was last served, age.
+    fn rank(s: &State, w: &Waiter) -> (Class, usize, u64, u64) {
+        let served = s.served.get(&w.key).copied().unwrap_or(0);
+        (w.class, Self::held(s, &w.key), served, w.id)
+    }
+
     fn eligible(&self, s: &State, w: &Waiter) -> bool {
         w.class != Class::Analysis || s.analysis < self.analysis_max
     }
@@ -244,7 +257,7 @@ impl SearchPool {
                 .iter()
                 .enumerate()
                 .filter(|(_, w)| self.eligible(s, w))
-                .min_by_key(|(_, w)| (w.class, Self::held(s, &w.key), w.id))
+                .min_by_key(|(_, w)| Self::rank(s, w))
                 .map(|(i, _)| i);
             let Some(i) = best else {
                 return;
@@ -262,6 +275,20 @@ impl SearchPool {
             if w.class == Class::Analysis {
                 s.analysis += slots;
             }
+            s.grants += 1;
+            if s.served.len() >= SERVED_LIMIT {
+                let State {
+                    served,
+                    running,
+                    waiting,
+                    ..
+                } = &mut *s;
+                served.retain(|k, _| {
+                    running.iter().any(|r| r.key == *k) || waiting.iter().any(|w| w.key == *k)
+                });
+            }
+            let at = s.grants;
+            s.served.insert(Arc::clone(&w.key), at);
             s.running.push(Running {
                 id: w.id,
                 key: w.key,
@@ -279,7 +306,7 @@ impl SearchPool {
             .waiting
             .iter()
             .filter(|w| self.eligible(s, w))
-            .min_by_key(|w| (w.class, Self::held(s, &w.key), w.id))
+            .min_by_key(|w| Self::rank(s, w))
         else {
             return;
         };
@@ -327,33 +354,30 @@ mod tests {
     #[tokio::test]
     async fn a_waiting_client_goes_before_a_client_already_served() {
         let pool = SearchPool::new(1, 1);
+        let order = Arc::new(Mutex::new(Vec::new()));
         let first = pool.acquire("a", Class::Computer, 1, flag()).await;
         // Client a queues ten more searches, then client b one.
-        let mut queued = Vec::new();
-        for _ in 0..10 {
-            let p = Arc::clone(&pool);
-            queued.push(tokio::spawn(async move {
-                let permit = p.acquire("a", Class::Computer, 1, flag()).await;
-                tokio::time::sleep(Duration::from_millis(5)).await;
+        let search = |key: &'static str| {
+            let (p, order) = (Arc::clone(&pool), Arc::clone(&order));
+            tokio::spawn(async move {
+                let permit = p.acquire(key, Class::Computer, 1, flag()).await;
+                order.lock().unwrap().push(key);
+                tokio::time::sleep(Duration::from_millis(1)).await;
                 drop(permit);
-                "a"
-            }));
-        }
+            })
+        };
+        let mut tasks: Vec<_> = (0..10).map(|_| search("a")).collect();
         tokio::time::sleep(Duration::from_millis(10)).await;
-        let p = Arc::clone(&pool);
-        let b = tokio::spawn(async move {
-            let _permit = p.acquire("b", Class::Computer, 1, flag()).await;
-            Instant::now()
-        });
+        tasks.push(search("b"));
         tokio::time::sleep(Duration::from_millis(10)).await;
-        let released = Instant::now();
         drop(first);
-        let b_started = b.await.unwrap();
-        // b went first: it did not wait behind a's ten searches (5 ms each).
-        assert!(b_started - released < Duration::from_millis(5));
-        for q in queued {
-            q.await.unwrap();
+        for t in tasks {
+            t.await.unwrap();
         }
+        // b went first: it did not wait behind a's ten searches.
+        let order = order.lock().unwrap().clone();
+        assert_eq!(order[0], "b", "{order:?}");
+        assert_eq!(order.len(), 11);
     }
 
     #[tokio::test]

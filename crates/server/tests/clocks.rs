@@ -40,22 +40,33 @@ async fn a_clock_runs_out_and_the_server_flags_it_with_nobody_watching() {
         assert!(ms(&after, "first") <= 13_900, "{after}");
         assert_eq!(after["clock"]["running"], "second");
         assert!(ms(&after, "second") > 14_500, "{after}");
-        // Nobody moves: the server itself flags the second player when their time is up.
+        // The second player answers at once (a side that never moved would abort the game).
+        let (c, answered) = s
+            .play(
+                &id,
+                &legal(&after)[0],
+                tokens["second"].as_str().unwrap(),
+                None,
+            )
+            .await;
+        assert_eq!(c, 200, "{answered}");
+        assert_eq!(answered["clock"]["running"], "first");
+        // Nobody moves: the server itself flags the first player when their time is up.
         let flagged = s.wait_for(&id, 25, |st| st["status"] == "finished").await;
-        assert!(started.elapsed() >= Duration::from_secs(15));
+        assert!(started.elapsed() >= Duration::from_secs(13));
         assert_eq!(flagged["result"]["termination"], "time");
-        assert_eq!(flagged["result"]["winner"], "first");
+        assert_eq!(flagged["result"]["winner"], "second");
         assert!(flagged["result"]["text"]
             .as_str()
             .unwrap()
             .contains("ran out of time"));
         assert_eq!(flagged["clock"]["running"], Value::Null);
-        assert_eq!(ms(&flagged, "second"), 0);
+        assert_eq!(ms(&flagged, "first"), 0);
         let (c, e) = s
             .play(
                 &id,
-                &legal(&after)[0],
-                tokens["second"].as_str().unwrap(),
+                &legal(&answered)[0],
+                tokens["first"].as_str().unwrap(),
                 None,
             )
             .await;
@@ -150,8 +161,9 @@ async fn a_clock_that_ran_out_while_the_server_was_down_is_flagged_at_restart() 
             .await
             .unwrap();
         if st["status"] == "finished" {
-            assert_eq!(st["result"]["termination"], "time");
-            assert_eq!(st["result"]["winner"], "second");
+            // Nobody ever moved: the game is aborted, not won (issue 36).
+            assert_eq!(st["result"]["termination"], "aborted");
+            assert_eq!(st["result"]["winner"], Value::Null);
             break;
         }
         assert!(

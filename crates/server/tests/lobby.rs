@@ -413,11 +413,11 @@ async fn a_rematch_between_accounts_keeps_the_accounts_and_the_rating() {
         let (mut ann, ann_name) = signed_up(&s, "ann").await;
         let (mut ben, ben_name) = signed_up(&s, "ben").await;
         let (game, _) = rated_game(&s, &mut ann, &mut ben, true).await;
-        // Offered and accepted by account alone, no tokens.
+        // Offered (rated, as a visible choice) and accepted by account alone, no tokens.
         let (c, v) = ann
             .post(
                 &format!("/api/games/{game}/rematch"),
-                &json!({ "action": "offer" }),
+                &json!({ "action": "offer", "rated": true }),
             )
             .await;
         assert_eq!(c, 200, "{v}");

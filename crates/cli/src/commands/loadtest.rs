@@ -44,9 +44,36 @@ pub struct Args {
     /// The game played.
     #[arg(long, default_value = "sight-reduction")]
     pub game: String,
-    /// Database of the in-process server (default: a temporary SQLite file).
+    /// Database of the in-process server (default: a temporary SQLite file); with --abuse,
+    /// the `--database` of every server started.
     #[arg(long)]
     pub database: Option<String>,
+    /// Run the abuse cases instead of the move-rate test: each case starts a server process,
+    /// attacks it from loopback addresses and compares a victim's figures idle and under
+    /// attack.
+    #[arg(long, conflicts_with = "addr")]
+    pub abuse: bool,
+    /// With --abuse: a case to run (repeatable; default all): streams, logins, lobby,
+    /// analysis, lockout.
+    #[arg(long = "case", value_name = "NAME", requires = "abuse")]
+    pub cases: Vec<String>,
+    /// With --abuse: the server program, run as `PATH serve --addr 127.0.0.1:0 --database
+    /// URL [--server-arg …]` (default: this program).
+    #[arg(long = "bin", value_name = "PATH", requires = "abuse")]
+    pub bin: Option<std::path::PathBuf>,
+    /// With --abuse: an argument passed on to the server (repeatable, e.g.
+    /// `--server-arg=--logins-per-minute=20`).
+    #[arg(
+        long = "server-arg",
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "abuse"
+    )]
+    pub server_args: Vec<String>,
+    /// With --abuse: how long the lockout case guesses, in seconds (--seconds does not apply
+    /// to the abuse cases).
+    #[arg(long, default_value_t = 60)]
+    pub lockout_seconds: u64,
 }
 
 impl Default for Args {
@@ -58,6 +85,11 @@ impl Default for Args {
             rate: 5000,
             game: "sight-reduction".into(),
             database: None,
+            abuse: false,
+            cases: Vec::new(),
+            bin: None,
+            server_args: Vec::new(),
+            lockout_seconds: 60,
         }
     }
 }
@@ -439,6 +471,9 @@ pub fn check(args: &Args) -> Result<()> {
 /// # Errors
 /// Bad settings, a non-loopback address, or no server answering.
 pub fn run(args: &Args) -> Result<()> {
+    if args.abuse {
+        return super::abuse::run(args);
+    }
     run_blocking(args).map(|_| ())
 }
 

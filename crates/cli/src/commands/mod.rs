@@ -31,6 +31,7 @@ pub fn write_out(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
     std::io::stdout().lock().write_fmt(args)
 }
 
+mod abuse;
 mod analyze;
 mod arena;
 mod bench;
