@@ -19,6 +19,12 @@ import { clockText, clockSpoken, clockWords, clockSentence } from '../clock.js';
  * Opens `#join=SEAT.TOKEN` (an invite link) and hides it: the server exchanges the link's token
  * for this browser's own, once. Returns what to tell the player, or null without a link.
  */
+/** A seat token: 128 random bits as 32 lower-case hex digits. */
+function newToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 async function takeInvite(id) {
   const m = /^#join=(first|second)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!m) return null;
@@ -29,7 +35,15 @@ async function takeInvite(id) {
   }
   if (held[m[1]]) return { kind: 'ok', text: 'You already hold this seat.' };
   try {
-    const joined = await api.join(id, { token: m[2] });
+    // The new token is made here, so a join whose answer is lost can be sent again.
+    const body = { token: m[2], new_token: newToken() };
+    let joined;
+    try {
+      joined = await api.join(id, body);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'network') throw e;
+      joined = await api.join(id, body);
+    }
     seats.add(id, joined.seat, joined.token);
     // Signed in: the seat becomes the account's, so it can be played from any browser.
     if (accountName()) await claimGame(id, { [joined.seat]: joined.token });
@@ -321,7 +335,8 @@ export async function gamePage(root, id) {
     }
   }
 
-  async function action(kind, act) {
+  /** @param {string} kind @param {string} [act] @param {object} [extra] more of the body */
+  async function action(kind, act, extra = {}) {
     const seat = actingSeat();
     if (!seat) return;
     try {
@@ -329,7 +344,7 @@ export async function gamePage(root, id) {
       const body = { token: tokens[seat], version: state.version };
       if (kind === 'resign') next = await api.resign(id, body);
       else if (kind === 'draw') next = await api.draw(id, { ...body, action: act });
-      else if (kind === 'rematch') next = await api.rematch(id, { ...body, action: act });
+      else if (kind === 'rematch') next = await api.rematch(id, { ...body, action: act, ...extra });
       else next = await api.undo(id, { ...body, action: act });
       setFeedback('');
       apply(next);
@@ -815,6 +830,7 @@ export async function gamePage(root, id) {
     const mine = mySeats();
     let headline = 'Game over';
     if (state.solitaire) headline = r.tag === 'solved' ? 'Solved!' : 'Puzzle over';
+    else if (r.termination === 'aborted') headline = 'Aborted';
     else if (r.draw) headline = 'Draw';
     else if (r.winner && mine.length === 1) headline = mine[0] === r.winner ? 'You win!' : 'You lose';
     else if (r.winner) headline = `${cap(r.colour || `${r.winner} seat`)} wins`;
@@ -838,16 +854,21 @@ export async function gamePage(root, id) {
     const offer = state.rematch_offer;
     const row = (...parts) => h('div', { class: 'rematch-row', id: 'rematch' }, ...parts);
     if (state.rematch) return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-go', onclick: () => followRematch() }, 'Go to the rematch'));
+    const rated = state.rematch_rated ? 'a rated rematch' : 'a rematch';
     if (offer && !mine.includes(offer)) {
-      return row(h('span', {}, 'Your opponent offers a rematch, colours swapped.'),
+      return row(h('span', {}, `Your opponent offers ${rated}, colours swapped.`),
         h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch-accept', onclick: () => action('rematch', 'accept') }, 'Accept'),
         h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Decline'));
     }
     if (offer) {
-      return row(h('span', {}, 'Rematch offered: waiting for your opponent.'),
+      return row(h('span', {}, `${state.rematch_rated ? 'Rated rematch' : 'Rematch'} offered: waiting for your opponent.`),
         h('button', { type: 'button', class: 'btn', onclick: () => action('rematch', 'decline') }, 'Withdraw'));
     }
-    return row(h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch', title: 'The same game again with the colours swapped', onclick: () => action('rematch', 'offer') }, 'Rematch'));
+    const plain = h('button', { type: 'button', class: 'btn btn-primary', id: 'btn-rematch', title: 'The same game again with the colours swapped', onclick: () => action('rematch', 'offer') }, 'Rematch');
+    // Between two signed-in players a rematch may count for the ratings: their choice, shown.
+    const accounts = state.seats.first.account && state.seats.second.account;
+    if (!accounts) return row(plain);
+    return row(plain, h('button', { type: 'button', class: 'btn', id: 'btn-rematch-rated', title: 'The same game again with the colours swapped, counting for both ratings', onclick: () => action('rematch', 'offer', { rated: true }) }, 'Rated rematch'));
   }
 
   /** Keeps this browser's seats in the rematch (the seats swap) and opens it. */

@@ -62,6 +62,7 @@ function statusOf(g, you) {
     const opp = g.opponent_player && g.opponent_player.startsWith('computer') ? 'the computer' : g.opponent || (you ? 'your opponent' : 'the opponent');
     return { text: `Waiting for ${opp}`, cls: 'pill-live' };
   }
+  if (g.termination === 'aborted') return { text: 'Aborted', cls: '' };
   const how = ENDED[g.termination] ? ` ${ENDED[g.termination]}` : '';
   if (g.outcome === 'won') return { text: `Won${how}`, cls: 'pill-won' };
   if (g.outcome === 'lost') return { text: `Lost${how}`, cls: 'pill-lost' };

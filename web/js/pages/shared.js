@@ -76,6 +76,8 @@ export function seatsText(first, second, seats = {}) {
 
 /** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */
 export function resultText(tag, termination) {
+  // A side never made a first move: nobody won.
+  if (termination === 'aborted' || tag === 'aborted') return 'Aborted';
   if (!tag) return 'Over';
   // A puzzle given up or stuck: `score N` pieces were left.
   const score = /^score (\d+)$/.exec(tag);

@@ -508,11 +508,12 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
             .thread_name("loadtest-server")
             .enable_all()
             .build()?;
-        // Every game comes from this one address: no creation limit here.
+        // Every game comes from this one address: no creation or connection limit here.
         let serve = ServeArgs {
             addr: "127.0.0.1:0".into(),
             database,
             games_per_minute: 0,
+            connections_per_address: 0,
             ..ServeArgs::default()
         };
         let server = server_rt.block_on(Server::bind(&serve))?;
