@@ -2757,6 +2757,11 @@ test('clocks: a player whose time runs out loses on time, and the page says so',
   const { page } = await newBrowser({ width: 1280, height: 800 });
   // Fifteen seconds for the whole game, played from this browser (it holds both tokens).
   const made = await fetch(`${origin()}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'sight-reduction', clock: '0.25+0' }) }).then((r) => r.json());
+  // Each side makes its first move at once (a side that never moves aborts the game instead).
+  let at = made.state;
+  for (const seat of ['first', 'second']) {
+    at = await fetch(`${origin()}/api/games/${made.id}/moves`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ move: at.legal_moves[0], token: made.tokens[seat] }) }).then((r) => r.json());
+  }
   await page.goto(`${pageOrigin()}/`);
   await page.evaluate(([id, tokens]) => localStorage.setItem(`boardlab:seats:${id}`, JSON.stringify(tokens)), [made.id, made.tokens]);
   await page.goto(`${pageOrigin()}/games/${made.id}`);
@@ -2839,14 +2844,20 @@ test('rematch between accounts: offered after a lobby game, accepted, both land 
   for (const p of [a.page, b.page]) assert(await p.evaluate((gid) => localStorage.getItem(`boardlab:seats:${gid}`), id) === null, 'a token was stored');
   await b.page.locator('#btn-resign').click();
   await b.page.locator('#confirm-yes').click();
-  await a.page.waitForSelector('#btn-rematch');
-  await a.page.click('#btn-rematch');
+  // Between accounts, a rated rematch is a choice of its own, and the offer says which.
+  await a.page.waitForSelector('#btn-rematch-rated');
+  assert(await a.page.locator('#btn-rematch').isVisible(), 'the plain rematch is not offered');
+  await a.page.click('#btn-rematch-rated');
   await b.page.waitForSelector('#btn-rematch-accept');
+  const offered = await b.page.locator('#rematch').innerText();
+  assert(/offers a rated rematch/.test(offered), `the offer says '${offered}'`);
+  await shot(b.page, 'rematch-rated-offered');
   await b.page.click('#btn-rematch-accept');
   for (const p of [a.page, b.page]) await p.waitForFunction((old) => !location.pathname.includes(old) && /\/games\/[a-z0-9]+$/.test(location.pathname), id, { timeout: 10000 });
   assert(a.page.url() === b.page.url(), 'the players are in different rematches');
   const st = await apiGet(`/api/games/${gameId(a.page)}`);
   assert(st.seats.first.account === bn && st.seats.second.account === an && st.moves.length === 0, `the rematch's seats: ${st.seats.first.account} / ${st.seats.second.account}`);
+  assert(st.rated, 'the rated rematch is not rated');
   // The one who lost now plays first, by their account.
   assert((await waitTurn(b.page)).canMove, 'the first seat cannot move in the rematch');
   assert(!(await pageState(a.page)).canMove, 'the second seat may move first');

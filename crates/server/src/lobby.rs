@@ -208,37 +208,8 @@ pub(crate) async fn post(
                 "games against the computer are not rated",
             ));
         }
-        let computer = Player::parse(spec).map_err(ApiError::bad_request)?;
-        check_player(&app, kind, &computer, "opponent")?;
-        let mine = pick_seat(seat);
-        let mut players = [Player::Human, Player::Human];
-        players[mine.other().index()] = computer;
-        let mut accounts = [None, None];
-        accounts[mine.index()] = Some(SeatAccount {
-            id: me.id.clone(),
-            name: me.name.clone(),
-        });
-        let (id, _, _) = app
-            .create(
-                NewGame {
-                    kind,
-                    options,
-                    seed: rand::random(),
-                    position: None,
-                    players,
-                    same_screen: false,
-                    token_hashes: Some([None, None]),
-                    accounts,
-                    rated: false,
-                    clock,
-                },
-                &client.to_string(),
-            )
-            .await?;
-        return Ok(json_response(
-            StatusCode::CREATED,
-            serde_json::json!({ "game": id }).to_string(),
-        ));
+        let game = (kind, options, clock);
+        return play_computer(&app, &me, game, (spec, seat), &client.to_string()).await;
     }
     let opponent_id = match opponent {
         None | Some("") => None,
@@ -296,6 +267,48 @@ pub(crate) async fn post(
     Ok(json_response(
         StatusCode::CREATED,
         serde_json::json!({ "challenge": row.id }).to_string(),
+    ))
+}
+
+/// A game against the computer `spec` started at once from the lobby's form, the player in
+/// `seat` (`first`, `second` or `random`) by their account.
+async fn play_computer(
+    app: &Arc<App>,
+    me: &crate::accounts::SignedIn,
+    (kind, options, clock): (
+        GameKind,
+        boardlab_core::Options,
+        Option<crate::clock::TimeControl>,
+    ),
+    (spec, seat): (&str, &str),
+    owner: &str,
+) -> Result<Response, ApiError> {
+    let computer = Player::parse(spec).map_err(ApiError::bad_request)?;
+    check_player(app, kind, &computer, "opponent")?;
+    let mine = pick_seat(seat);
+    let mut players = [Player::Human, Player::Human];
+    players[mine.other().index()] = computer;
+    let mut accounts = [None, None];
+    accounts[mine.index()] = Some(SeatAccount {
+        id: me.id.clone(),
+        name: me.name.clone(),
+    });
+    let new = NewGame {
+        kind,
+        options,
+        seed: rand::random(),
+        position: None,
+        players,
+        same_screen: false,
+        token_hashes: Some([None, None]),
+        accounts,
+        rated: false,
+        clock,
+    };
+    let (id, _, _) = app.create(new, owner).await?;
+    Ok(json_response(
+        StatusCode::CREATED,
+        serde_json::json!({ "game": id }).to_string(),
     ))
 }
 

@@ -656,16 +656,7 @@ impl Live {
                         "the {other} seat offers a rematch already: accept it instead"
                     )));
                 }
-                let rated = match data {
-                    "" => false,
-                    "rated" if self.accounts.iter().all(Option::is_some) => true,
-                    "rated" => {
-                        return Err(conflict(
-                            "a rated rematch needs both players signed in to their accounts",
-                        ))
-                    }
-                    _ => return Err(conflict("a rematch offer is rated or not")),
-                };
+                let rated = self.rematch_rated_by(data)?;
                 self.rematch_offer = Some(seat);
                 self.rematch_rated = rated;
                 Ok(data.to_string())
@@ -721,16 +712,7 @@ impl Live {
                 if self.finished() {
                     return Err(over(self.ended_message()));
                 }
-                let never_moved = !self.moves.iter().any(|m| m.seat == seat);
-                self.ending = Some(match data {
-                    "" => Ending::Flagged(seat),
-                    FLAG_ABORT if never_moved => Ending::Aborted(seat),
-                    _ => {
-                        return Err(conflict(format!(
-                            "a game is aborted only when the {seat} seat has not moved"
-                        )))
-                    }
-                });
+                self.ending = Some(self.flag_ending(seat, data)?);
                 self.draw_offer = None;
                 self.undo_request = None;
                 Ok(String::new())
@@ -778,6 +760,32 @@ impl Live {
             return Err(over(self.ended_message()));
         }
         Ok(())
+    }
+
+    /// Whether a rematch offer with `data` is for a rated game (`rated`, between two
+    /// accounts) or not (empty).
+    fn rematch_rated_by(&self, data: &str) -> Result<bool, ActionError> {
+        match data {
+            "" => Ok(false),
+            "rated" if self.accounts.iter().all(Option::is_some) => Ok(true),
+            "rated" => Err(conflict(
+                "a rated rematch needs both players signed in to their accounts",
+            )),
+            _ => Err(conflict("a rematch offer is rated or not")),
+        }
+    }
+
+    /// How a flag of `seat` with `data` ends the game: lost on time, or, with
+    /// [`FLAG_ABORT`], aborted (only when that seat never moved).
+    fn flag_ending(&self, seat: Seat, data: &str) -> Result<Ending, ActionError> {
+        let never_moved = !self.moves.iter().any(|m| m.seat == seat);
+        match data {
+            "" => Ok(Ending::Flagged(seat)),
+            FLAG_ABORT if never_moved => Ok(Ending::Aborted(seat)),
+            _ => Err(conflict(format!(
+                "a game is aborted only when the {seat} seat has not moved"
+            ))),
+        }
     }
 
     /// What a flag of `seat` records: [`FLAG_ABORT`] when that seat never moved (the game is
