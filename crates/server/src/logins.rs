@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::store::name_key;
 use crate::{now_ms, token};
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue};
 
 /// The known-device cookie.
 pub const DEVICE_COOKIE: &str = "boardlab_device";
@@ -30,15 +30,7 @@ pub(crate) struct Attempt {
 
 /// The secret of the known-device cookie a request carries.
 fn device_secret(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|c| c.name() == DEVICE_COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+    crate::accounts::secret_cookie(headers, DEVICE_COOKIE)
 }
 
 /// The digest of the request's known-device cookie when that device signed in to
