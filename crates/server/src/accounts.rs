@@ -97,20 +97,7 @@ impl Session {
 
 /// The session secret a request's cookies carry.
 fn cookie_secret(headers: &HeaderMap) -> Option<String> {
-    secret_cookie(headers, COOKIE)
-}
-
-/// The secret (32 hex digits) a request's cookie `name` carries.
-pub(crate) fn secret_cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|c| c.name() == name)
-        .map(|c| c.value().to_string())
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+    token::secret_cookie(headers, COOKIE)
 }
 
 /// Whether a request comes from a page of this site, as far as its headers tell: its

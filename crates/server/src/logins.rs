@@ -30,7 +30,7 @@ pub(crate) struct Attempt {
 
 /// The secret of the known-device cookie a request carries.
 fn device_secret(headers: &HeaderMap) -> Option<String> {
-    crate::accounts::secret_cookie(headers, DEVICE_COOKIE)
+    token::secret_cookie(headers, DEVICE_COOKIE)
 }
 
 /// The digest of the request's known-device cookie when that device signed in to

@@ -44,6 +44,20 @@ pub fn to_hex(bytes: &[u8]) -> String {
     s
 }
 
+/// The secret (32 hex digits, as [`new_token`] makes) that a request's cookie `name` carries.
+#[must_use]
+pub fn secret_cookie(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == name)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// A digest read back from its hex form (`None` if the text is not 64 hex digits).
 #[must_use]
 pub fn hash_from_hex(text: &str) -> Option<TokenHash> {
