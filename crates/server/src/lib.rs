@@ -417,7 +417,8 @@ impl Server {
             .layer(
                 tower_http::trace::TraceLayer::new_for_http()
                     .make_span_with(tower_http::trace::DefaultMakeSpan::new())
-                    .on_response(tower_http::trace::DefaultOnResponse::new()),
+                    .on_response(tower_http::trace::DefaultOnResponse::new())
+                    .on_failure(log_failure),
             );
         let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
         builder
@@ -493,6 +494,23 @@ impl Server {
         app.store.close().await;
         tracing::info!("stopped");
         Ok(())
+    }
+}
+
+/// Logs an answer that failed on the server's side. A 503 is a refusal the server chose (a
+/// budget spent, logged at debug level so an attack cannot flood the log) or a storage
+/// failure (logged where it happened).
+fn log_failure(
+    class: tower_http::classify::ServerErrorsFailureClass,
+    latency: Duration,
+    _: &tracing::Span,
+) {
+    use tower_http::classify::ServerErrorsFailureClass as Class;
+    match class {
+        Class::StatusCode(s) if s == axum::http::StatusCode::SERVICE_UNAVAILABLE => {
+            tracing::debug!(?latency, "answered 503");
+        }
+        class => tracing::error!(?latency, "response failed: {class}"),
     }
 }
 
