@@ -104,6 +104,57 @@ async fn issue_36_live_streams_are_limited_per_address_and_end_at_their_maximum_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_36_streams_leave_connections_for_ordinary_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    // Eight connections in all, four of them for streams; no per-address limits.
+    let server = ServerProcess::start(
+        &sqlite(&dir),
+        None,
+        &[
+            "--max-connections",
+            "8",
+            "--max-streams",
+            "4",
+            "--streams-per-address",
+            "0",
+            "--connections-per-address",
+            "0",
+        ],
+    );
+    let url = |p: &str| format!("{}{p}", server.base);
+    let mut held = Vec::new();
+    for i in 0..4u8 {
+        // A client of its own for each, so each stream holds a connection of its own.
+        let c = client_from([127, 0, 0, 2 + i]);
+        let r = c.get(url("/api/lobby/live")).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        held.push((c, r));
+    }
+    let r = client_from([127, 0, 0, 9])
+        .get(url("/api/lobby/live"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status().as_u16(),
+        503,
+        "the server's streams are all taken"
+    );
+    assert!(retry_after(&r).is_some());
+    drop(r);
+    let r = client_from([127, 0, 0, 10])
+        .get(url("/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status().as_u16(),
+        200,
+        "ordinary requests still find a connection"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_36_connections_are_limited_per_address() {
     let dir = tempfile::tempdir().unwrap();
     let server = ServerProcess::start(&sqlite(&dir), None, &["--connections-per-address", "2"]);
