@@ -5,7 +5,8 @@
 //!   folder the table is empty and the server shows a page saying the UI is not built.
 //! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`, and
 //!   the pictures of their figures (`docs/rules/figures/*.svg`), served at `/rules/figures/`.
-//! - `analysis_files.rs`: the designer findings (`docs/analysis/*.md`) and their charts (every
+//! - `analysis_files.rs`: the designer findings (`docs/analysis/*.md`), the full reports
+//!   (`docs/analysis/DIR/report.md`) and their numbers (`report.json`), and their charts (every
 //!   `.svg` below `docs/analysis/`), served at `/api/findings/{page}` and `/findings/`.
 
 use std::fmt::Write as _;
@@ -92,8 +93,8 @@ fn main() {
     table(
         &root.join("docs/analysis"),
         &[],
-        &[".md", ".svg"],
+        &[".md", ".svg", "report.json"],
         "analysis_files.rs",
-        "The findings pages of `docs/analysis/` and their charts, by path.",
+        "The findings pages of `docs/analysis/`, the reports, their numbers and charts, by path.",
     );
 }

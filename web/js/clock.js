@@ -43,7 +43,8 @@ const pad = (n) => String(n).padStart(2, '0');
 
 /**
  * The time left as a clock shows it: "4:53", "1:02:10", "0:09.4" under ten seconds; a
- * correspondence clock with an hour or more left in days, hours and minutes ("2 d 23 h").
+ * correspondence clock with an hour or more left in days, hours and minutes ("2 d 23 h"), the
+ * hours always told under three days ("1 d 0 h"), where they matter.
  */
 export function clockText(ms, kind = 'realtime') {
   const left = Math.max(0, ms);
@@ -53,7 +54,7 @@ export function clockText(ms, kind = 'realtime') {
     const d = Math.floor(mins / 1440);
     const hr = Math.floor((mins % 1440) / 60);
     const min = mins % 60;
-    if (d) return hr ? `${d} d ${hr} h` : `${d} d`;
+    if (d) return hr || d < 3 ? `${d} d ${hr} h` : `${d} d`;
     return min ? `${hr} h ${min} min` : `${hr} h`;
   }
   if (left < 10000) {

@@ -36,6 +36,7 @@ const routes = [
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
   [/^\/findings\/?$/, () => (el) => findingsPage(el, null)],
   [/^\/findings\/([A-Za-z0-9-]+)\/?$/, (m) => (el) => findingsPage(el, m[1])],
+  [/^\/findings\/([A-Za-z0-9-]+)\/report\/?$/, (m) => (el) => findingsPage(el, `${m[1]}/report`)],
   [/^\/learn\/?$/, () => learnIndexPage],
   [/^\/learn\/([a-z0-9-]+)\/?$/, (m) => (el) => learnPage(el, m[1])],
   [/^\/puzzles\/?$/, () => puzzlesPage],
@@ -120,6 +121,8 @@ document.addEventListener('click', (ev) => {
   if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
   const href = a.getAttribute('href');
   if (!href || !href.startsWith('/') || href.startsWith('/api/') || a.hasAttribute('download') || a.target) return;
+  // A file (a report's numbers, a chart) is the server's, not a page of the app.
+  if (/\.[a-z0-9]+$/i.test(href.split(/[?#]/)[0])) return;
   ev.preventDefault();
   if (href !== location.pathname + location.search) go(href);
 });

@@ -4,11 +4,12 @@
 // The page decides what a move means (a tutorial compares it with the lesson's goal, a puzzle
 // asks the judge) and what to say; the browser holds no rules.
 
-import { h, mount, cap } from './util.js';
+import { h, mount, cap, pointerWords } from './util.js';
 import { BoardView } from './board.js';
 import { MoveBuilder } from './interact.js';
 import { openChooser, closeChooser } from './chooser.js';
 import { stylesFor } from './games/index.js';
+import { resultSentence } from './pages/shared.js';
 
 export class Practice {
   /**
@@ -25,6 +26,7 @@ export class Practice {
     this.message = { text: '', kind: '' };
     this.flash = null;
     this.marked = null;
+    this.startMarks = true;
     this.el = {
       status: h('div', { class: 'practice-status', role: 'status', 'aria-live': 'polite' }),
       wrap: h('div', { class: 'board-wrap practice-wrap' }),
@@ -62,12 +64,16 @@ export class Practice {
     return [this.el.status, this.el.wrap, this.boardView.zoomButton, this.el.feedback, this.el.actions];
   }
 
-  /** Shows `view` (an answer of POST /api/positions); clicks make moves when `enabled`. */
-  show(view, enabled) {
+  /**
+   * Shows `view` (an answer of POST /api/positions); clicks make moves when `enabled`. With
+   * `startMarks: false` the board does not mark where moves start (where finding them is the task).
+   */
+  show(view, enabled, { startMarks = true } = {}) {
     closeChooser();
     this.view = view;
     this.version += 1;
     this.enabled = enabled;
+    this.startMarks = startMarks;
     this.marked = null;
     this.builder.setState({ ...view, id: 'practice', version: this.version }, enabled);
     this.render();
@@ -93,15 +99,24 @@ export class Practice {
     this.render();
   }
 
-  /** A click the game refuses: the page's words for it where it has some, else the game's. */
+  /**
+   * A click the game refuses: the page's words for it where it has some, else the game's. The
+   * selection stays as the game left it, as on a game page (a click beside a selected piece's
+   * targets keeps the piece selected).
+   */
   refuse(cell, message) {
     const words = (this.o.refuse && this.o.refuse(cell, message)) || message;
-    this.reject(words, cell);
+    this.complain(words, cell);
   }
 
-  /** Refuses a move or click with `words`: the board shakes and the selection is dropped. */
+  /** Refuses a move with `words`: the board shakes and the selection is dropped. */
   reject(words, cell = null) {
     this.builder.reset(false);
+    this.complain(words, cell);
+  }
+
+  /** Says `words` as an error: the board shakes and `cell` flashes. */
+  complain(words, cell) {
     this.say(words, 'error');
     this.flash = cell;
     this.render();
@@ -131,15 +146,17 @@ export class Practice {
     const v = this.view;
     if (!v) return '';
     if (this.o.turn) return this.o.turn(v);
-    if (v.result) return cap(v.result.text);
+    if (v.result) return resultSentence(v.result.text);
     const colour = v.to_move && v.to_move.colour;
     return colour ? `${cap(colour)} to move` : '';
   }
 
   renderText() {
     const m = this.message;
-    const text = m.text || (this.enabled ? this.builder.hint() : '');
-    this.el.feedback.textContent = text;
+    // The game's prompt speaks of marked cells: none are marked where finding them is the task.
+    const quiet = !this.startMarks && !this.builder.sel.length && !this.builder.extra;
+    const text = m.text || (this.enabled && !quiet ? this.builder.hint() : '');
+    this.el.feedback.textContent = pointerWords(text);
     this.el.feedback.className = `feedback practice-feedback ${m.text && m.kind ? `feedback-${m.kind}` : 'feedback-hint'}`;
   }
 
@@ -159,7 +176,7 @@ export class Practice {
       zones: this.builder.zones(),
       ghosts: this.styles.ghosts ? this.styles.ghosts(this.builder) : null,
       hint: this.marked,
-      showAvailable: !this.builder.sel.length && !this.builder.extra,
+      showAvailable: this.startMarks && !this.builder.sel.length && !this.builder.extra,
       drag: this.styles.drag === false ? null : this.builder.grabbable(),
     });
     this.boardView.svg.classList.toggle('can-move', this.enabled);

@@ -128,3 +128,22 @@ export function fingerSized() {
 export function reducedMotion() {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
+
+/**
+ * `text` for the screen in use: on a touch screen (a coarse pointer, no mouse) "click" reads
+ * "tap", and the keyboard's Esc, which a phone has not, is left out.
+ */
+export function pointerWords(text) {
+  if (!text || typeof matchMedia !== 'function' || !matchMedia('(pointer: coarse)').matches) return text;
+  return String(text)
+    .replace(/\s*(?:Press )?Esc (?:cancels|to cancel)\.?/g, '')
+    .replace(/,? or press Esc to start again/g, ', or tap a new starting point')
+    .replace(/press Esc to start again/g, 'tap a new starting point')
+    .replace(/\bClick(ing|ed|s)?\b/g, (_, end) => `Tap${end === 'ing' ? 'ping' : end === 'ed' ? 'ped' : end || ''}`)
+    .replace(/\bclick(ing|ed|s)?\b/g, (_, end) => `tap${end === 'ing' ? 'ping' : end === 'ed' ? 'ped' : end || ''}`);
+}
+
+/** "1 move", "3 moves": a count with its noun. */
+export function count(n, noun, plural = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural}`;
+}

@@ -976,6 +976,215 @@ test('bug: Opprimo keeps the selection after a click on a point that is not a de
   await shot(page, 'opprimo-kept-selection');
 });
 
+// ---------------------------------------------------------------- issue 37, points 1, 2, 3 and 5
+
+/** A game on one screen, played `moves` moves (the first legal one each) and resigned. */
+async function shortGame(game, moves) {
+  const made = await apiPost('/api/games', { game, options: GAMES[game].options, seed: 37, same_screen: true });
+  let st = made.state;
+  for (let i = 0; i < moves; i += 1) st = await apiPost(`/api/games/${made.id}/moves`, { move: st.legal_moves[0], token: made.tokens.first });
+  await apiPost(`/api/games/${made.id}/resign`, { token: made.tokens.first });
+  return made.id;
+}
+
+/** Whether every cell of `cells` carries a hint mark on the board of `page`, and no other does. */
+async function hintMarksOn(page, cells) {
+  return page.evaluate((want) => {
+    const marks = [...document.querySelectorAll('.board .hint-mark')].map((m) => m.getBoundingClientRect());
+    const hits = want.map((c) => document.querySelector(`.board .hit[data-cell="${c}"]:not([data-layer])`).getBoundingClientRect());
+    const inside = (m, r) => Math.abs((m.left + m.right) / 2 - (r.left + r.right) / 2) < 2 && Math.abs((m.top + m.bottom) / 2 - (r.top + r.bottom) / 2) < 2;
+    return marks.length === want.length && hits.every((r) => marks.some((m) => inside(m, r)));
+  }, cells);
+}
+
+test('bug 37.1: Obsidio marks the best move on the board: a live hint, an analysis, a review', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    // A live game's hint: a placement, marked on its squares.
+    const id = await createFromStartPage(page, { game: 'obsidio', mode: 'same', options: { size: '7' } });
+    await waitTurn(page);
+    await page.locator('#btn-hint').click();
+    await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+    const move = /Hint: (\S+)/.exec(await page.locator('.feedback-advice').innerText())[1];
+    const st = await apiGet(`/api/games/${id}`);
+    const cells = (st.interaction.moves.find((m) => m.move === move) || {}).cells || [];
+    assert(cells.length >= 1, `the hint ${move} names no cells`);
+    // Every placement names its squares, one or two.
+    for (const m of st.interaction.moves) {
+      if (m.paths && m.paths.length) assert((m.cells || []).length === m.paths[0].length, `${m.move} names cells ${m.cells}`);
+    }
+    assert(await hintMarksOn(page, cells), `the hint ${move} is not marked on ${cells}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `bug37-1-hint-${viewport.width}`);
+  }
+  // Claims name their targets too (Black can claim b2 and d2 here).
+  const claims = await apiPost('/api/positions', { game: 'obsidio', options: { size: '7' }, position: '......./.+.+.+./......./.+.+.+./.b.b.../b+b+b+./.b.b... b anchor=c2' });
+  const kinds = new Set();
+  for (const m of claims.interaction.moves) {
+    if (m.move === 'swap' || m.move === 'pass') continue;
+    assert((m.cells || []).length === (m.set ? m.set.length : m.paths[0].length), `${m.move} names cells ${m.cells}`);
+    kinds.add(m.set ? 'claim' : m.paths[0].length);
+  }
+  assert(kinds.has('claim'), `kinds of moves seen: ${[...kinds]}`);
+  // The analysis board marks the computer's best move there.
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  await page.goto(`${pageOrigin()}/analysis?game=obsidio&options=size%3D7&position=${encodeURIComponent(claims.position)}`);
+  await page.waitForFunction(() => /^Done/.test((document.querySelector('.engine-meta') || {}).textContent || ''), null, { timeout: 30000 });
+  const best = await page.locator('#engine-best').innerText();
+  const bestCells = claims.interaction.moves.find((m) => m.move === best).cells || [];
+  assert(bestCells.length >= 1, `the analysis's best move ${best} names no cells`);
+  await page.waitForFunction((n) => document.querySelectorAll('.board .hint-mark').length === n, bestCells.length, { timeout: 5000 })
+    .catch(() => { throw new Error(`the analysis's best move ${best} is not marked`); });
+  assert(await hintMarksOn(page, bestCells), `the analysis's best move ${best} is not marked on ${bestCells}`);
+  await shot(page, 'bug37-1-analysis-1280');
+  // A review: each best move is marked, as its text says.
+  const gid = await shortGame('obsidio', 4);
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const b = await newBrowser(viewport);
+    await b.page.goto(`${pageOrigin()}/games/${gid}/review`);
+    await b.page.waitForSelector('#eval-graph svg', { timeout: 90000 });
+    const review = (await apiGet(`/api/games/${gid}/review`)).review;
+    for (let ply = 0; ply < review.plies.length; ply += 1) {
+      const p = review.plies[ply];
+      if (p.best === 'swap' || p.best === 'pass') continue;
+      assert(review.best_cells[ply].length >= 1, `the best move ${p.best} before move ${ply + 1} names no cells`);
+    }
+    await b.page.waitForFunction(() => document.querySelector('main').dataset.ply === '0');
+    assert(/marked on the board/.test(await b.page.locator('#review-comment').innerText()), 'the comment says nothing of a mark');
+    await b.page.waitForSelector('.board .hint-mark', { timeout: 5000 });
+    assert(await hintMarksOn(b.page, review.best_cells[0]), `the best move ${review.plies[0].best} is not marked on ${review.best_cells[0]}`);
+    await shot(b.page, `bug37-1-review-${viewport.width}`);
+  }
+});
+
+test('bug 37.2: the Opprimo tutorial keeps the selection after a click on no target, as a game does', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    await page.goto(`${pageOrigin()}/learn/opprimo`);
+    await waitPractice(page);
+    await page.locator('.step-dot').nth(1).click();
+    await page.waitForFunction(() => document.querySelector('main').dataset.step === '1');
+    await waitPractice(page);
+    const targets = () => page.evaluate(() => document.querySelectorAll('.practice .board .hit-target').length);
+    await clickCell(page, 'd3');
+    await page.waitForFunction(() => document.querySelectorAll('.practice .board .hit-target').length === 3);
+    await clickCell(page, 'a6');
+    await page.waitForFunction(() => document.querySelector('.practice-feedback').classList.contains('feedback-error'));
+    const f = await feedback(page);
+    assert(f.error && /cannot go to a6/.test(f.text) && /click d3 again/.test(f.text), `a6 refused: ${f.text}`);
+    assert(await targets() === 3, `d3 is no longer selected after its words say so: ${await targets()} targets`);
+    await shot(page, `bug37-2-kept-${viewport.width}`);
+    // The selection is d3's: a click on one of its targets makes the move.
+    await clickCell(page, 'd5');
+    await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved', null, { timeout: 5000 })
+      .catch(async () => { throw new Error(`d3-d5 not played; feedback: ${(await feedback(page)).text}`); });
+  }
+});
+
+test('bug 37.3: the Sight Reduction tutorial explains the removal made, promises no answer and marks no answer', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    await page.goto(`${pageOrigin()}/learn/sight-reduction`);
+    await waitPractice(page);
+    // Step 1 asks which piece may go: the board does not mark the two that may, nor do the words
+    // speak of marks.
+    assert(await page.locator('.practice .board .avail').count() === 0, 'step 1 marks the pieces that may go');
+    assert(!/marked/.test((await feedback(page)).text), `step 1 says '${(await feedback(page)).text}'`);
+    await shot(page, `bug37-3-step1-${viewport.width}`);
+    await clickCell(page, 'a1');
+    await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+    let f = await feedback(page);
+    assert(f.ok && /\ba1\b/.test(f.text) && !/Now (Black|White)/.test(f.text), `step 1 after a1: ${f.text}`);
+    const status = await page.locator('.practice-status').innerText();
+    assert(!/to move/.test(status), `the status waits for a move that never comes: '${status}'`);
+    await shot(page, `bug37-3-step1-done-${viewport.width}`);
+    // Step 3 asks for a removal among several legal ones: those are marked.
+    await page.locator('.step-dot').nth(2).click();
+    await page.waitForFunction(() => document.querySelector('main').dataset.step === '2');
+    await waitPractice(page);
+    assert(await page.locator('.practice .board .avail').count() > 0, 'step 3 marks no piece');
+    // Step 8: a1 may go as well as b1, and the words say why a1 could.
+    await page.locator('.step-dot').nth(7).click();
+    await page.waitForFunction(() => document.querySelector('main').dataset.step === '7');
+    await waitPractice(page);
+    assert(await page.locator('.practice .board .avail').count() === 0, 'step 8 marks the pieces that may go');
+    await clickCell(page, 'a1');
+    await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+    f = await feedback(page);
+    assert(f.ok && /a1[^.]*diagonal/.test(f.text), `step 8 after a1 does not say why a1 could go: ${f.text}`);
+    await shot(page, `bug37-3-step8-done-${viewport.width}`);
+  }
+});
+
+test('bug 37.5: each side\'s share of an evaluation is drawn in its colour: the bar, the graph, its labels', async () => {
+  const cat = await apiGet('/api/catalog');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    for (const game of Object.keys(GAMES)) {
+      // At the start the first player plays the game's first colour.
+      const [first, second] = cat.games.find((g) => g.name === game).colours;
+      await page.goto(`${pageOrigin()}/analysis?game=${game}`);
+      await page.waitForSelector('.eval-bar span', { state: 'attached', timeout: 20000 });
+      const got = await page.evaluate(([a, b]) => {
+        // The colour of a side's share, as the page computes it.
+        const sw = (c) => {
+          const d = document.body.appendChild(document.createElement('div'));
+          d.style.background = `var(--eval-${c})`;
+          const v = getComputedStyle(d).backgroundColor;
+          d.remove();
+          return v;
+        };
+        return {
+          share: getComputedStyle(document.querySelector('.eval-bar span')).backgroundColor,
+          rest: getComputedStyle(document.querySelector('.eval-bar')).backgroundColor,
+          first: sw(a), second: sw(b),
+        };
+      }, [first, second]);
+      assert(got.share === got.first && got.rest === got.second && got.first !== got.second,
+        `${game}: the first player (${first}) has ${got.share}, expected ${got.first}; the second (${second}) ${got.rest}, expected ${got.second}`);
+      if (game === 'obsidio') {
+        // Black moves first: its share is the dark one.
+        const lum = (c) => c.match(/\d+/g).slice(0, 3).reduce((x, y) => x + Number(y), 0);
+        assert(lum(got.share) < lum(got.rest), `obsidio: Black's share ${got.share} is lighter than White's ${got.rest}`);
+      }
+      if (game === 'obsidio' || game === 'opprimo') {
+        await page.locator('.eval-bar').scrollIntoViewIfNeeded();
+        await shot(page, `bug37-5-bar-${game}-${viewport.width}`);
+      }
+    }
+  }
+  // The review's graph: the first player's share (the area) in its colour (Obsidio: Black, dark),
+  // the second's (the ground) in its own, and each label in its side's colour.
+  for (const game of ['obsidio', 'opprimo']) {
+    const [first, second] = cat.games.find((g) => g.name === game).colours;
+    const gid = await shortGame(game, 3);
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const { page } = await newBrowser(viewport);
+      await page.goto(`${pageOrigin()}/games/${gid}/review`);
+      await page.waitForSelector('#eval-graph svg', { timeout: 90000 });
+      const got = await page.evaluate(([a, b]) => {
+        const sw = (c) => {
+          const d = document.body.appendChild(document.createElement('div'));
+          d.style.background = `var(--eval-${c})`;
+          const v = getComputedStyle(d).backgroundColor;
+          d.remove();
+          return v;
+        };
+        const fill = (sel) => getComputedStyle(document.querySelector(sel)).fill;
+        const labels = [...document.querySelectorAll('#eval-graph .eval-label')].map((l) => [l.textContent, getComputedStyle(l).fill]);
+        return { area: fill('#eval-graph .eval-area'), ground: fill('#eval-graph .eval-bg'), labels, first: sw(a), second: sw(b) };
+      }, [first, second]);
+      const word = (c) => `${c[0].toUpperCase()}${c.slice(1)} better`;
+      assert(got.area === got.first && got.ground === got.second && got.first !== got.second,
+        `${game}: the graph's area ${got.area} (${first}: ${got.first}), ground ${got.ground} (${second}: ${got.second})`);
+      assert(got.labels[0][0] === word(first) && got.labels[0][1] === got.first, `${game}: upper label ${got.labels[0]}`);
+      assert(got.labels[1][0] === word(second) && got.labels[1][1] === got.second, `${game}: lower label ${got.labels[1]}`);
+      await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+      await shot(page, `bug37-5-graph-${game}-${viewport.width}`);
+    }
+  }
+});
+
 test('bug: player bars keep whole names and facts, with the winner shown', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const { page } = await newBrowser(viewport);
@@ -2283,7 +2492,13 @@ test('accounts: games are claimed on sign-up and on creation, and My games puts 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${pageOrigin()}/my-games`);
   await page.waitForSelector('#group-turn .game-row');
-  assert(await inView(page, '#group-turn .game-row'), 'the first game waiting is outside a phone\'s window');
+  // The list is drawn again when the account's live channel says hello: let it settle.
+  let seen = false;
+  for (let i = 0; i < 20 && !seen; i += 1) {
+    seen = await inView(page, '#group-turn .game-row');
+    if (!seen) await sleep(100);
+  }
+  assert(seen, 'the first game waiting is outside a phone\'s window');
   assert(await page.locator('#acct-icon .turn-badge').isVisible(), 'no badge on a phone');
   const small = await smallControls(page);
   assert(!small.length, `targets under 44 px on a phone: ${small}`);
@@ -2863,6 +3078,344 @@ test('rematch between accounts: offered after a lobby game, accepted, both land 
   assert(!(await pageState(a.page)).canMove, 'the second seat may move first');
   await playOneByClicks(b.page, rng(13));
   assert((await waitTurn(a.page)).canMove, 'the second seat cannot answer');
+});
+
+// ---------------------------------------------------------------- issue 37: presence, layout, wording, friction
+
+test('bug 37.4: a player who joined and went to another page of the app shows as away, never as not joined yet', async () => {
+  // A lobby game: both seats are accounts', taken without an invite link.
+  const { a, b } = await lobbyGame({ game: 'obsidio', options: { size: '7' }, seat: 'first' });
+  const presence = () => a.page.locator('#presence-second').innerText();
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'here', null, { timeout: 10000 });
+  await b.page.goto(`${pageOrigin()}/lobby`);
+  await a.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent !== 'here', null, { timeout: 10000 });
+  assert(await presence() === 'away', `on another page the opponent is shown as '${await presence()}'`);
+  await shot(a.page, 'bug-37-4-away');
+  // Still away after a reload of the page that watches.
+  await a.page.reload();
+  await a.page.waitForSelector('#presence-second');
+  assert(await presence() === 'away', `after a reload the opponent is shown as '${await presence()}'`);
+  // An invite game: the friend opened the link, then went to another page.
+  const c = await newBrowser({ width: 1280, height: 800 });
+  await createFromStartPage(c.page, { game: 'sight-reduction', mode: 'online' });
+  const link = await c.page.locator('#invite-link').inputValue();
+  const d = await newBrowser({ width: 1280, height: 800 });
+  await d.page.goto(link);
+  await d.page.waitForSelector('.board .hit');
+  await c.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent === 'here', null, { timeout: 10000 });
+  await d.page.goto(`${pageOrigin()}/games`);
+  await c.page.waitForFunction(() => document.querySelector('#presence-second')?.textContent !== 'here', null, { timeout: 10000 });
+  const told = await c.page.locator('#presence-second').innerText();
+  assert(told === 'away', `the friend on another page is shown as '${told}'`);
+});
+
+/** Line boxes of the element's text: 1 when it is on one line. */
+async function textLines(page, selector) {
+  return page.locator(selector).first().evaluate((e) => {
+    const r = document.createRange();
+    r.selectNodeContents(e);
+    return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+  });
+}
+
+/** Whether segment (x1,y1)-(x2,y2) passes through rectangle `r` ({x, y, width, height}). */
+function segmentHitsBox([x1, y1], [x2, y2], r) {
+  const steps = 40;
+  for (let i = 0; i <= steps; i += 1) {
+    const x = x1 + ((x2 - x1) * i) / steps;
+    const y = y1 + ((y2 - y1) * i) / steps;
+    if (x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height) return true;
+  }
+  return false;
+}
+
+/**
+ * A review of a pasted record whose players have long names, shown as a game lost by the first
+ * player from the first move (the server's review, its values changed on the way to the page).
+ */
+async function lostReview(page) {
+  const { id } = await finishedGame('sight-reduction', 23);
+  const long = 'MaximilianaKonstantinopoulouWolkenkratzerDonaudampfschiff';
+  const record = (await (await fetch(`${origin()}/api/games/${id}/record?format=pgn`)).text())
+    .replace(/\[First "[^"]*"\]/, `[First "${long}"]`).replace(/\[Second "[^"]*"\]/, `[Second "${long}Zwei"]`);
+  await page.route('**/api/reviews', async (route) => {
+    const res = await route.fetch();
+    const review = await res.json();
+    review.plies.forEach((p, i) => {
+      const lost = (v) => ({ ...v, score: v.seat === 'first' ? 0 : 1 });
+      p.after = lost(p.after);
+      if (i > 0) p.before = lost(p.before);
+    });
+    await route.fulfill({ response: res, json: review });
+  });
+  await page.goto(`${pageOrigin()}/review`);
+  await page.fill('#record-text', record.includes(long) ? record : record.replace(/^\[Game/m, `[First "${long}"]\n[Game`));
+  await page.click('#review-go');
+  await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+}
+
+test('bug 37.6: names whole, the review on its card, the graph clear of its labels, rules and top bar on a phone', async () => {
+  // "Opponent" on one line in the opponent's bar of an online game, for every game.
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  for (const game of Object.keys(GAMES)) {
+    await createFromStartPage(page, { game, mode: 'online', options: GAMES[game].options });
+    await page.waitForSelector('.player-bar.top .pname strong');
+    await page.waitForTimeout(150);
+    const name = await page.locator('.player-bar.top .pname strong').innerText();
+    const lines = await textLines(page, '.player-bar.top .pname strong');
+    assert(!/\s/.test(name.trim()) ? lines === 1 : lines <= 2, `${game}: '${name}' runs over ${lines} lines`);
+    if (game === 'obsidio') await shot(page, 'bug-37-6-opponent-1280');
+  }
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page: rp } = await newBrowser(viewport);
+    await lostReview(rp);
+    // The summary stays on its card, the long names wrapped.
+    const off = await rp.evaluate(() => {
+      const card = document.querySelector('#review-summary').closest('.card').getBoundingClientRect();
+      return [...document.querySelectorAll('#review-summary th, #review-summary td')]
+        .filter((e) => e.getBoundingClientRect().right > card.right + 1).map((e) => e.textContent.slice(0, 30));
+    });
+    assert(!off.length, `${viewport.width}: off the card: ${off}`);
+    // The line and its marks stay clear of the labels and off the graph's edges.
+    const g = await rp.evaluate(() => {
+      const svg = document.querySelector('#eval-graph svg');
+      const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+      const pts = svg.querySelector('.eval-line').getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number));
+      const labels = [...svg.querySelectorAll('text')].map((t) => { const b = t.getBBox(); return { x: b.x, y: b.y, width: b.width, height: b.height }; });
+      const marks = [...svg.querySelectorAll('.eval-mark')].map((c) => { const b = c.getBBox(); return { x: b.x, y: b.y, width: b.width, height: b.height }; });
+      return { w, h, pts, labels, marks };
+    });
+    const hits = [];
+    g.pts.forEach((p, i) => {
+      if (p[1] < 2 || p[1] > g.h - 2) hits.push(`point ${i} on the edge (y ${p[1]})`);
+      if (i && g.labels.some((r) => segmentHitsBox(g.pts[i - 1], p, r))) hits.push(`segment ${i} over a label`);
+    });
+    for (const m of g.marks) if (g.labels.some((r) => segmentHitsBox([m.x, m.y], [m.x + m.width, m.y + m.height], r))) hits.push('a mark over a label');
+    assert(!hits.length, `${viewport.width}: ${hits.slice(0, 5).join('; ')}`);
+    await shot(rp, `bug-37-6-review-${viewport.width}`);
+  }
+  // Opprimo's rules on a phone: nothing wider than the screen.
+  const phone = await newBrowser({ width: 390, height: 844 });
+  await phone.page.goto(`${pageOrigin()}/rules/opprimo`);
+  await phone.page.waitForFunction(() => document.querySelector('.rules')?.dataset.figures === 'drawn', null, { timeout: 20000 });
+  const wide = await phone.page.evaluate(() => [...document.querySelectorAll('.rules > *, .rules pre, .rules figure, .rules table')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName} ${Math.round(e.getBoundingClientRect().width)}`));
+  const sideways = await phone.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  assert(!wide.length && !sideways, `opprimo's rules on a phone: wider than the screen: ${wide.join(', ')}${sideways ? ' (the page scrolls sideways)' : ''}`);
+  // The board diagrams (lines of up to 50 characters) are seen whole; longer text scrolls in its box.
+  const cut = await phone.page.evaluate(() => [...document.querySelectorAll('.rules pre')]
+    .filter((e) => Math.max(...e.textContent.split('\n').map((l) => l.length)) <= 50 && e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent.trim().slice(0, 20)));
+  assert(!cut.length, `opprimo's diagrams cut on a phone: ${cut.join(' | ')}`);
+  await phone.page.locator('.rules pre').first().scrollIntoViewIfNeeded();
+  await shot(phone.page, 'bug-37-6-opprimo-rules-390');
+  // The top bar on a phone: the logo and every section shown, each 44 px or more, apart.
+  await phone.page.goto(`${pageOrigin()}/`);
+  await phone.page.waitForSelector('.game-card');
+  const bar = await phone.page.evaluate(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { what: (e.dataset.nav || e.className || e.id || e.tagName).toString(), x: r.x, y: r.y, w: r.width, h: r.height, shown: e.offsetParent !== null || e.tagName === 'SUMMARY' }; };
+    return { brand: box(document.querySelector('.brand')), nav: [...document.querySelectorAll('.nav a')].map(box), others: [...document.querySelectorAll('#account-bar a, #account-bar button, .settings > summary')].map(box) };
+  });
+  const bad = [];
+  for (const t of [bar.brand, ...bar.nav, ...bar.others]) {
+    if (!t.shown || t.w < 1) bad.push(`${t.what} hidden`);
+    else if (t.w < 43.5 || t.h < 43.5) bad.push(`${t.what} ${Math.round(t.w)}×${Math.round(t.h)}`);
+    else if (t.x < -1 || t.x + t.w > 391) bad.push(`${t.what} outside the screen`);
+  }
+  const row = bar.nav.filter((t) => t.shown).sort((p, q) => p.y - q.y || p.x - q.x);
+  for (let i = 1; i < row.length; i += 1) {
+    if (Math.abs(row[i].y - row[i - 1].y) < 2 && row[i].x - (row[i - 1].x + row[i - 1].w) < 2) bad.push(`${row[i - 1].what} and ${row[i].what} touch`);
+  }
+  assert(!bad.length, `the top bar on a phone: ${bad.join(', ')}`);
+  await shot(phone.page, 'bug-37-6-phone-top-bar');
+  // Every link and button on its own (not a word in a sentence) is 44 px high or more.
+  const pages = [['/', '.game-card'], ['/lobby', '#lobby-signin'], ['/learn', '.learn-card'], ['/learn/sight-reduction', '.board .hit'], ['/puzzles', '.puzzle-links'],
+    ['/rules', '.rules-index'], ['/findings/obsidio', '.findings h1'], ['/review', '#record-text'], ['/games', '.games-table']];
+  const { id } = await finishedGame('sight-reduction', 24);
+  pages.push([`/games/${id}`, '#link-review'], [`/games/${id}/replay`, '.board']);
+  const small = [];
+  for (const [url, ready] of pages) {
+    await phone.page.goto(`${pageOrigin()}${url}`);
+    await phone.page.waitForSelector(ready, { timeout: 20000 });
+    await phone.page.waitForTimeout(400); // the result banner pops in
+    const found = await phone.page.evaluate(() => [...document.querySelectorAll('.topbar a, .topbar summary, main a[href], main button, main summary')]
+      .filter((e) => e.offsetParent !== null && e.getClientRects().length)
+      .filter((e) => {
+        // A word in a sentence is left as it is: a link inside running text.
+        const block = e.closest('p, li, td, dd, figcaption, .rules, .lead, .opt-desc, .muted');
+        return !block || block.textContent.trim() === e.textContent.trim();
+      })
+      .map((e) => ({ what: `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${[...e.classList].join('.')} '${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 18)}'`, r: e.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height < 43.5)
+      .map(({ what, r }) => `${what} ${Math.round(r.width)}×${Math.round(r.height)}`));
+    for (const f of found) small.push(`${url}: ${f}`);
+  }
+  assert(!small.length, `under 44 px on a phone: ${small.slice(0, 12).join('; ')}${small.length > 12 ? ` …(${small.length})` : ''}`);
+});
+
+test('bug 37.7: words for people: counts, colours, one grade, no live pill when over, hints, the time taken, taps, days and hours', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // "1 move", not "1 moves", in the recent games.
+  const made = { id: await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' }) };
+  await waitTurn(page);
+  await playOneByClicks(page, rng(37));
+  await page.goto(`${pageOrigin()}/`);
+  const pill = page.locator(`.recent-list a[href="/games/${made.id}"] .pill`).first();
+  await pill.waitFor();
+  assert(/^1 move · playing$/.test(await pill.innerText()), `the recent game says '${await pill.innerText()}'`);
+  // A result names its colours with capitals; a finished game has no "live" pill.
+  await page.goto(`${pageOrigin()}/games/${made.id}`);
+  await page.waitForSelector('.board .hit');
+  await page.locator('#btn-resign').click();
+  await page.locator('#confirm-yes').click();
+  await page.waitForSelector('.result-banner');
+  for (const sel of ['#status', '.result-banner .banner-text']) {
+    const t = await page.locator(sel).first().innerText();
+    assert(!/\b(white|black)\b/.test(t), `${sel} says '${t}'`);
+  }
+  assert(!(await page.locator('.conn').isVisible()), `a finished game shows '${await page.locator('.conn').innerText()}'`);
+  await shot(page, 'bug-37-7-finished');
+  // The review's comment does not say its grade twice ("blunder. Blunder.").
+  const { id } = await finishedGame('opprimo', 3, 8);
+  await page.goto(`${pageOrigin()}/games/${id}/review`);
+  await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+  const n = await page.locator('#review-moves .mv').count();
+  const twice = [];
+  for (let i = 1; i <= n; i += 1) {
+    await page.locator(`#review-moves .mv[data-ply="${i}"]`).click();
+    const c = await page.locator('#review-comment').innerText();
+    const m = /— ([a-z ]+)\.\s+(\S+(?: move)?)\./i.exec(c);
+    if (m && m[1].toLowerCase() === m[2].toLowerCase()) twice.push(c.split('\n')[0]);
+  }
+  assert(!twice.length, `the grade said twice: ${twice.slice(0, 3).join(' | ')}`);
+  // The analysis board tells the time it took, not the search's budget.
+  await page.route('**/api/analysis?**', (route) => route.fulfill({
+    status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
+    body: `event: analysis\ndata: ${JSON.stringify({ step: 4, last: true, ms: 3000, move: 'c3', cells: [], pv: ['c3'], text: 'White is better', first_score: 0.6, exact: false, depth: 4, nodes: 1200 })}\n\n`,
+  }));
+  const t0 = Date.now();
+  await page.goto(`${pageOrigin()}/analysis?game=sight-reduction`);
+  await page.waitForSelector('.engine-meta');
+  const waited = (Date.now() - t0) / 1000;
+  const meta = await page.locator('.engine-meta').innerText();
+  const said = Number((/([\d.]+) s/.exec(meta) || [])[1]);
+  assert(/^Done/.test(meta) && said <= waited + 0.05, `the analysis says '${meta}' after ${waited.toFixed(1)} s`);
+  await page.unroute('**/api/analysis?**');
+  // The tutorial's end does not say "every one on your own" after a hint.
+  await tutorialWithHints(page);
+  const summary = await page.locator('.learn-end .lead').innerText();
+  assert(!/every one on your own/.test(summary) && /with a hint/.test(summary), `after hints the tutorial says '${summary}'`);
+  // A correspondence clock under a few days tells the hours.
+  const corr = await apiPost('/api/games', { game: 'sight-reduction', clock: '1d' });
+  await page.goto(`${pageOrigin()}/games/${corr.id}`);
+  await page.waitForSelector('#clock-first');
+  const clock = (await page.locator('#clock-second').innerText()).trim();
+  assert(/^\d+ d \d+ h$|^\d+ h/.test(clock), `the correspondence clock shows '${clock}'`);
+  // On a touch screen: "tap", and no Esc.
+  const touch = await newBrowser({ width: 390, height: 844 }, { hasTouch: true, isMobile: true });
+  await createFromStartPage(touch.page, { game: 'sight-reduction', mode: 'same' });
+  await waitTurn(touch.page);
+  const words = [await touch.page.locator('.feedback').innerText()];
+  const first = (await clickables(touch.page))[0];
+  await clickCell(touch.page, first.cell, first.layer);
+  await touch.page.waitForTimeout(100);
+  words.push(await touch.page.locator('.feedback').innerText());
+  await touch.page.goto(`${pageOrigin()}/learn/sight-reduction`);
+  await waitPractice(touch.page);
+  await touch.page.locator('#btn-hint').click();
+  words.push((await feedback(touch.page)).text);
+  const mouseWords = words.filter((w) => /\bclick|\bEsc\b/i.test(w));
+  assert(words.some(Boolean) && !mouseWords.length, `on a touch screen: ${mouseWords.join(' | ')}`);
+  await shot(touch.page, 'bug-37-7-touch-hint');
+});
+
+/** Works through the Sight Reduction tutorial with a hint on every step, to its end. */
+async function tutorialWithHints(page) {
+  const game = 'sight-reduction';
+  const tutorial = await apiGet(`/api/tutorials/${game}`);
+  await page.goto(`${pageOrigin()}/learn/${game}`);
+  for (let i = 0; i < tutorial.steps.length; i += 1) {
+    const step = tutorial.steps[i];
+    await page.locator('.step-dot').nth(i).click();
+    await page.waitForFunction((k) => document.querySelector('main').dataset.step === String(k), i);
+    await waitPractice(page);
+    await page.locator('#btn-hint').click();
+    const view = await apiPost('/api/positions', { game, options: step.options, position: step.position });
+    const input = view.interaction.moves.find((m) => m.move === step.show);
+    if (input.paths && input.paths.length) {
+      for (const c of input.paths[0]) await clickCell(page, c.cell, c.layer || '');
+      const chooser = page.locator(`.chooser .chooser-btn[data-move="${step.show}"]`);
+      if (await chooser.count()) await chooser.click();
+    } else {
+      await page.locator(`.move-buttons .btn-move[data-move="${step.show}"]`).click();
+    }
+    await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved', null, { timeout: 5000 });
+  }
+  await page.locator('#btn-next').click();
+  await page.waitForSelector('.learn-end .lead');
+}
+
+test('bug 37.8: the name limit said, rated remembered, the invite link in view, the reports reachable, the marks explained', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  // Sign-up: a 60-character name is not cut to 20 without a word; the limit is said.
+  await page.goto(`${pageOrigin()}/account`);
+  await page.fill('#signup-name', 'n'.repeat(60));
+  assert((await page.locator('#signup-name').inputValue()).length === 60, 'the name was cut short');
+  const hint = await page.locator('#signup-name-hint').innerText();
+  assert(/20/.test(hint) && /60/.test(hint), `the hint says '${hint}'`);
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup-submit');
+  await page.waitForFunction(() => document.querySelector('#signup-error').textContent.length > 0);
+  assert(/20/.test(await page.locator('#signup-error').innerText()), `the refusal says '${await page.locator('#signup-error').innerText()}'`);
+  await shot(page, 'bug-37-8-signup');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'bug-37-8-signup-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The lobby remembers "Rated" from the last challenge.
+  await signUp(page, newName('rae'));
+  await postChallenge(page, { game: 'obsidio', rated: true });
+  await page.waitForSelector('.challenge.challenge-yours');
+  await page.goto(`${pageOrigin()}/`);
+  await page.goto(`${pageOrigin()}/lobby`);
+  await page.waitForSelector('#lobby-rated', { state: 'attached' });
+  assert(await page.locator('#lobby-rated').isChecked(), 'Rated was not remembered');
+  // An invite game: the link to send is in view at once, before any move, at both sizes.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const v = await newBrowser(viewport);
+    await createFromStartPage(v.page, { game: 'opprimo', mode: 'online', options: GAMES.opprimo.options });
+    await v.page.waitForSelector('#invite-link');
+    await v.page.evaluate(() => window.scrollTo(0, 0));
+    await v.page.waitForTimeout(150);
+    for (const sel of ['#invite-link', '#copy-invite', '.board']) assert(await inView(v.page, sel), `${viewport.width}: ${sel} is not in view`);
+    await shot(v.page, `bug-37-8-invite-${viewport.width}`);
+  }
+  // The findings link the full reports and their numbers, at addresses that answer.
+  await page.goto(`${pageOrigin()}/findings/assideum`);
+  await page.waitForSelector('.findings h1');
+  const links = await page.evaluate(() => [...document.querySelectorAll('.findings a[href]')].map((a) => a.getAttribute('href')));
+  const reports = links.filter((l) => /report/.test(l) && !/README/.test(l));
+  assert(reports.some((l) => /report\.json$/.test(l)) && reports.some((l) => /\/report$/.test(l)), `the report links: ${reports}`);
+  for (const l of reports) {
+    const r = await fetch(`${origin()}${l}`);
+    assert(r.ok, `${l} answers ${r.status}`);
+  }
+  await page.locator('.findings a[href$="/report"]').first().click();
+  await page.waitForFunction(() => /report/i.test(document.querySelector('.findings h1')?.textContent || ''), null, { timeout: 10000 });
+  const chart = await page.locator('.findings img').first().evaluate((i) => i.src);
+  assert((await fetch(chart)).ok, `the report's chart ${chart} does not load`);
+  const numbers = await fetch(`${origin()}${await page.locator('#report-numbers').getAttribute('href')}`);
+  assert(numbers.ok && /json/.test(numbers.headers.get('content-type')), `the numbers answer ${numbers.status}`);
+  await shot(page, 'bug-37-8-report');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'bug-37-8-report-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The review says what the marks mean.
+  const { id } = await finishedGame('sight-reduction', 25);
+  await page.goto(`${pageOrigin()}/games/${id}/review`);
+  await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+  const note = await page.locator('#review-marks').innerText();
+  assert(/\?\?/.test(note) && /blunder/.test(note), `the marks note says '${note}'`);
+  assert(await inView(page, '#review-marks'), 'the marks note is out of view');
 });
 
 // ---------------------------------------------------------------- runner

@@ -24,10 +24,17 @@ pub trait Present: Game {
     /// the player about it. Empty when the game is over.
     fn interaction(&self) -> Interaction;
 
-    /// The cells `mv`, a legal move of this position, touches, for marking it once played or
-    /// suggested. Empty for a move that touches none (a pass, a swap) and in games whose board
-    /// marks the last moves itself.
+    /// The cells `mv`, a legal move of this position, touches, for marking it once played.
+    /// Empty for a move that touches none (a pass, a swap) and in games whose board marks the
+    /// last moves itself.
     fn touched(&self, mv: Self::Move) -> Vec<Text>;
+
+    /// The cells to mark where `mv`, a legal move of this position, is suggested (a hint, a
+    /// review's or an analysis's best move): by default those it touches. A game whose board
+    /// marks the last moves itself names them here all the same.
+    fn suggested(&self, mv: Self::Move) -> Vec<Text> {
+        self.touched(mv)
+    }
 
     /// The game's tutorial: short lessons on real positions, in order (see
     /// [`crate::tutorial`]). A game without one has none.
@@ -303,7 +310,7 @@ pub struct MoveInput {
     /// The facing the move leaves a piece with (`n`, `e`, `s`, `w`), drawn as an arrow.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub facing: Option<&'static str>,
-    /// The cells the move touches.
+    /// The cells the move touches, which mark it where it is suggested (a hint).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<Text>,
 }

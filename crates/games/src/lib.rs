@@ -218,6 +218,16 @@ macro_rules! registry {
                     _ => Vec::new(),
                 })
             }
+
+            /// The cells that mark the move `text` where it is suggested in this position: empty for
+            /// text that is not a legal move here (see [`$crate::__core::Present::suggested`]).
+            #[must_use]
+            pub fn suggested(&self, text: &str) -> Vec<$crate::__core::present::Text> {
+                dispatch!(self, g => match g.parse_move(text) {
+                    Ok(mv) if g.is_legal(mv) => $crate::__core::Present::suggested(g, mv),
+                    _ => Vec::new(),
+                })
+            }
         }
 
         impl GameKind {

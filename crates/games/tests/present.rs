@@ -136,8 +136,9 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
 }
 
 /// Generic properties: unique cell names inside the extent; one input per legal move, in order,
-/// whose clicks, set cells and touched cells are all cells of the board; moves that share a
-/// click path are told apart by their words; every first click has its words.
+/// whose clicks, set cells and touched cells are all cells of the board, the last those that
+/// mark it suggested; moves that share a click path are told apart by their words; every first
+/// click has its words.
 fn check_shape(game: &AnyGame, b: &Board) {
     let names: BTreeSet<&str> = b.cells.iter().map(|c| c.name.as_ref()).collect();
     assert_eq!(names.len(), b.cells.len(), "duplicate cell names");
@@ -165,6 +166,12 @@ fn check_shape(game: &AnyGame, b: &Board) {
             );
         }
         assert!(!m.label.is_empty(), "move {} has no label", m.notation);
+        // A move entered by clicks or as a set names the cells that mark it where it is
+        // suggested (a hint), the same the server marks a review's or an analysis's best move on.
+        if !m.paths.is_empty() || m.set.is_some() {
+            assert!(!m.cells.is_empty(), "move {} names no cells", m.notation);
+        }
+        assert_eq!(m.cells, game.suggested(&m.notation), "move {}", m.notation);
         for path in &m.paths {
             assert!(!path.is_empty(), "move {}: an empty path", m.notation);
             firsts.insert((path[0].cell.to_string(), path[0].layer));

@@ -8,7 +8,8 @@
 //! Moves: a dark placement is one click, a light placement two (the first token, then the
 //! second); a claim is a set of targets chosen one by one and confirmed (the target chosen
 //! last is claimed last and becomes the anchor); swap and pass are buttons. The board marks
-//! the last moves itself, so no move names cells it touches.
+//! the last moves itself, so no move names cells it touches once played; a move suggested (a
+//! hint, the best move of a review or an analysis) is marked on the squares it names.
 
 use crate::geometry::{Bits, Kind, Square};
 use crate::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
@@ -185,13 +186,16 @@ impl Present for Obsidio {
                     place = true;
                     let a = self.cell_name(a);
                     let label = format!("Place {a}");
-                    MoveInput::clicks(notation, vec![vec![Click::on(a)]], label)
+                    MoveInput::clicks(notation, vec![vec![Click::on(a.clone())]], label)
+                        .touching(vec![a])
                 }
                 Move::PlaceTwo(a, b) => {
                     place = true;
                     let (a, b) = (self.cell_name(a), self.cell_name(b));
                     let label = format!("Place {a} and {b}");
+                    let cells = vec![a.clone(), b.clone()];
                     MoveInput::clicks(notation, vec![vec![Click::on(a), Click::on(b)]], label)
+                        .touching(cells)
                 }
                 Move::Claim { targets, last } => {
                     claim = true;
@@ -201,8 +205,8 @@ impl Present for Obsidio {
                         .collect();
                     let label = format!("Claim {}", cells.join(", "));
                     MoveInput {
-                        set: Some(cells),
-                        ..MoveInput::button(notation, label)
+                        set: Some(cells.clone()),
+                        ..MoveInput::button(notation, label).touching(cells)
                     }
                 }
                 Move::Swap => MoveInput::button(notation, "Swap colours (pie rule)"),
@@ -253,6 +257,13 @@ impl Present for Obsidio {
 
     fn touched(&self, _mv: Move) -> Vec<Text> {
         Vec::new()
+    }
+
+    fn suggested(&self, mv: Move) -> Vec<Text> {
+        self.move_cells(mv)
+            .into_iter()
+            .map(|sq| self.cell_name(sq))
+            .collect()
     }
 }
 
@@ -399,6 +410,10 @@ mod tests {
         assert_eq!(both.label, "Claim d2, b2");
         assert!(both.paths.is_empty());
         assert_eq!(both.kind, "move");
+        // A claim suggested (a hint, a review's best move) is marked on its targets.
+        assert_eq!(both.cells, vec![Text::from("d2"), Text::from("b2")]);
+        let claim = g.parse_move("+d2+b2").unwrap();
+        assert_eq!(g.suggested(claim), both.cells);
         assert!(i.set_words.is_some());
         assert_eq!(
             i.prompt,
@@ -421,7 +436,17 @@ mod tests {
         let pair = input(&i, "b3,f3");
         assert_eq!(pair.paths, vec![vec![Click::on("b3"), Click::on("f3")]]);
         assert_eq!(pair.label, "Place b3 and f3");
-        assert!(pair.group.is_none() && pair.cells.is_empty());
+        assert!(pair.group.is_none());
+        // The cells that mark it as a hint.
+        assert_eq!(dark.cells, vec![Text::from("c3")]);
+        assert_eq!(pair.cells, vec![Text::from("b3"), Text::from("f3")]);
+        // Suggested, a placement is marked on its squares, though once played it is marked by
+        // the board's own marks of the last moves.
+        for m in [dark, pair] {
+            let mv = g.parse_move(&m.notation).unwrap();
+            assert_eq!(g.suggested(mv), m.cells);
+            assert!(g.touched(mv).is_empty());
+        }
         let sel = i
             .selections
             .iter()
@@ -480,6 +505,8 @@ mod tests {
         assert_eq!(i.moves.len(), 1);
         assert_eq!(i.moves[0].notation, "pass");
         assert_eq!(i.moves[0].label, "Pass");
+        assert!(i.moves[0].cells.is_empty());
+        assert!(g.suggested(Move::Pass).is_empty());
         assert_eq!(i.prompt, "");
         assert!(i.selections.is_empty());
         assert_eq!(g.board().facts["supply-black"], "0");

@@ -169,7 +169,7 @@ pub async fn analysis(
                         step: i + 1,
                         last,
                         ms,
-                        cells: game.touched(&a.best),
+                        cells: game.suggested(&a.best),
                         best: a.best,
                         pv: a.pv,
                         text: boardlab_ai::words::value_words(value, colours, solitaire),

@@ -835,7 +835,8 @@ async fn get_rules(
 }
 
 /// A page of designer findings (`docs/analysis/PAGE.md`): a game's, or `README` (how the
-/// reports are made and what their metrics mean).
+/// reports are made and what their metrics mean), or a full report, `DIR/report` (asked for
+/// as `DIR%2Freport`).
 async fn get_findings(
     State(app): State<Arc<App>>,
     Path(params): Path<BTreeMap<String, String>>,
@@ -843,10 +844,16 @@ async fn get_findings(
 ) -> Result<Response, ApiError> {
     let name = params.get("page").map_or("", String::as_str);
     let missing = || ApiError::not_found(format!("no findings page '{name}'"));
-    let valid = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let plain = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    let valid = match name.split_once('/') {
+        Some((dir, page)) => plain(dir) && page == "report",
+        None => plain(name),
+    };
     if !valid {
         return Err(missing());
     }

@@ -47,7 +47,7 @@ fn stored_json(start: &AnyGame, review: &Review) -> String {
     let mut game = start.clone();
     let mut best_cells = Vec::with_capacity(review.plies.len());
     for p in &review.plies {
-        best_cells.push(game.touched(&p.best));
+        best_cells.push(game.suggested(&p.best));
         if game.play_text(&p.played).is_err() {
             break;
         }

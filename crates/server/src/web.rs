@@ -136,6 +136,14 @@ pub fn markdown_html_in(text: &str, pages: &str) -> String {
                 }));
             }
             let (path, anchor) = dest.split_once('#').unwrap_or((dest, ""));
+            if let Some(to) = report_link(path, pages) {
+                return Some(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: CowStr::from(to),
+                    title,
+                    id,
+                }));
+            }
             match path.strip_suffix(".md").filter(|p| !p.contains('/')) {
                 Some(page) => {
                     let to = if anchor.is_empty() {
@@ -166,6 +174,25 @@ pub fn markdown_html_in(text: &str, pages: &str) -> String {
     let mut out = String::with_capacity(text.len() * 3 / 2);
     html::push_html(&mut out, events.into_iter());
     out
+}
+
+/// Where a findings page's link to a full report goes: `DIR/report.md` to the app's page of
+/// it, `/findings/DIR/report`, and `DIR/report.json` to the numbers, served at
+/// `/findings/DIR/report.json`. None for any other link, and on pages other than the findings.
+fn report_link(path: &str, pages: &str) -> Option<String> {
+    if pages != "/findings" {
+        return None;
+    }
+    let (dir, file) = path.split_once('/')?;
+    let dir_ok = !dir.is_empty()
+        && dir
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    match file {
+        "report.md" if dir_ok => Some(format!("{pages}/{dir}/report")),
+        "report.json" if dir_ok => Some(format!("{pages}/{dir}/report.json")),
+        _ => None,
+    }
 }
 
 pub mod figure {
@@ -631,19 +658,21 @@ pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Res
         let file = format!("figures/{name}");
         Some(figure::picture_name(&file).and_then(|_| rules_file(dir, &file)))
     } else {
-        // The findings' charts, beside their pages.
+        // The findings' charts, beside their pages, and the reports' numbers.
         path.strip_prefix("findings/")
-            .filter(|p| p.ends_with(".svg"))
+            .filter(|p| p.ends_with(".svg") || p.ends_with("/report.json"))
             .map(|p| analysis_file(dir, p))
+    };
+    let kind = if path.ends_with(".json") {
+        "application/json"
+    } else {
+        "image/svg+xml"
     };
     if let Some(picture) = picture {
         return match picture {
             Some(bytes) => (
                 [
-                    (
-                        header::CONTENT_TYPE,
-                        HeaderValue::from_static("image/svg+xml"),
-                    ),
+                    (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
                     (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
                 ],
                 match bytes {

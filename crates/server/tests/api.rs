@@ -540,19 +540,7 @@ async fn earlier_positions_hints_and_rules_pages() {
     let (c, _) = s.get("/api/rules/chess").await;
     assert_eq!(c, 404);
     // The findings pages, with their charts beside them.
-    let text = |path: &str| {
-        let url = s.url(path);
-        let client = s.client.clone();
-        async move {
-            let r = client.get(url).send().await.unwrap();
-            let kind = r
-                .headers()
-                .get("content-type")
-                .map(|v| v.to_str().unwrap().to_string())
-                .unwrap_or_default();
-            (r.status().as_u16(), kind, r.text().await.unwrap())
-        }
-    };
+    let text = |path: &str| fetch_text(&s, path.to_string());
     let (c, kind, md) = text("/api/findings/sight-reduction").await;
     assert_eq!((c, kind.starts_with("text/markdown")), (200, true), "{md}");
     let (c, _, html) = text("/api/findings/sight-reduction?format=html").await;
@@ -580,6 +568,49 @@ async fn earlier_positions_hints_and_rules_pages() {
     assert_eq!(c, 400);
     let (_, cat) = s.get("/api/catalog").await;
     assert_eq!(cat["levels"], json!({ "min": 1, "max": 10, "default": 3 }));
+    s.stop().await;
+}
+
+/// Status, content type and body of `GET path`.
+async fn fetch_text(s: &TestServer, path: String) -> (u16, String, String) {
+    let r = s.client.get(s.url(&path)).send().await.unwrap();
+    let kind = r
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (r.status().as_u16(), kind, r.text().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn findings_link_the_full_reports_and_their_numbers() {
+    let s = TestServer::sqlite().await;
+    let text = |path: &str| fetch_text(&s, path.to_string());
+    // A game's page links its full report (a page of the app) and the report's numbers.
+    let (c, _, html) = text("/api/findings/obsidio?format=html").await;
+    assert_eq!(c, 200);
+    assert!(
+        html.contains("href=\"/findings/obsidio/report\"")
+            && html.contains("href=\"/findings/obsidio/report.json\""),
+        "{html}"
+    );
+    let (c, kind, report) = text("/api/findings/obsidio%2Freport?format=html").await;
+    assert_eq!((c, kind.starts_with("text/html")), (200, true), "{report}");
+    assert!(report.contains("<h1>"), "{report}");
+    let (c, kind, numbers) = text("/findings/obsidio/report.json").await;
+    assert_eq!((c, kind.as_str()), (200, "application/json"));
+    assert!(serde_json::from_str::<serde_json::Value>(&numbers).is_ok());
+    for bad in [
+        "obsidio%2Fconfig",
+        "%2Freport",
+        "..%2Freport",
+        "obsidio%2Freport%2Fx",
+    ] {
+        let (c, _, _) = text(&format!("/api/findings/{bad}")).await;
+        assert_eq!(c, 404, "{bad}");
+    }
+    let (c, _, _) = text("/findings/obsidio/config.json").await;
+    assert_eq!(c, 404);
     s.stop().await;
 }
 

@@ -68,7 +68,8 @@ pub(crate) static TUTORIAL: &[Step<SightReduction>] = &[
         goal: Goal::Moves(&["a1", "a3"]),
         hint: "Look up and down the a-file: only an empty square lies between a1 and a3.",
         show: "a3",
-        done: "Right: a3 saw a1 across the empty square a2, so it could go. Now Black removes.",
+        done: "Right: a1 and a3 see each other across the empty square a2, so either of them \
+               could go. In a game, Black would remove next.",
         wrong: "",
         mistakes: &[
             Mistake::Click(
@@ -206,7 +207,8 @@ pub(crate) static TUTORIAL: &[Step<SightReduction>] = &[
         goal: Goal::Moves(&["a1", "b1"]),
         hint: "Only the pieces near the bottom of the board see a Black piece.",
         show: "b1",
-        done: "Yes: b1 saw its friend a1 and Black's b2 straight above it.",
+        done: "Yes: a1 and b1 see each other along rank 1, and both see Black's b2: b1 looks \
+               straight up at it, a1 along the diagonal. So either of them could go.",
         wrong: "",
         mistakes: &[
             Mistake::Click(

@@ -18,6 +18,20 @@ function field(id, label, attrs, hint) {
     hint ? h('div', { class: 'opt-desc', id: `${id}-hint` }, hint) : null);
 }
 
+const NAME_MAX = 20;
+const NAME_HINT = `3 to ${NAME_MAX} letters, digits, _ or -`;
+
+/** Says, as the name is typed, when it is longer than a name may be. */
+function nameLength(input, form) {
+  const hint = form.querySelector(`#${input.id}-hint`);
+  if (!hint) return;
+  const n = [...input.value.trim()].length;
+  const over = n > NAME_MAX;
+  hint.textContent = over ? `Too long: ${n} characters, and a name has at most ${NAME_MAX}.` : NAME_HINT;
+  hint.classList.toggle('hint-error', over);
+  input.setAttribute('aria-invalid', String(over));
+}
+
 function accountForm(kind, query) {
   const create = kind === 'signup';
   const err = h('div', { class: 'form-error', role: 'alert', id: `${kind}-error` });
@@ -31,6 +45,11 @@ function accountForm(kind, query) {
       const password = form.querySelector(`#${kind}-password`).value;
       if (!name || !password) {
         err.textContent = 'Enter a name and a password.';
+        return;
+      }
+      if (create && [...name].length > NAME_MAX) {
+        err.textContent = `A name has at most ${NAME_MAX} characters; this one has ${[...name].length}.`;
+        form.querySelector(`#${kind}-name`).focus();
         return;
       }
       button.disabled = true;
@@ -52,8 +71,11 @@ function accountForm(kind, query) {
     },
   },
   h('h2', { id: `${kind}-title` }, create ? 'New here? Create an account' : 'Sign in'),
-  field(`${kind}-name`, 'Name', { type: 'text', autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', maxlength: 20, 'aria-describedby': create ? `${kind}-name-hint` : null },
-    create ? '3 to 20 letters, digits, _ or -' : null),
+  // No maxlength: a longer name is not cut short without a word, the limit is said instead.
+  field(`${kind}-name`, 'Name', {
+    type: 'text', autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', 'aria-describedby': create ? `${kind}-name-hint` : null,
+    oninput: create ? (ev) => nameLength(ev.target, form) : null,
+  }, create ? NAME_HINT : null),
   field(`${kind}-password`, 'Password', { type: 'password', autocomplete: create ? 'new-password' : 'current-password', maxlength: 128, 'aria-describedby': create ? `${kind}-password-hint` : null },
     create ? 'At least 8 characters' : null),
   h('div', { class: 'form-row' }, button),

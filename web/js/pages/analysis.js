@@ -5,12 +5,12 @@
 // thinks longer, and stop when the position changes. The address holds the position and the
 // moves, so a link shares them.
 
-import { h, mount, toast, copyText, scrollWithin } from '../util.js';
+import { h, mount, toast, copyText, scrollWithin, pointerWords } from '../util.js';
 import { api, catalog } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { openChooser, closeChooser } from '../chooser.js';
-import { navIcon, fitStack } from './shared.js';
+import { navIcon, fitStack, shareColours, resultSentence } from './shared.js';
 import { stylesFor } from '../games/index.js';
 
 /** A node of the tree of moves tried: the move that led here and the position it reached. */
@@ -39,6 +39,14 @@ function optionsFrom(text) {
     if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
   }
   return out;
+}
+
+/** The colours of the first seat and of the second in position `view` of game `info`, where known. */
+function seatColours(view, info) {
+  const t = view.to_move;
+  const other = t && t.colour ? (info.colours || []).find((c) => c !== t.colour) : null;
+  if (!other) return [null, null];
+  return t.seat === 'first' ? [t.colour, other] : [other, t.colour];
 }
 
 export async function analysisPage(root, query) {
@@ -70,6 +78,10 @@ export async function analysisPage(root, query) {
   let closed = false;
   let source = null;
   let evaluation = null;
+  // When the computer began on the position shown, and how long it had thought at the last
+  // evaluation received: the time told is the one the player waited, not the search's budget.
+  let thinkingSince = 0;
+  let thoughtMs = 0;
   let feedback = '';
 
   const boardWrap = h('div', { class: 'board-wrap' });
@@ -180,9 +192,11 @@ export async function analysisPage(root, query) {
     const es = new EventSource(`/api/analysis?${q}`);
     const at = node;
     source = es;
+    thinkingSince = performance.now();
     es.addEventListener('analysis', (ev) => {
       if (node !== at) return;
       evaluation = JSON.parse(ev.data);
+      thoughtMs = performance.now() - thinkingSince;
       drawEngine();
       draw();
       if (evaluation.last) es.close();
@@ -200,7 +214,7 @@ export async function analysisPage(root, query) {
 
   function drawEngine() {
     if (node.view.result) {
-      mount(engine, h('p', { class: 'engine-text' }, `Game over: ${node.view.result.text}.`));
+      mount(engine, h('p', { class: 'engine-text' }, `Game over: ${resultSentence(node.view.result.text, false)}.`));
       return;
     }
     if (!evaluation) {
@@ -214,11 +228,11 @@ export async function analysisPage(root, query) {
     const e = evaluation;
     const pct = Math.round(e.first_score * 100);
     mount(engine,
-      h('div', { class: 'eval-bar', role: 'img', 'aria-label': e.text }, h('span', { style: `width:${pct}%` })),
+      h('div', { class: 'eval-bar', role: 'img', 'aria-label': e.text, style: shareColours(...seatColours(node.view, info)) }, h('span', { style: `width:${pct}%` })),
       h('p', { class: 'engine-text', id: 'engine-text' }, h('strong', {}, e.text)),
       h('p', { class: 'engine-line' }, 'Best: ', h('button', { type: 'button', class: 'btn btn-small', id: 'engine-best', onclick: () => play(e.move) }, e.move),
         e.pv.length > 1 ? h('span', { class: 'muted' }, ` then ${e.pv.slice(1, 8).join(' ')}`) : null),
-      h('p', { class: 'muted engine-meta' }, `${e.last ? 'Done' : 'Thinking on'} · ${(e.ms / 1000).toFixed(1)} s · ${e.exact ? 'proven' : `${e.nodes.toLocaleString()} positions`}`));
+      h('p', { class: 'muted engine-meta' }, `${e.last ? 'Done' : 'Still thinking'} · ${(thoughtMs / 1000).toFixed(1)} s · ${e.exact ? 'proven' : `${e.nodes.toLocaleString()} positions`}`));
   }
 
   function moveButton(n) {
@@ -268,8 +282,8 @@ export async function analysisPage(root, query) {
     bv.svg.classList.toggle('can-move', builder.enabled);
     const who = v.to_move && v.to_move.colour ? `${v.to_move.colour[0].toUpperCase()}${v.to_move.colour.slice(1)} to move` : 'To move';
     const brief = evaluation && evaluation.text ? ` · ${evaluation.text}, best ${evaluation.move}` : '';
-    status.textContent = v.result ? `Game over: ${v.result.text}` : `${who}${brief}`;
-    fb.textContent = feedback || builder.hint() || '';
+    status.textContent = v.result ? `Game over: ${resultSentence(v.result.text, false)}` : `${who}${brief}`;
+    fb.textContent = pointerWords(feedback || builder.hint() || '');
     fb.className = `feedback ${feedback ? 'feedback-error' : 'feedback-hint'}`;
     mount(buttonsEl, builder.enabled ? builder.buttons.map((b) => h('button', { type: 'button', class: 'btn btn-move', onclick: () => play(b.move) }, b.label)) : []);
     drawLines();

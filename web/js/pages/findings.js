@@ -8,9 +8,12 @@ import { api, catalog } from '../api.js';
 export async function findingsPage(root, page) {
   root.className = 'rules-root';
   const cat = await catalog();
-  const info = page && cat.games.find((g) => g.name === page);
+  // A full report, `DIR/report`: the game's (or a comparison's) report with its numbers.
+  const report = page && page.endsWith('/report') ? page.slice(0, -'/report'.length) : null;
+  const info = page && cat.games.find((g) => g.name === (report || page));
   const nav = h('nav', { class: 'rules-nav', 'aria-label': 'Findings' },
     cat.games.map((g) => h('a', { href: `/findings/${g.name}`, class: g.name === page ? 'active' : '', 'aria-current': g.name === page ? 'page' : null }, g.title)),
+    report ? h('a', { href: `/findings/${report}/report`, class: 'active', 'aria-current': 'page' }, 'Full report') : null,
     h('a', { href: '/findings/README', class: page === 'README' ? 'active' : 'api-link' }, 'How reports are made'));
   if (!page) {
     mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'How the games play'), nav,
@@ -21,9 +24,10 @@ export async function findingsPage(root, page) {
   }
   const body = h('article', { class: 'rules findings' }, h('p', { class: 'muted' }, 'Loading…'));
   mount(root, h('section', { class: 'page narrow' }, nav, body,
+    report ? h('p', { class: 'rules-play' }, h('a', { class: 'btn', href: `/findings/${report}/report.json`, id: 'report-numbers' }, 'Every number (JSON)')) : null,
     info ? h('p', { class: 'rules-play' }, h('a', { class: 'btn btn-primary', href: `/?game=${info.name}` }, `Play ${info.title}`),
       ' ', h('a', { class: 'btn', href: `/rules/${info.name}` }, 'Rules')) : null));
-  document.title = `${info ? info.title : 'Reports'} findings · boardlab`;
+  document.title = `${info ? info.title : 'Reports'} ${report ? 'report' : 'findings'} · boardlab`;
   try {
     body.innerHTML = await api.findings(page);
   } catch (e) {

@@ -1,7 +1,7 @@
 // The game page: the board, both players, whose turn, the move list with earlier positions,
 // typed moves, undo / draw / resign, record downloads, invite links, live updates.
 
-import { h, mount, cap, toast, copyText } from '../util.js';
+import { h, mount, cap, toast, copyText, pointerWords } from '../util.js';
 import { go } from '../main.js';
 import { moveSound } from '../sound.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
@@ -11,7 +11,7 @@ import { openChooser, closeChooser } from '../chooser.js';
 import { LiveGame } from '../live.js';
 import { stylesFor } from '../games/index.js';
 import { Legend } from '../legend.js';
-import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack } from './shared.js';
+import { playerName, colourSwatch, factLabel, goalOf, seatColourName, navIcon, fitStack, resultSentence } from './shared.js';
 import { accountName, sameName, onAccount, claimGame } from '../account.js';
 import { clockText, clockSpoken, clockWords, clockSentence } from '../clock.js';
 
@@ -54,6 +54,16 @@ async function takeInvite(id) {
   }
 }
 
+/** The seats seen with the game open, as kept under `key` ([] when none or unreadable). */
+function readSeen(key) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key) || '[]');
+    return Array.isArray(v) ? v.filter((x) => x === 'first' || x === 'second') : [];
+  } catch {
+    return [];
+  }
+}
+
 export async function gamePage(root, id) {
   const joined = await takeInvite(id);
   let tokens = seats.get(id);
@@ -62,6 +72,17 @@ export async function gamePage(root, id) {
   let viewPly = null; // null: the current position
   let viewed = null; // the earlier position shown
   let presence = null; // which seats have the game open now: {first, second}
+  // The seats seen here at some time, kept by the browser: a seat once joined is never shown
+  // as "not joined yet" again, even after a reload.
+  const seenKey = `boardlab:seen:${id}`;
+  const seenHere = new Set(readSeen(seenKey));
+  const saveSeen = () => {
+    try {
+      if (seenHere.size) localStorage.setItem(seenKey, JSON.stringify([...seenHere]));
+    } catch {
+      // without storage the page still remembers while it is open
+    }
+  };
   let flipped = null; // null: automatic
   let connection = 'connecting';
   let busy = false;
@@ -102,6 +123,7 @@ export async function gamePage(root, id) {
   el.nav = h('div', { class: 'move-nav' });
   el.controls = h('div', { class: 'controls' });
   el.share = h('div', { class: 'share' });
+  el.invite = h('div', { class: 'invite-slot' });
   el.typedInput = h('input', {
     id: 'typed-move', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
     placeholder: 'Type a move, e.g. c3', 'aria-label': 'Type a move in notation', list: 'legal-moves',
@@ -134,7 +156,7 @@ export async function gamePage(root, id) {
   mount(root,
     h('div', { class: 'game-layout' },
       h('section', { class: 'board-col', 'aria-label': 'Board' },
-        el.stack = h('div', { class: 'board-stack' }, el.topBar, el.boardWrap, el.bottomBar, boardView.zoomButton, el.banner, el.viewing, el.actions, el.feedback)),
+        el.stack = h('div', { class: 'board-stack' }, el.invite, el.topBar, el.boardWrap, el.bottomBar, boardView.zoomButton, el.banner, el.viewing, el.actions, el.feedback)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
         legend.card,
@@ -439,6 +461,8 @@ export async function gamePage(root, id) {
       state.clock ? h('span', { class: 'clock-tag', id: 'game-clock', title: clockSentence(state.clock.control) }, clockWords(state.clock.control)) : null,
       opts ? h('span', { class: 'opts' }, opts) : null,
       h('a', { class: 'rules-link', href: `/rules/${state.game}`, target: '_blank', rel: 'noopener' }, 'Rules'));
+    // A finished game changes no more: no word of a live connection then.
+    el.conn.hidden = state.status === 'finished';
     el.conn.className = `conn conn-${connection}`;
     el.conn.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting…';
     el.conn.title = connection === 'live' ? 'Connected: moves appear as they are played' : 'The live connection is down; retrying';
@@ -459,10 +483,10 @@ export async function gamePage(root, id) {
     }
     const hint = builder.hint();
     if (feedback.text) {
-      el.feedback.textContent = feedback.text;
+      el.feedback.textContent = pointerWords(feedback.text);
       el.feedback.className = `feedback ${feedback.kind ? `feedback-${feedback.kind}` : ''}`;
     } else {
-      el.feedback.textContent = hint || '';
+      el.feedback.textContent = pointerWords(hint || '');
       el.feedback.className = 'feedback feedback-hint';
     }
     el.datalist.replaceChildren(...(canMove() ? state.legal_moves.slice(0, 500).map((m) => h('option', { value: m })) : []));
@@ -586,7 +610,10 @@ export async function gamePage(root, id) {
     const online = !state.same_screen && !state.solitaire && state.seats[seat].kind === 'human';
     if (!online || holds(seat) || !mySeats().length || !presence) return null;
     const here = !!presence[seat];
-    const joined = state.seats[seat].joined || here || state.moves.some((m) => m.seat === seat);
+    // Once joined, a seat stays joined: by its invite link, by an account (a lobby game), by
+    // having been here or by a move. Someone on another page of the app is away.
+    const sv = state.seats[seat];
+    const joined = sv.joined || !!sv.account || here || seenHere.has(seat) || state.moves.some((m) => m.seat === seat);
     const text = here ? 'here' : joined ? 'away' : 'not joined yet';
     const title = here ? 'Your opponent has this game open now' : joined ? 'Your opponent does not have this game open now' : 'Your opponent has not opened the invite link yet';
     return h('span', { class: ['presence', here ? 'presence-here' : 'presence-away'], id: `presence-${seat}`, title }, text);
@@ -596,7 +623,7 @@ export async function gamePage(root, id) {
     let text;
     let cls = 'status';
     if (state.status === 'finished') {
-      text = state.result ? cap(state.result.text) : 'The game is over.';
+      text = state.result ? resultSentence(state.result.text) : 'The game is over.';
       cls += ' status-over';
     } else if (state.to_move) {
       // Before colours are chosen (a fair set-up) the player is named instead of a colour.
@@ -805,14 +832,8 @@ export async function gamePage(root, id) {
     const items = [];
     if (invite && state.seats[invite.seat] && state.seats[invite.seat].joined) {
       items.push(h('div', { class: 'share-row joined', id: 'opponent-joined' }, 'Your opponent has joined with the invite link.'));
-    } else if (invite && state.status === 'ongoing') {
-      const link = `${location.origin}/games/${state.id}#join=${invite.seat}.${invite.token}`;
-      items.push(h('div', { class: 'share-row' },
-        h('label', { for: 'invite-link' }, `Invite link for your opponent (${seatColourName(state, invite.seat) || `${invite.seat} seat`})`),
-        h('div', { class: 'copy-row' },
-          h('input', { id: 'invite-link', readonly: true, value: link, onfocus: (ev) => ev.target.select() }),
-          h('button', { type: 'button', class: 'btn btn-primary', id: 'copy-invite', onclick: async () => toast(await copyText(link) ? 'Invite link copied' : 'Copy the link by hand', 'ok') }, 'Copy'))));
     }
+    renderInvite(invite);
     const watch = `${location.origin}/games/${state.id}`;
     items.push(h('div', { class: 'share-row' },
       h('label', { for: 'watch-link' }, 'Link for spectators'),
@@ -821,6 +842,29 @@ export async function gamePage(root, id) {
         h('button', { type: 'button', class: 'btn', onclick: async () => toast(await copyText(watch) ? 'Link copied' : 'Copy the link by hand', 'ok') }, 'Copy'))));
     el.share.className = 'card share';
     mount(el.share, items);
+  }
+
+  /**
+   * The invite link, above the board until the friend has opened it: the first thing the player
+   * sees, at any size, so that it is sent before the first move.
+   */
+  function renderInvite(invite) {
+    const waiting = invite && state.status === 'ongoing' && state.seats[invite.seat] && !state.seats[invite.seat].joined;
+    el.invite.hidden = !waiting;
+    if (!waiting) {
+      el.invite.replaceChildren();
+      return;
+    }
+    const link = `${location.origin}/games/${state.id}#join=${invite.seat}.${invite.token}`;
+    const colour = state.seats[invite.seat].colour;
+    const input = el.invite.querySelector('#invite-link');
+    if (input && input.value === link) return; // drawn already: keep a selection in it
+    mount(el.invite, h('div', { class: 'invite-box', id: 'invite-box', role: 'region', 'aria-label': 'Invite your opponent' },
+      h('label', { for: 'invite-link', class: 'invite-head' }, 'Send this link to your opponent',
+        h('span', { class: 'invite-sub' }, colour ? ` — they play ${cap(colour)}` : ' — it gives them the other seat')),
+      h('div', { class: 'copy-row' },
+        h('input', { id: 'invite-link', readonly: true, value: link, onfocus: (ev) => ev.target.select() }),
+        h('button', { type: 'button', class: 'btn btn-primary', id: 'copy-invite', onclick: async () => toast(await copyText(link) ? 'Invite link copied' : 'Copy the link by hand', 'ok') }, 'Copy link'))));
   }
 
   function renderBanner() {
@@ -839,7 +883,7 @@ export async function gamePage(root, id) {
       h('button', { class: 'banner-x', type: 'button', 'aria-label': 'Close', onclick: () => { bannerClosed = true; render(); } }, '×'),
       h('div', { class: 'banner-words' },
         h('div', { class: 'banner-head' }, headline),
-        h('div', { class: 'banner-text' }, cap(r.text))),
+        h('div', { class: 'banner-text' }, resultSentence(r.text))),
       rematchRow(mine),
       h('div', { class: 'banner-btns' },
         mine.length && !state.solitaire ? null : h('a', { class: 'btn btn-primary', href: newGameLink() }, 'Play again'),
@@ -961,6 +1005,8 @@ export async function gamePage(root, id) {
     tokens: () => [tokens.first, tokens.second],
     onPresence: (p) => {
       presence = p;
+      for (const seat of ['first', 'second']) if (p[seat]) seenHere.add(seat);
+      saveSeen();
       render();
     },
   });

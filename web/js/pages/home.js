@@ -1,7 +1,7 @@
 // The start page: choose a game, its options (generated from the catalog's schema), and how to
 // play: on this screen, against the computer, or online with an invite link.
 
-import { h, s, mount, cap, ago } from '../util.js';
+import { h, s, mount, cap, ago, count } from '../util.js';
 import { api, catalog, seats } from '../api.js';
 import { go } from '../main.js';
 import { seatsText, resultText } from './shared.js';
@@ -233,7 +233,7 @@ export async function homePage(root, query) {
           h('a', { href: `/games/${g.id}` },
             h('strong', {}, titles[g.game] || g.game),
             h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second, g.seats)),
-            h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${g.moves} moves · playing` : resultText(g.result, g.termination)),
+            h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · playing` : resultText(g.result, g.termination)),
             mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
             h('span', { class: 'muted small' }, ago(g.updated)))))));
     } catch {

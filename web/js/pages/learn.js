@@ -2,16 +2,18 @@
 // step is a lesson written and checked by the game's crate (GET /api/tutorials/GAME): a real
 // position, drawn and played through POST /api/positions, and the moves that succeed. A move
 // outside them is refused with the lesson's words; a click the game refuses, with the lesson's
-// words where it has some, else the game's. Progress stays in this browser.
+// words where it has some, else the game's. Where every legal move succeeds, finding one is the
+// lesson: the board then does not mark where moves start. Progress stays in this browser.
 
-import { h, mount, cap } from '../util.js';
+import { h, mount, cap, pointerWords } from '../util.js';
 import { api, catalog } from '../api.js';
 import { Practice, fitBoard } from '../practice.js';
 import { emblem } from '../games/emblems.js';
+import { resultSentence } from './shared.js';
 
 const KEY = 'boardlab:learn:';
 
-/** Progress in one game's tutorial: {step, done: {index: 'solved' | 'shown'}}. */
+/** Progress in one game's tutorial: {step, done: {index: 'solved' | 'hinted' | 'shown'}}. */
 export const learnProgress = {
   get(game) {
     try {
@@ -61,6 +63,28 @@ export async function learnIndexPage(root) {
   return null;
 }
 
+/**
+ * How the tutorial went, in one sentence: steps done alone, with a hint, or shown ("You worked
+ * through all 6 steps: 4 on your own, 1 with a hint, 1 shown.").
+ */
+function endWords(marks, total) {
+  const n = (mark) => marks.filter((d) => d === mark).length;
+  const alone = n('solved');
+  if (alone === total) return `You worked through all ${total} steps, every one on your own.`;
+  const parts = [`${alone} on your own`];
+  if (n('hinted')) parts.push(`${n('hinted')} with a hint`);
+  if (n('shown')) parts.push(`${n('shown')} shown`);
+  return `You worked through all ${total} steps: ${parts.join(', ')}.`;
+}
+
+/**
+ * Whether every legal move of `view` succeeds in `step`: finding one is then the task, and
+ * marking where moves start would give the answer away.
+ */
+function findingIsTheTask(step, view) {
+  return (view.legal_moves || []).every((m) => step.goal.includes(m));
+}
+
 export async function learnPage(root, game) {
   root.className = 'practice-root';
   const cat = await catalog();
@@ -84,6 +108,7 @@ export async function learnPage(root, game) {
   const progress = learnProgress.get(game);
   let index = Math.min(Math.max(0, progress.step), steps.length);
   let state = 'play'; // 'play' | 'solved' | 'shown' | 'busy'
+  let hinted = false; // the hint of this step was asked for: done with help, not alone
   let closed = false;
 
   const el = {
@@ -104,7 +129,8 @@ export async function learnPage(root, game) {
       return m ? m.text : null;
     },
     turn: (view) => {
-      if (view.result) return cap(view.result.text);
+      if (view.result) return resultSentence(view.result.text);
+      if (state === 'solved' || state === 'shown') return 'Step done'; // nobody moves next
       const colour = view.to_move && view.to_move.colour;
       if (!colour) return '';
       if (state !== 'play') return `${cap(colour)} to move`;
@@ -156,7 +182,8 @@ export async function learnPage(root, game) {
       const after = await api.position({ game, options: s.options, position: s.position, moves: [move] });
       if (closed) return;
       state = result;
-      save(result);
+      // Kept as done alone, with a hint, or shown.
+      save(result === 'solved' && hinted ? 'hinted' : result);
       practice.show(after, false);
       practice.say(result === 'shown' ? `Here is one way: ${s.done}` : s.done, 'ok');
     } catch (e) {
@@ -171,6 +198,7 @@ export async function learnPage(root, game) {
 
   async function load(i) {
     index = i;
+    hinted = false;
     save(null);
     state = 'busy';
     renderChrome();
@@ -183,7 +211,7 @@ export async function learnPage(root, game) {
       const view = await api.position({ game, options: s.options, position: s.position });
       if (closed || index !== i) return;
       state = 'play';
-      practice.show(view, true);
+      practice.show(view, true, { startMarks: !findingIsTheTask(s, view) });
       practice.say('');
     } catch (e) {
       practice.say(`Cannot load this step: ${e.message}`, 'error');
@@ -202,17 +230,17 @@ export async function learnPage(root, game) {
       const mark = progress.done[i];
       return h('li', {}, h('button', {
         type: 'button', class: ['step-dot', i === index ? 'on' : '', mark ? `dot-${mark}` : ''],
-        'aria-label': `Step ${i + 1}: ${x.title}${mark === 'solved' ? ' (done)' : ''}`, 'aria-current': i === index ? 'step' : null,
+        'aria-label': `Step ${i + 1}: ${x.title}${mark === 'solved' ? ' (done)' : mark === 'hinted' ? ' (done with a hint)' : ''}`, 'aria-current': i === index ? 'step' : null,
         title: x.title, onclick: () => load(i),
-      }, mark === 'solved' ? '✓' : String(i + 1)));
+      }, mark === 'solved' || mark === 'hinted' ? '✓' : String(i + 1)));
     }));
     el.title.textContent = '';
     el.title.append(h('span', { class: 'step-count' }, `Step ${index + 1} of ${steps.length}`), s.title);
-    el.text.textContent = s.text;
+    el.text.textContent = pointerWords(s.text);
     const btn = (label, attrs) => h('button', { type: 'button', class: 'btn', ...attrs }, label);
     const playing = state === 'play';
     mount(el.buttons,
-      btn('Hint', { id: 'btn-hint', disabled: !playing, onclick: () => practice.say(s.hint, 'advice') }),
+      btn('Hint', { id: 'btn-hint', disabled: !playing, onclick: () => { hinted = true; practice.say(s.hint, 'advice'); } }),
       btn('Show me', { id: 'btn-show', disabled: !playing, onclick: () => finish(s.show, 'shown') }),
       btn('Try again', { id: 'btn-again', disabled: state === 'busy' || playing, onclick: () => load(index) }),
       btn(index + 1 < steps.length ? 'Next' : 'Finish', {
@@ -223,11 +251,10 @@ export async function learnPage(root, game) {
   }
 
   function renderEnd() {
-    const solved = Object.values(progress.done).filter((d) => d === 'solved').length;
     document.title = `${tutorial.title} tutorial · boardlab`;
     mount(root, h('section', { class: 'page narrow learn-end' },
       h('h1', {}, `${tutorial.title}: tutorial complete`),
-      h('p', { class: 'lead' }, `You worked through all ${steps.length} steps${solved === steps.length ? ', every one on your own' : ` (${solved} on your own)`}.`),
+      h('p', { class: 'lead', id: 'learn-summary' }, endWords(Object.values(progress.done), steps.length)),
       h('div', { class: 'start-row' },
         h('a', { class: 'btn btn-primary', href: `/?game=${game}` }, `Play ${tutorial.title}`),
         game === 'sight-reduction' ? h('a', { class: 'btn', href: '/puzzles' }, 'Puzzles') : null,

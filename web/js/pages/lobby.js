@@ -43,6 +43,25 @@ function seatColours(info, options = {}) {
   return cols;
 }
 
+/** The last choice of rated or casual, kept by the browser: the next challenge starts with it. */
+const ratedChoice = {
+  key: 'boardlab:lobby-rated',
+  get() {
+    try {
+      return localStorage.getItem(this.key) === 'true';
+    } catch {
+      return false;
+    }
+  },
+  set(on) {
+    try {
+      localStorage.setItem(this.key, String(!!on));
+    } catch {
+      // without storage the choice lasts while the page is open
+    }
+  },
+};
+
 export async function lobbyPage(root) {
   root.className = 'lobby-root';
   let cat;
@@ -54,7 +73,7 @@ export async function lobbyPage(root) {
   }
   const infos = Object.fromEntries(cat.games.map((g) => [g.name, g]));
   const levels = { min: 1, max: 10, def: 3, ...(cat.levels ? { min: cat.levels.min ?? 1, max: cat.levels.max ?? 10, def: cat.levels.default ?? 3 } : {}) };
-  const pick = { game: cat.games[0].name, options: {}, seat: 'random', rated: false, clock: '', opponent: 'anyone', name: '', level: levels.def };
+  const pick = { game: cat.games[0].name, options: {}, seat: 'random', rated: ratedChoice.get(), clock: '', opponent: 'anyone', name: '', level: levels.def };
   let closed = false;
   let challenges = null; // the last listing
   let listError = '';
@@ -295,7 +314,7 @@ export async function lobbyPage(root) {
       })),
     vsComputer ? null : h('div', { class: 'opt lobby-rated' },
       h('label', { class: 'switch' },
-        h('input', { id: 'lobby-rated', type: 'checkbox', checked: pick.rated, onchange: (ev) => { pick.rated = ev.target.checked; } }),
+        h('input', { id: 'lobby-rated', type: 'checkbox', checked: pick.rated, onchange: (ev) => { pick.rated = ev.target.checked; ratedChoice.set(pick.rated); } }),
         h('span', { class: 'switch-track' }), h('span', { class: 'switch-text' }, 'Rated')),
       h('div', { class: 'opt-desc' }, 'A rated game counts for both players\' ratings in this game.')),
     clockPicker(pick.clock, (c) => { pick.clock = c; }, { id: 'lobby-clock' }),

@@ -7,6 +7,7 @@
 import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
 import { Practice, fitBoard } from '../practice.js';
+import { resultSentence } from './shared.js';
 
 const KEY = 'boardlab:puzzles';
 const GAME = 'sight-reduction';
@@ -100,7 +101,7 @@ export async function puzzlePage(root, id) {
     play: (move) => play(move),
     turn: (view) => {
       if (state === 'solved') return win ? `${cap(player)} wins` : 'Solved';
-      if (view.result) return cap(view.result.text);
+      if (view.result) return resultSentence(view.result.text);
       const colour = view.to_move && view.to_move.colour;
       if (!colour) return '';
       if (!win) return `${cap(colour)} to remove — you remove for both colours`;

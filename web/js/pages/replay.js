@@ -1,9 +1,9 @@
 // The replay page: step through a game's positions, or let them play by themselves.
 
-import { h, mount, cap } from '../util.js';
+import { h, mount, cap, count } from '../util.js';
 import { api } from '../api.js';
 import { BoardView } from '../board.js';
-import { seatsText, goalOf, navIcon } from './shared.js';
+import { seatsText, goalOf, navIcon, resultSentence } from './shared.js';
 
 export async function replayPage(root, id, query) {
   root.className = 'replay-root';
@@ -46,7 +46,7 @@ export async function replayPage(root, id, query) {
       h('div', { class: 'card head-card' },
         h('h1', { class: 'game-title' }, `${state.title} — replay`),
         h('div', { class: 'game-sub' }, state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen' : seatsText(state.seats.first.player, state.seats.second.player)),
-        h('div', { class: 'status' }, state.result ? cap(state.result.text) : 'The game is still being played.'),
+        h('div', { class: 'status' }, state.result ? resultSentence(state.result.text) : 'The game is still being played.'),
         h('div', { class: 'more-links' }, h('a', { href: `/games/${id}` }, 'Open the game'),
           n ? h('a', { href: `/games/${id}/review` }, 'Review') : null,
           h('a', { href: api.recordUrl(id, 'pgn'), download: `boardlab-${state.game}-${id}.pgn` }, 'PGN'),
@@ -78,7 +78,7 @@ export async function replayPage(root, id, query) {
     stack.style.setProperty('--aspect', bv.aspect().toFixed(4));
     slider.value = String(ply);
     info.textContent = !available ? 'This server cannot show earlier positions yet; only the final position is drawn.'
-      : ply === 0 ? `Start position · ${n} moves in all` : `Move ${ply} of ${n}: ${state.moves[ply - 1].move}${moverText(ply)}`;
+      : ply === 0 ? `Start position · ${count(n, 'move')} in all` : `Move ${ply} of ${n}: ${state.moves[ply - 1].move}${moverText(ply)}`;
     root.dataset.ply = String(ply);
     drawList();
   }

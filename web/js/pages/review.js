@@ -6,7 +6,7 @@
 import { h, s, mount, cap, toast, scrollWithin } from '../util.js';
 import { api, ApiError } from '../api.js';
 import { BoardView } from '../board.js';
-import { navIcon, fitStack } from './shared.js';
+import { navIcon, fitStack, shareColours, resultSentence } from './shared.js';
 
 const GRADE_WORDS = { best: 'best move', good: 'good', inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' };
 const SYMBOL = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -18,6 +18,55 @@ export function firstScores(review) {
   if (review.plies.length) out.push(first(review.plies[0].before));
   for (const p of review.plies) out.push(first(p.after));
   return out;
+}
+
+/**
+ * The graph's two sides and, at each point (index 0: the start), the share of the first of them.
+ * The sides are colours where the review knows them, each share drawn in its own colour even
+ * where the players swap colours during the game; else (and in a solitaire) the seats: `sides`
+ * is then [null, null].
+ */
+export function sideScores(review) {
+  const firsts = firstScores(review);
+  // In a solitaire one person plays both colours: the share is theirs.
+  if (review.solitaire) return { sides: [null, null], scores: firsts };
+  const n = review.plies.length;
+  const pair = [...new Set([...review.plies, ...review.sides].map((x) => x.colour).filter(Boolean))];
+  const other = (c) => (pair.length === 2 ? pair.find((x) => x !== c) : null);
+  const end = (review.sides.find((sd) => sd.seat === 'first') || {}).colour || null;
+  // The first seat's colour at point i: from the move made there, else (at the end) the summary's.
+  const firstAt = (i) => {
+    const p = review.plies[i];
+    if (i >= n) return end;
+    if (!p.colour) return null;
+    return p.seat === 'first' ? p.colour : other(p.colour);
+  };
+  const colours = firsts.map((_, i) => firstAt(i));
+  const top = colours.find(Boolean) || null;
+  if (!top || !other(top)) return { sides: [null, null], scores: firsts };
+  return { sides: [top, other(top)], scores: firsts.map((v, i) => (colours[i] && colours[i] !== top ? 1 - v : v)) };
+}
+
+/** The graph's sides (sideScores) in words: their colours, else the seats' names. */
+function sideWords(review, sides) {
+  const names = sideNames(review);
+  return sides.map((c, i) => (c ? cap(c) : names[i ? 'second' : 'first']));
+}
+
+/** A ply's comment without the grade the heading before it already says ("Blunder."). */
+function commentAfter(p) {
+  const said = GRADE_WORDS[p.grade];
+  const text = String(p.comment || '');
+  return said && text.toLowerCase().startsWith(`${said}.`) ? text.slice(said.length + 1).trimStart() : text;
+}
+
+/**
+ * One sentence on what the marks mean, for a game full of them too: a computer at a low level
+ * plays weak moves on purpose, and each is marked.
+ */
+function marksNote() {
+  return h('p', { class: 'muted review-marks', id: 'review-marks' },
+    '?! marks an inaccuracy, ? a mistake and ?? a blunder, a move that gives away much of what the position held; a computer at a low level makes many of them on purpose.');
 }
 
 /** The colour (or name) each seat plays in the review, for words. */
@@ -65,7 +114,7 @@ export async function gameReviewPage(root, id, query) {
     title: `${state.title} — review`,
     ply: Number(query.get('ply')) || 0,
     stale: !answer.current,
-    resultText: state.result ? cap(state.result.text) : 'The game is still being played.',
+    resultText: state.result ? resultSentence(state.result.text) : 'The game is still being played.',
     links: [h('a', { href: `/games/${id}` }, 'Back to the game'), h('a', { href: `/games/${id}/replay` }, 'Replay')],
   });
   return () => { stopped = true; cleanup(); };
@@ -130,7 +179,8 @@ export async function uploadReviewPage(root) {
 function showReview(root, review, opts) {
   const n = review.plies.length;
   const names = sideNames(review);
-  const scores = firstScores(review);
+  const { sides, scores } = sideScores(review);
+  const words = sideWords(review, sides);
   const positions = new Map();
   let ply = Math.max(0, Math.min(n, opts.ply || 0));
   let flipped = false;
@@ -157,6 +207,7 @@ function showReview(root, review, opts) {
         resultEl,
         opts.stale ? h('p', { class: 'muted' }, 'Moves were played after this review; open it again from the game to review them too.') : null,
         summary(),
+        marksNote(),
         h('div', { class: 'more-links' }, opts.links)),
       h('div', { class: 'card' }, h('h2', {}, 'Evaluation'), graph),
       h('div', { class: 'card moves-card' }, h('h2', {}, 'Moves'), list))));
@@ -172,19 +223,22 @@ function showReview(root, review, opts) {
 
   function drawGraph() {
     const W = 600;
-    const H = 150;
+    const H = 170;
+    // Bands at the top and the bottom hold the labels: the line stays between them, so a game
+    // lost from the first move runs along the lower band's edge, not over "… better".
+    const BAND = 32;
     const x = (i) => (n ? (i / n) * W : 0);
-    const y = (v) => (1 - v) * H;
+    const y = (v) => BAND + (1 - v) * (H - 2 * BAND);
     const pts = scores.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
-    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'eval-svg', role: 'img', 'aria-label': `Evaluation after each move: up is good for ${names.first}, down for ${names.second}. Click to go to a move.` },
+    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'eval-svg', role: 'img', style: shareColours(...sides), 'aria-label': `Evaluation after each move: up is good for ${words[0]}, down for ${words[1]}. Click to go to a move.` },
       s('rect', { x: 0, y: 0, width: W, height: H, class: 'eval-bg' }),
       s('polygon', { points: `0,${H} ${pts.join(' ')} ${x(n)},${H}`, class: 'eval-area' }),
       s('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: 'eval-mid' }),
       s('polyline', { points: pts.join(' '), class: 'eval-line' }),
       review.plies.filter((p) => SYMBOL[p.grade]).map((p) => s('circle', { cx: x(p.number), cy: y(scores[p.number]), r: 5, class: `eval-mark grade-${p.grade}` }, s('title', {}, `${p.number}. ${p.move} ${SYMBOL[p.grade]}`))),
       s('line', { x1: x(ply), x2: x(ply), y1: 0, y2: H, class: 'eval-now' }),
-      s('text', { x: 8, y: 24, class: 'eval-label' }, `${names.first} better`),
-      s('text', { x: 8, y: H - 10, class: 'eval-label' }, `${names.second} better`));
+      s('text', { x: 8, y: 24, class: 'eval-label' }, `${words[0]} better`),
+      s('text', { x: 8, y: H - 9, class: 'eval-label' }, `${words[1]} better`));
     svg.addEventListener('click', (ev) => {
       const r = svg.getBoundingClientRect();
       show(Math.round(((ev.clientX - r.left) / r.width) * n));
@@ -209,7 +263,7 @@ function showReview(root, review, opts) {
     if (ply === 0) parts.push(h('strong', {}, 'Start position.'));
     else {
       const p = review.plies[ply - 1];
-      parts.push(h('strong', { class: `grade-${p.grade}` }, `${p.number}. ${p.move}${SYMBOL[p.grade] || ''} — ${GRADE_WORDS[p.grade]}.`), ' ', p.comment, ' ', h('span', { class: 'muted' }, `(${p.value_text})`));
+      parts.push(h('strong', { class: `grade-${p.grade}` }, `${p.number}. ${p.move}${SYMBOL[p.grade] || ''} — ${GRADE_WORDS[p.grade]}.`), ' ', commentAfter(p), ' ', h('span', { class: 'muted' }, `(${p.value_text})`));
     }
     if (ply < n) {
       const next = review.plies[ply];
@@ -273,7 +327,7 @@ function showReview(root, review, opts) {
   window.addEventListener('resize', onResize);
   if (opts.resultText) resultEl.textContent = opts.resultText;
   else {
-    position(n).then((v) => { resultEl.textContent = v.result ? cap(v.result.text) : 'Not finished (or ended by resignation or agreement).'; }).catch(() => {});
+    position(n).then((v) => { resultEl.textContent = v.result ? resultSentence(v.result.text) : 'Not finished (or ended by resignation or agreement).'; }).catch(() => {});
   }
   draw();
   return () => {

@@ -88,6 +88,16 @@ export function resultText(tag, termination) {
   return t;
 }
 
+/**
+ * A result's sentence from the server ("white wins: black ran out of time") for people: the
+ * colours named with capitals, as everywhere else ("White wins: Black ran out of time"), and the
+ * first letter a capital unless `start` is false.
+ */
+export function resultSentence(text, start = true) {
+  const t = String(text || '').replace(/\b(white|black|yellow|red)\b/g, (c) => cap(c));
+  return start ? cap(t) : t;
+}
+
 const ICONS = {
   first: 'M5 4h2v16H5zM19 4v16L8 12z',
   prev: 'M17 4v16L6 12z',
@@ -127,4 +137,13 @@ export function ratingText(r) {
 export function ratingLong(r) {
   if (!r || typeof r.rating !== 'number') return '';
   return `${Math.round(r.rating)} ± ${Math.round(r.deviation)}${r.provisional ? ', provisional' : ''}`;
+}
+
+/**
+ * The style that draws an evaluation's two shares (a bar, a graph) in the colours of the sides
+ * they stand for: `first` the colour of the share drawn first (the bar's filled part, the graph's
+ * area), `second` the other. Null where a colour is not known: the shares keep their plain look.
+ */
+export function shareColours(first, second) {
+  return first && second ? `--eval-first: var(--eval-${first}); --eval-second: var(--eval-${second})` : null;
 }
