@@ -71,7 +71,8 @@ pub(crate) static TUTORIAL: &[Step<Opprimo>] = &[
         goal: Goal::Moves(&["d3-d5", "d3-c4", "d3-e4"]),
         hint: "Click d3, then one of the highlighted points above it.",
         show: "d3-d5",
-        done: "Good. Red now answers; soldiers never step back unless they become Officers.",
+        done: "Good. In a game, Red would answer next; soldiers never step back unless they \
+               become Officers.",
         wrong: "That moved another piece. This time, move the soldier on d3.",
         mistakes: &[Mistake::Click(
             "d1",
