@@ -282,7 +282,11 @@ pub(crate) async fn signup(
     admit_login(&app, &headers, client)?;
     check_name(&req.name).map_err(ApiError::bad_request)?;
     check_password(&req.password).map_err(ApiError::bad_request)?;
-    let hash = app.hasher.hash(req.password).await?;
+    let hash = app
+        .hasher
+        .hash(req.password)
+        .await
+        .map_err(ApiError::from_hashing)?;
     let account = AccountRow {
         id: token::new_token()[..16].to_string(),
         name: req.name,
@@ -334,7 +338,11 @@ pub(crate) async fn login(
     )
     .await?;
     let stored = found.as_ref().map(|a| a.password.clone());
-    let right = app.hasher.verify(req.password, stored).await?;
+    let right = app
+        .hasher
+        .verify(req.password, stored)
+        .await
+        .map_err(ApiError::from_hashing)?;
     let Some(account) = found.filter(|_| right) else {
         logins::failed(&app, &attempt).await;
         return Err(wrong_login());
@@ -675,7 +683,7 @@ pub(crate) async fn live(
     session: Session,
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
-    let held = crate::live::open_stream(&app, client)?;
+    let held = app.streams.open(client)?;
     let rx = app.subscribe_account(&me.id);
     let shutdown = app.shutdown.subscribe();
     let hello = futures_util::stream::once(async {

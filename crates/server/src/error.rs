@@ -64,6 +64,21 @@ impl ApiError {
         self
     }
 
+    /// The answer when a password cannot be worked on now: 503 with `Retry-After`, or 500
+    /// when the hasher failed.
+    #[must_use]
+    pub fn from_hashing(e: crate::hashing::HashError) -> ApiError {
+        use crate::hashing::{HashError, RETRY_SECONDS};
+        match e {
+            HashError::Busy | HashError::Unavailable => {
+                ApiError::busy("busy", e.to_string(), RETRY_SECONDS)
+            }
+            HashError::Failed => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+            }
+        }
+    }
+
     /// 400: the request is malformed.
     #[must_use]
     pub fn bad_request(message: impl Into<String>) -> ApiError {

@@ -5,7 +5,6 @@
 //! the queue full is answered 503 with `Retry-After` at once: however many arrive together,
 //! hashing never holds more than its threads' memory, and each thread reuses its own.
 
-use crate::error::ApiError;
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
 use argon2::{Argon2, PasswordHasher as _, PasswordVerifier as _};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
@@ -14,7 +13,21 @@ use std::sync::{Arc, Mutex, PoisonError};
 type Job = Box<dyn FnOnce() + Send>;
 
 /// Seconds a client refused for a full queue is told to wait.
-const RETRY_SECONDS: u64 = 2;
+pub const RETRY_SECONDS: u64 = 2;
+
+/// Why a password could not be worked on now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HashError {
+    /// The queue is full: ask again after [`RETRY_SECONDS`].
+    #[error("the server is checking many passwords at the moment; try again shortly")]
+    Busy,
+    /// The hashing threads are gone (the server is stopping).
+    #[error("passwords cannot be checked at the moment")]
+    Unavailable,
+    /// The hasher failed (it does not for passwords of accepted lengths).
+    #[error("the password could not be hashed")]
+    Failed,
+}
 
 /// The hashing threads and their queue.
 #[derive(Debug)]
@@ -44,55 +57,53 @@ impl Hasher {
     /// Queues `f` for a hashing thread; its answer comes on the receiver.
     ///
     /// # Errors
-    /// 503 with `Retry-After` when the queue is full.
+    /// [`HashError::Busy`] when the queue is full.
     fn submit<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<tokio::sync::oneshot::Receiver<T>, ApiError> {
+    ) -> Result<tokio::sync::oneshot::Receiver<T>, HashError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
             let _ = tx.send(f());
         });
         match self.jobs.try_send(job) {
             Ok(()) => Ok(rx),
-            Err(TrySendError::Full(_)) => Err(ApiError::busy(
-                "busy",
-                "the server is checking many passwords at the moment; try again shortly",
-                RETRY_SECONDS,
-            )),
-            Err(TrySendError::Disconnected(_)) => Err(unavailable()),
+            Err(TrySendError::Full(_)) => Err(HashError::Busy),
+            Err(TrySendError::Disconnected(_)) => Err(HashError::Unavailable),
         }
     }
 
     /// Runs `f` on a hashing thread.
     ///
     /// # Errors
-    /// 503 with `Retry-After` when the queue is full.
+    /// [`HashError::Busy`] when the queue is full.
     pub async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
-        self.submit(f)?.await.map_err(|_| unavailable())
+    ) -> Result<T, HashError> {
+        self.submit(f)?.await.map_err(|_| HashError::Unavailable)
     }
 
     /// The Argon2id hash of `password`, on a hashing thread.
     ///
     /// # Errors
-    /// 503 when the queue is full; 500 when the hasher fails.
-    pub async fn hash(&self, password: String) -> Result<String, ApiError> {
+    /// [`HashError::Busy`] when the queue is full.
+    pub async fn hash(&self, password: String) -> Result<String, HashError> {
         self.run(move || hash_password(&password))
             .await?
-            .map_err(|e| {
-                ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "internal", e)
-            })
+            .map_err(|_| HashError::Failed)
     }
 
     /// Whether `password` matches `stored` (or, for `None`, a decoy that takes as long), on a
     /// hashing thread.
     ///
     /// # Errors
-    /// 503 when the queue is full.
-    pub async fn verify(&self, password: String, stored: Option<String>) -> Result<bool, ApiError> {
+    /// [`HashError::Busy`] when the queue is full.
+    pub async fn verify(
+        &self,
+        password: String,
+        stored: Option<String>,
+    ) -> Result<bool, HashError> {
         self.run(move || match stored {
             Some(stored) => verify_password(&password, &stored),
             None => {
@@ -102,14 +113,6 @@ impl Hasher {
         })
         .await
     }
-}
-
-fn unavailable() -> ApiError {
-    ApiError::busy(
-        "busy",
-        "passwords cannot be checked at the moment",
-        RETRY_SECONDS,
-    )
 }
 
 fn work(rx: &Mutex<Receiver<Job>>) {
@@ -184,8 +187,7 @@ mod tests {
         started_rx.await.unwrap();
         let waiting = hasher.submit(|| 2).unwrap();
         let refused = hasher.submit(|| 3).unwrap_err();
-        assert_eq!(refused.status.as_u16(), 503);
-        assert_eq!(refused.retry_after, Some(RETRY_SECONDS));
+        assert_eq!(refused, HashError::Busy);
         hold_tx.send(()).unwrap();
         busy.await.unwrap();
         assert_eq!(waiting.await.unwrap(), 2);

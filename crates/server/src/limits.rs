@@ -219,12 +219,7 @@ impl<K: std::hash::Hash + Eq + Clone> Allowance<K> {
     /// limit off.
     #[must_use]
     pub fn new(what: &'static str, per_minute: u32, burst: u32) -> Self {
-        Self::of(what, "this address", per_minute, burst)
-    }
-
-    /// As [`Allowance::new`], for keys that are not addresses (`whom` names them).
-    #[must_use]
-    pub fn of(what: &'static str, whom: &'static str, per_minute: u32, burst: u32) -> Self {
+        let whom = "this address";
         let limiter = NonZeroU32::new(per_minute).map(|n| {
             let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
             DefaultKeyedRateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))

@@ -7,7 +7,7 @@
 //! closes (on this server: each server knows its own connections).
 //!
 //! Every live stream (these, the account's and the lobby's) counts against the server's
-//! stream budget ([`open_stream`]): so many per client address and so many in all, leaving
+//! stream budget (`App::streams`): so many per client address and so many in all, leaving
 //! connections for ordinary requests. A stream ends on the server's terms: after
 //! `--stream-max-age` (clients reconnect), and, for a WebSocket, when the peer stops
 //! answering pings.
@@ -15,7 +15,6 @@
 use crate::app::{live_message, App, Update};
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId};
-use crate::limits::Held;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -36,14 +35,6 @@ const PING_EVERY: Duration = Duration::from_secs(30);
 /// A WebSocket peer that sends nothing (not even a pong) for this long is gone.
 const PEER_SILENT: Duration = Duration::from_secs(75);
 
-/// A place in the server's stream budget for a stream to `client`, held until dropped.
-///
-/// # Errors
-/// 429 when the address holds its share of streams, 503 when the server holds all it may.
-pub(crate) fn open_stream(app: &App, client: std::net::IpAddr) -> Result<Held, ApiError> {
-    app.streams.open(client)
-}
-
 /// Ends `stream` once the server's maximum stream age has passed (the client reconnects).
 pub(crate) fn aged<S: futures_util::Stream>(
     app: &App,
@@ -60,7 +51,7 @@ pub async fn websocket(
     session: crate::accounts::Session,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let held = open_stream(&app, client)?;
+    let held = app.streams.open(client)?;
     // Subscribe before reading the state, so no change falls between the two.
     let rx = app.subscribe(&id);
     let (first, version) = match app.state_and_version(&id).await {
@@ -242,7 +233,7 @@ pub async fn sse(
     ClientAddr(client): ClientAddr,
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
-    let held = open_stream(&app, client)?;
+    let held = app.streams.open(client)?;
     let rx = app.subscribe(&id);
     let (first, version) = match app.state_and_version(&id).await {
         Ok(s) => s,

@@ -462,7 +462,7 @@ pub(crate) async fn live(
     ClientAddr(client): ClientAddr,
     session: Session,
 ) -> Result<Response, ApiError> {
-    let held = crate::live::open_stream(&app, client)?;
+    let held = app.streams.open(client)?;
     let rx = app.subscribe_lobby();
     let shutdown = app.shutdown.subscribe();
     // A signed-in author's challenges stay open while this page is.
