@@ -6,8 +6,9 @@ use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::Game;
+use boardlab_core::Rules as _;
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Position, Rules, Solver, SolverConfig};
+use boardlab_solve::{Position, RuleSet, Solver, SolverConfig};
 use std::time::Instant;
 
 fn main() {
@@ -30,7 +31,7 @@ fn main() {
                 ..SolverConfig::default()
             });
             let t = Instant::now();
-            let v = solver.solve(Rules::of(g.config()), Position::of(&g).unwrap());
+            let v = solver.solve(RuleSet::of(g.config()), Position::of(&g).unwrap());
             let a = t.elapsed().as_secs_f64();
             let mut eg = SolverEndgame::default();
             let t = Instant::now();

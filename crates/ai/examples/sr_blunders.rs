@@ -3,6 +3,7 @@
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_core::Rules;
 use boardlab_core::{Game, GameRecord};
 use boardlab_sight_reduction::SightReduction;
 

@@ -6,6 +6,7 @@ use boardlab_ai::mcts::Mcts;
 use boardlab_ai::spec::MctsSpec;
 use boardlab_ai::{new_bot, Bot, BotSpec};
 use boardlab_core::Game;
+use boardlab_core::Rules;
 use boardlab_sight_reduction::SightReduction;
 use boardlab_solve::{Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;

@@ -370,6 +370,7 @@ pub fn run<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_sight_reduction::SightReduction;
 
     #[test]

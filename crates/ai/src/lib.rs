@@ -580,7 +580,7 @@ mod tests {
             let game = Toy::new(&boardlab_core::toy::options(), 0).unwrap();
             let mut bot = crate::new_bot::<Toy>(&BotSpec::Random, 1).unwrap();
             let r = bot.search(&game, &std::sync::atomic::AtomicBool::new(false));
-            assert!(game.is_legal(r.best));
+            assert!(boardlab_core::Rules::is_legal(&game, r.best));
             assert!(crate::new_bot::<Toy>(&BotSpec::Level(3), 1).is_err());
         }
     }

@@ -27,8 +27,9 @@ use crate::{AiError, AiVisitor, BotSpec};
 use boardlab_core::{
     Colour, Game, GameRecord, MoveNote, Outcome, Proven, RecordError, RecordValue, Seat, Wdl,
 };
+use boardlab_core::{Notation, Rules as _};
 use boardlab_games::{GameKind, GameVisitor, UnknownGame};
-use boardlab_sight_reduction::kernel::{move_mask, Rules};
+use boardlab_sight_reduction::kernel::{move_mask, RuleSet};
 use boardlab_sight_reduction::{Phase, SightReduction};
 use boardlab_solve::{solitaire, Budget, Position, Solver, SolverConfig};
 use serde::{Deserialize, Serialize};
@@ -431,7 +432,7 @@ impl Evaluator {
         if game.is_solitaire() {
             return Some(solitaire_eval(game));
         }
-        let rules = Rules::of(game.config());
+        let rules = RuleSet::of(game.config());
         let pos = Position::of(game).ok()?;
         let distance = game.occupied().count_ones() <= DISTANCE_PIECES;
         let solver = self.solver();
@@ -477,7 +478,7 @@ fn exact_best(
     values: &[(boardlab_sight_reduction::Move, Proven)],
 ) -> Option<usize> {
     let seat = game.to_move();
-    let rules = Rules::of(game.config());
+    let rules = RuleSet::of(game.config());
     let side = game.side_to_move();
     let (me, opp) = (game.pieces(side), game.pieces(side.other()));
     let replies = |m| move_mask(m).map_or(0, |mask| rules.removable(opp, me & !mask).count_ones());

@@ -5,6 +5,7 @@ use boardlab_ai::policy::{Endgame, ExactBudget, GameAi};
 use boardlab_ai::{new_bot, Bot, BotSpec, Value};
 use boardlab_assideum::Assideum;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::Rules;
 use boardlab_core::{Game, Proven, Seat, Wdl};
 use boardlab_obsidio::Obsidio;
 use boardlab_opprimo::Opprimo;

@@ -40,7 +40,8 @@ use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE}
 use crate::tables::{file, rank, Square, DIRS};
 use crate::Assideum;
 use boardlab_core::encoding::{cell, fill_channel, Encoding};
-use boardlab_core::{Game, Seat};
+use boardlab_core::Rules;
+use boardlab_core::Seat;
 
 const PLAIN: u32 = 0;
 const TURNING: u32 = PLAIN + 64 * 56;
@@ -356,6 +357,7 @@ impl Encoding for Assideum {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(text: &str) -> Options {

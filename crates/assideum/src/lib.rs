@@ -34,6 +34,7 @@ mod tutorial;
 pub use board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
 
 use boardlab_core::rand::Rng;
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, PositionError, Seat,
@@ -210,54 +211,11 @@ impl Assideum {
     }
 }
 
-impl Game for Assideum {
+impl Rules for Assideum {
     type Move = Move;
-
-    fn info() -> &'static GameInfo {
-        &INFO
-    }
-
-    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        let (range, quiet_limit) = Self::blank(options)?;
-        let mut board = Board::start(range);
-        board.hash = board.hash_from_scratch();
-        Ok(Self::with_board(board, quiet_limit, 0))
-    }
-
-    /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let (range, quiet_limit) = Self::blank(options)?;
-        let (board, quiet) =
-            position::parse(text, range, quiet_limit).map_err(|problems| PositionError {
-                text: text.to_string(),
-                problems,
-            })?;
-        Ok(Self::with_board(board, quiet_limit, quiet))
-    }
-
-    fn position_text(&self) -> String {
-        position::text(&self.board, self.quiet)
-    }
-
-    fn options(&self) -> Options {
-        let range = self.board.range.to_string();
-        let quiet = self.quiet_limit.to_string();
-        INFO.options_from_pairs([
-            ("ranger-range", range.as_str()),
-            ("quiet-plies", quiet.as_str()),
-        ])
-        .expect("a game's options are valid")
-    }
 
     fn to_move(&self) -> Seat {
         seat(self.board.side)
-    }
-
-    fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        Some(match seat {
-            Seat::First => Colour::White,
-            Seat::Second => Colour::Black,
-        })
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
@@ -292,35 +250,8 @@ impl Game for Assideum {
         self.draw_reason().map(|reason| Outcome::Draw { reason })
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        notation::parse(text)
-            .map(|mv| self.board.canonical(mv))
-            .map_err(|reason| ParseMoveError::new::<Self>(text.trim(), reason))
-    }
-
-    fn format_move(&self, mv: Move) -> String {
-        notation::format(mv)
-    }
-
     fn hash(&self) -> u64 {
         self.board.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        self.board.hash_from_scratch()
-    }
-
-    fn diagram(&self) -> String {
-        let mut s = position::diagram(&self.board);
-        s.push_str(&format!(
-            "plies without a removal: {} of {}\n",
-            self.quiet, self.quiet_limit
-        ));
-        s
-    }
-
-    fn ply(&self) -> u32 {
-        self.ply
     }
 
     /// Checks `mv` against the pseudo-legal moves, then makes it and tests the mover's
@@ -332,6 +263,90 @@ impl Game for Assideum {
         let mut buf = Vec::with_capacity(128);
         self.board.pseudo_moves(&mut buf);
         buf.contains(&mv) && self.board.keeps_commander_safe(mv)
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        self.sample(rng, buf).map(|(mv, _, _)| mv)
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut buf = Vec::with_capacity(256);
+        let mut n = 0;
+        while let Some((_, board, removal)) = self.sample(rng, &mut buf) {
+            self.commit(board, removal);
+            n += 1;
+        }
+        n
+    }
+}
+
+impl Notation for Assideum {
+    /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let (range, quiet_limit) = Self::blank(options)?;
+        let (board, quiet) =
+            position::parse(text, range, quiet_limit).map_err(|problems| PositionError {
+                text: text.to_string(),
+                problems,
+            })?;
+        Ok(Self::with_board(board, quiet_limit, quiet))
+    }
+
+    fn position_text(&self) -> String {
+        position::text(&self.board, self.quiet)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        notation::parse(text)
+            .map(|mv| self.board.canonical(mv))
+            .map_err(|reason| ParseMoveError::new::<Self>(text.trim(), reason))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        notation::format(mv)
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = position::diagram(&self.board);
+        s.push_str(&format!(
+            "plies without a removal: {} of {}\n",
+            self.quiet, self.quiet_limit
+        ));
+        s
+    }
+}
+
+impl Game for Assideum {
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+        let (range, quiet_limit) = Self::blank(options)?;
+        let mut board = Board::start(range);
+        board.hash = board.hash_from_scratch();
+        Ok(Self::with_board(board, quiet_limit, 0))
+    }
+
+    fn options(&self) -> Options {
+        let range = self.board.range.to_string();
+        let quiet = self.quiet_limit.to_string();
+        INFO.options_from_pairs([
+            ("ranger-range", range.as_str()),
+            ("quiet-plies", quiet.as_str()),
+        ])
+        .expect("a game's options are valid")
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        Some(match seat {
+            Seat::First => Colour::White,
+            Seat::Second => Colour::Black,
+        })
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
     }
 
     /// The same game started over (the set-up is fixed, so `rng` is not used).
@@ -383,18 +398,10 @@ impl Game for Assideum {
             shown.join(", ")
         )
     }
+}
 
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
-        self.sample(rng, buf).map(|(mv, _, _)| mv)
-    }
-
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        let mut buf = Vec::with_capacity(256);
-        let mut n = 0;
-        while let Some((_, board, removal)) = self.sample(rng, &mut buf) {
-            self.commit(board, removal);
-            n += 1;
-        }
-        n
+impl Audit for Assideum {
+    fn hash_from_scratch(&self) -> u64 {
+        self.board.hash_from_scratch()
     }
 }

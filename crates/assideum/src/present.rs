@@ -14,7 +14,8 @@ use boardlab_core::present::{
     grid, square, Board as Drawn, Click, Interaction, LegendItem, MoveInput, Piece, Refusal,
     Selection, Text, Zones,
 };
-use boardlab_core::{Game, Present};
+use boardlab_core::Present;
+use boardlab_core::{Notation, Rules};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -559,6 +560,7 @@ impl Present for Assideum {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
 
     fn game(text: &str) -> Assideum {
         let options = Assideum::info().default_options();

@@ -3,7 +3,8 @@
 
 use crate::{Assideum, Kind, Move};
 use boardlab_core::tutorial::{Goal, Mistake, Step};
-use boardlab_core::{Game, Outcome};
+use boardlab_core::Outcome;
+use boardlab_core::Rules;
 
 fn after(game: &Assideum, mv: Move) -> Assideum {
     let mut next = game.clone();

@@ -3,6 +3,7 @@
 
 use boardlab_assideum::Assideum;
 use boardlab_core::Game;
+use boardlab_core::{Audit, Notation, Rules};
 use proptest::prelude::*;
 
 fn game() -> Assideum {

@@ -4,6 +4,7 @@
 use boardlab_assideum::notation::parse_square;
 use boardlab_assideum::{Assideum, Board, Facing, Kind, BLACK, START_POSITION, WHITE};
 use boardlab_core::{Colour, Game, Outcome, Seat};
+use boardlab_core::{Notation, Rules};
 
 /// Builds a position text from tokens: a piece letter (K V S C P R; upper case White, lower
 /// case Black) or a Fighter (F White, f Black), a square, then for a Portal or Ranger its

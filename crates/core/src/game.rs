@@ -132,62 +132,21 @@ pub enum NewGameError {
     Unsupported(String),
 }
 
-/// One game: a position plus everything the rules need to continue from it (history for
-/// repetition, supplies, anchor…). Cloning is cheap enough for search.
+/// The rules of a game: who moves, which moves are legal, where a move leads and when the game
+/// is over. Everything a search needs, and nothing about text.
 ///
 /// # Move order
-/// [`Game::legal_moves`] lists moves in a fixed order that each game documents; seeded runs
+/// [`Rules::legal_moves`] lists moves in a fixed order that each game documents; seeded runs
 /// (random playouts, bots with a seed) are therefore reproducible.
 ///
-/// # Required and provided methods
-/// Games implement the rules and notation; [`Game::play`], [`Game::is_legal`],
-/// [`Game::play_text`], [`Game::random_move`] and [`Game::playout`] are provided and may be
-/// overridden for speed.
-pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
+/// Five methods are required; [`Rules::is_legal`], [`Rules::random_move`] and
+/// [`Rules::playout`] are provided and may be overridden for speed.
+pub trait Rules: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
     /// One whole turn. Two moves are equal exactly when their canonical notations are.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
 
-    /// Static facts and the option schema.
-    fn info() -> &'static GameInfo;
-
-    /// A new game from its options and a seed (used only by random set-ups; the same seed
-    /// always gives the same game).
-    ///
-    /// # Errors
-    /// A combination of option values the game cannot play.
-    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError>;
-
-    /// The game starting from a position text (where the game defines one).
-    ///
-    /// # Errors
-    /// Every problem found in the text, or options that do not go with it.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError>;
-
-    /// The position text of the current position; `from_position` reads it back.
-    fn position_text(&self) -> String;
-
-    /// The options the game was created with, canonically spelled. Games keep their
-    /// configuration as plain typed values (cloning a game touches no shared data, so search
-    /// threads that clone positions do not contend) and rebuild the options from it.
-    fn options(&self) -> Options;
-
     /// The seat whose turn it is. In a finished game, the seat that would move next.
     fn to_move(&self) -> Seat;
-
-    /// The colour `seat` plays, or `None` while colours are not yet assigned (a colour choice
-    /// during set-up).
-    fn colour_of(&self, seat: Seat) -> Option<Colour>;
-
-    /// The colour that moves now. Differs from `colour_of(to_move())` only in solitaire modes,
-    /// where one person moves for both colours.
-    fn colour_to_move(&self) -> Option<Colour> {
-        self.colour_of(self.to_move())
-    }
-
-    /// Whether one person plays both sides (a puzzle): then outcomes are [`Outcome::Puzzle`].
-    fn is_solitaire(&self) -> bool {
-        false
-    }
 
     /// Clears `moves` and fills it with every legal move, in the game's documented order.
     /// A finished game has none.
@@ -195,13 +154,51 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
 
     /// Plays `mv` without checking it.
     ///
-    /// For search code that only plays moves from [`Game::legal_moves`]. An illegal move may
+    /// For search code that only plays moves from [`Rules::legal_moves`]. An illegal move may
     /// leave the game in a state the rules cannot reach; it never causes undefined behaviour.
     fn play_unchecked(&mut self, mv: Self::Move);
 
     /// The result once the game is over, else `None`.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// A 64-bit hash of the position (Zobrist, kept up to date by `play_unchecked`).
+    fn hash(&self) -> u64;
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
+
+    /// A uniformly random legal move (`None` when the game is over). `buf` is scratch space.
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        buf: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+
+    /// Plays uniformly random moves to the end; returns the number of moves played.
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut buf = Vec::new();
+        let mut n = 0;
+        while let Some(mv) = self.random_move(rng, &mut buf) {
+            self.play_unchecked(mv);
+            n += 1;
+        }
+        n
+    }
+}
+
+/// A game's notation: moves and positions as text, and a text diagram.
+pub trait Notation: Rules {
     /// Reads move text (case-insensitive). Checks syntax only: a legal-looking but illegal
     /// move parses; [`Game::play`] rejects it.
     ///
@@ -212,23 +209,63 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
     /// The canonical (lower-case) notation of `mv`.
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// A 64-bit hash of the position (Zobrist, kept up to date by `play`).
-    fn hash(&self) -> u64;
+    /// The game starting from a position text (where the game defines one).
+    ///
+    /// # Errors
+    /// Every problem found in the text, or options that do not go with it.
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError>;
 
-    /// The same hash computed from scratch; tests check both agree.
-    fn hash_from_scratch(&self) -> u64;
+    /// The position text of the current position; `from_position` reads it back.
+    fn position_text(&self) -> String;
 
     /// A text diagram of the board with coordinates.
     fn diagram(&self) -> String;
+}
+
+/// What tests hold a game's fast paths to: values the game keeps up to date incrementally,
+/// computed again from scratch. Not for play.
+pub trait Audit: Rules {
+    /// The hash computed from scratch; tests check it agrees with [`Rules::hash`].
+    fn hash_from_scratch(&self) -> u64;
+}
+
+/// One game: its [`Rules`] and [`Notation`], plus its options, colours and how far it has
+/// gone. A value is a position plus everything the rules need to continue from it (history for
+/// repetition, supplies, anchor…). Cloning is cheap enough for search.
+///
+/// Five methods are required; playing checked moves and move text is provided.
+pub trait Game: Rules + Notation {
+    /// Static facts and the option schema.
+    fn info() -> &'static GameInfo;
+
+    /// A new game from its options and a seed (used only by random set-ups; the same seed
+    /// always gives the same game).
+    ///
+    /// # Errors
+    /// A combination of option values the game cannot play.
+    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError>;
+
+    /// The options the game was created with, canonically spelled. Games keep their
+    /// configuration as plain typed values (cloning a game touches no shared data, so search
+    /// threads that clone positions do not contend) and rebuild the options from it.
+    fn options(&self) -> Options;
+
+    /// The colour `seat` plays, or `None` while colours are not yet assigned (a colour choice
+    /// during set-up).
+    fn colour_of(&self, seat: Seat) -> Option<Colour>;
 
     /// Number of moves played since the start of the game or position.
     fn ply(&self) -> u32;
 
-    /// Whether `mv` is legal here.
-    fn is_legal(&self, mv: Self::Move) -> bool {
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        moves.contains(&mv)
+    /// The colour that moves now. Differs from `colour_of(to_move())` only in solitaire modes,
+    /// where one person moves for both colours.
+    fn colour_to_move(&self) -> Option<Colour> {
+        self.colour_of(self.to_move())
+    }
+
+    /// Whether one person plays both sides (a puzzle): then outcomes are [`Outcome::Puzzle`].
+    fn is_solitaire(&self) -> bool {
+        false
     }
 
     /// Why `mv` is illegal here, for error messages. Games may override for better messages.
@@ -281,37 +318,12 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
         Ok(mv)
     }
 
-    /// A uniformly random legal move (`None` when the game is over). `buf` is scratch space.
-    fn random_move<R: Rng + ?Sized>(
-        &self,
-        rng: &mut R,
-        buf: &mut Vec<Self::Move>,
-    ) -> Option<Self::Move> {
-        self.legal_moves(buf);
-        if buf.is_empty() {
-            None
-        } else {
-            Some(buf[rng.random_range(0..buf.len())])
-        }
-    }
-
     /// A new game with the same options and a set-up drawn from `rng` (for games whose set-up
     /// is random; others start over). Benchmarks and studies call it once per game, so games
     /// may override it to skip option parsing.
     #[must_use]
     fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
         Self::new(&self.options(), rng.random()).unwrap_or_else(|_| self.clone())
-    }
-
-    /// Plays uniformly random moves to the end; returns the number of moves played.
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        let mut buf = Vec::new();
-        let mut n = 0;
-        while let Some(mv) = self.random_move(rng, &mut buf) {
-            self.play_unchecked(mv);
-            n += 1;
-        }
-        n
     }
 }
 

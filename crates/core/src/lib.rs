@@ -27,10 +27,18 @@ pub mod toy;
 pub mod tutorial;
 pub mod zobrist;
 
+/// The game traits, for `use boardlab_core::prelude::*` where a module calls their methods on
+/// concrete game types.
+pub mod prelude {
+    pub use crate::encoding::Encoding;
+    pub use crate::game::{Audit, Game, Notation, Rules};
+    pub use crate::present::Present;
+}
+
 pub use encoding::Encoding;
 pub use game::{
-    setup, split_moves, Game, GameInfo, IllegalMove, MoveError, NewGameError, ParseMoveError,
-    PositionError, SetupError,
+    setup, split_moves, Audit, Game, GameInfo, IllegalMove, MoveError, NewGameError, Notation,
+    ParseMoveError, PositionError, Rules, SetupError,
 };
 pub use options::{OptionError, OptionSpec, OptionValues, Options};
 pub use player::{Colour, Outcome, Proven, Seat, Wdl};

@@ -57,6 +57,7 @@
 //!
 //! [`compare_with_reference`] checks a fast engine against a plain reference engine.
 
+use crate::game::Audit;
 use crate::game::Game;
 use crate::options::Options;
 use crate::perft::{check_cases, perft, read_cases};
@@ -75,7 +76,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 ///
 /// # Panics
 /// On the first violation, with a message naming the game, options, seed and position.
-pub fn conformance<G: Game>(option_sets: &[Options], games: u64, max_plies: u32) {
+pub fn conformance<G: Game + Audit>(option_sets: &[Options], games: u64, max_plies: u32) {
     for options in option_sets {
         conformance_seeds::<G>(options, 0..games, max_plies);
     }
@@ -86,7 +87,7 @@ pub fn conformance<G: Game>(option_sets: &[Options], games: u64, max_plies: u32)
 ///
 /// # Panics
 /// On the first violation, with a message naming the game, options, seed and position.
-pub fn conformance_seeds<G: Game>(options: &Options, seeds: Range<u64>, max_plies: u32) {
+pub fn conformance_seeds<G: Game + Audit>(options: &Options, seeds: Range<u64>, max_plies: u32) {
     let mut pool: Vec<G::Move> = Vec::new();
     for seed in seeds {
         let a = checked_playout::<G>(options, seed, max_plies, &mut pool);
@@ -98,7 +99,7 @@ pub fn conformance_seeds<G: Game>(options: &Options, seeds: Range<u64>, max_plie
     }
 }
 
-fn checked_playout<G: Game>(
+fn checked_playout<G: Game + Audit>(
     options: &Options,
     seed: u64,
     max_plies: u32,
@@ -256,7 +257,7 @@ fn check_encoding_at<G: crate::encoding::Encoding>(
 ///
 /// # Panics
 /// On the first violation.
-pub fn check_position<G: Game>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
+pub fn check_position<G: Game + Audit>(game: &G, pool: &mut Vec<G::Move>, ctx: &str) {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut again = Vec::new();
@@ -546,7 +547,7 @@ fn new_game<G: Game>(options: &Options, seed: u64) -> G {
     G::new(options, seed).unwrap_or_else(|e| panic!("{options:?} seed {seed}: {e}"))
 }
 
-impl<G: Game, R: Reference> Suite<G, R> {
+impl<G: Game + Audit, R: Reference> Suite<G, R> {
     /// The conformance checks over [`Suite::conformance`].
     ///
     /// # Panics

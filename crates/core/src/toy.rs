@@ -7,6 +7,7 @@
 //!   and `.` for empty squares, ranks separated by `/`, then the colour to move: `.../.b./... w`.
 //! - The game ends when a colour has three in a row (it wins) or the board is full (a draw).
 
+use crate::game::{Audit, Notation, Rules};
 use crate::present::{self, Click, Interaction, MoveInput, Piece, Refusal, Selection, Text};
 use crate::{
     Colour, Game, GameInfo, NewGameError, Options, Outcome, ParseMoveError, PositionError, Present,
@@ -78,21 +79,52 @@ impl Toy {
     }
 }
 
-impl Game for Toy {
+impl Rules for Toy {
     type Move = u8;
 
-    fn info() -> &'static GameInfo {
-        &INFO
+    fn to_move(&self) -> Seat {
+        if self.side() == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
     }
 
-    fn new(_options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        Ok(Toy {
-            stones: [0, 0],
-            ply: 0,
-            hash: 0,
+    fn legal_moves(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome().is_none() {
+            let taken = self.stones[0] | self.stones[1];
+            moves.extend((0..9).filter(|q| taken >> q & 1 == 0));
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: u8) {
+        let s = self.side();
+        self.stones[s] |= 1 << mv;
+        self.hash ^= KEYS[s * 9 + usize::from(mv)] ^ KEYS[18];
+        self.ply += 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(s) = self.winner() {
+            let seat = if s == 0 { Seat::First } else { Seat::Second };
+            return Some(Outcome::Win {
+                seat,
+                colour: INFO.colours[s],
+                reason: "three in a row",
+            });
+        }
+        (self.stones[0] | self.stones[1] == 0x1FF).then_some(Outcome::Draw {
+            reason: "the board is full",
         })
     }
 
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl Notation for Toy {
     fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
         let bad = |why: &str| NewGameError::Position(PositionError::new(text, why));
         let (board, side) = text
@@ -146,51 +178,6 @@ impl Game for Toy {
         format!("{} {side}", ranks.join("/"))
     }
 
-    fn options(&self) -> Options {
-        INFO.default_options()
-    }
-
-    fn to_move(&self) -> Seat {
-        if self.side() == 0 {
-            Seat::First
-        } else {
-            Seat::Second
-        }
-    }
-
-    fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        Some(INFO.colours[seat.index()])
-    }
-
-    fn legal_moves(&self, moves: &mut Vec<u8>) {
-        moves.clear();
-        if self.outcome().is_none() {
-            let taken = self.stones[0] | self.stones[1];
-            moves.extend((0..9).filter(|q| taken >> q & 1 == 0));
-        }
-    }
-
-    fn play_unchecked(&mut self, mv: u8) {
-        let s = self.side();
-        self.stones[s] |= 1 << mv;
-        self.hash ^= KEYS[s * 9 + usize::from(mv)] ^ KEYS[18];
-        self.ply += 1;
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if let Some(s) = self.winner() {
-            let seat = if s == 0 { Seat::First } else { Seat::Second };
-            return Some(Outcome::Win {
-                seat,
-                colour: INFO.colours[s],
-                reason: "three in a row",
-            });
-        }
-        (self.stones[0] | self.stones[1] == 0x1FF).then_some(Outcome::Draw {
-            reason: "the board is full",
-        })
-    }
-
     fn parse_move(&self, text: &str) -> Result<u8, ParseMoveError> {
         crate::coord::parse_square(text.trim(), 3, 3)
             .map(|(f, r)| r * 3 + f)
@@ -199,14 +186,6 @@ impl Game for Toy {
 
     fn format_move(&self, mv: u8) -> String {
         Toy::name(mv).into_owned()
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        self.compute_hash()
     }
 
     fn diagram(&self) -> String {
@@ -219,9 +198,37 @@ impl Game for Toy {
         out.push_str("  abc\n");
         out
     }
+}
+
+impl Game for Toy {
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(_options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+        Ok(Toy {
+            stones: [0, 0],
+            ply: 0,
+            hash: 0,
+        })
+    }
+
+    fn options(&self) -> Options {
+        INFO.default_options()
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        Some(INFO.colours[seat.index()])
+    }
 
     fn ply(&self) -> u32 {
         self.ply
+    }
+}
+
+impl Audit for Toy {
+    fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
     }
 }
 

@@ -40,7 +40,7 @@ pub fn position_text(data: &[u8]) {
     struct V<'a>(&'a [u8]);
     impl GameVisitor for V<'_> {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: Game + boardlab_core::Audit>(self) {
             let mut bytes = self.0;
             let options = pick_options::<G>(&mut bytes);
             let Ok(text) = std::str::from_utf8(bytes) else {
@@ -124,7 +124,7 @@ pub fn move_sequence(data: &[u8]) {
     struct V<'a>(&'a [u8]);
     impl GameVisitor for V<'_> {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: Game + boardlab_core::Audit>(self) {
             let mut bytes = self.0;
             let options = pick_options::<G>(&mut bytes);
             let seed = bytes.first().copied().map_or(0, u64::from);

@@ -34,7 +34,7 @@ pub mod __games {
 /// Generic code run with a game's type; see [`GameKind::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: boardlab_core::Present>(self) -> Self::Output;
+    fn visit<G: boardlab_core::Present + boardlab_core::Audit>(self) -> Self::Output;
 }
 
 /// Defines the registry of games from one list: [`GameKind`] (names, info, visiting the type)
@@ -103,7 +103,7 @@ macro_rules! registry {
             /// # Errors
             /// An invalid position text.
             pub fn from_position(kind: GameKind, options: &$crate::__core::Options, text: &str) -> Result<AnyGame, $crate::__core::NewGameError> {
-                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Game>::from_position(options, text)?)),* })
+                Ok(match kind { $(GameKind::$variant => AnyGame::$variant(<$ty as $crate::__core::Notation>::from_position(options, text)?)),* })
             }
 
             /// The game `record` starts from (its set-up or position, with its options), as a
@@ -123,7 +123,7 @@ macro_rules! registry {
         }
 
         #[allow(unused_imports)]
-        use $crate::__core::Game as _;
+        use $crate::__core::{Game as _, Notation as _, Rules as _};
 
         impl AnyGame {
             /// The legal moves in canonical notation, in the game's order.

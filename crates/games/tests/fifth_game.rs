@@ -16,6 +16,7 @@ mod five {
 
 use boardlab_core::toy::Toy;
 use boardlab_core::{Game, GameRecord, Present, Seat};
+use boardlab_core::{Notation, Rules};
 use five::{AnyGame, GameKind};
 
 #[test]
@@ -76,8 +77,8 @@ fn a_fifth_game_keeps_records() {
     let back = GameRecord::from_text(&record.to_text()).unwrap();
     let (end, _) = back.replay::<Toy>().unwrap();
     assert_eq!(
-        boardlab_core::Game::position_text(&end),
-        boardlab_core::Game::position_text(&g)
+        boardlab_core::Notation::position_text(&end),
+        boardlab_core::Notation::position_text(&g)
     );
     assert_eq!(back.result.as_deref(), Some("black"));
 }

@@ -39,7 +39,8 @@
 use crate::geometry::{nth_bit, Square};
 use crate::{Move, Obsidio, Side, SwapState, UNLIMITED};
 use boardlab_core::encoding::{cell, fill_channel, Encoding};
-use boardlab_core::{Game, Seat};
+use boardlab_core::Rules;
+use boardlab_core::Seat;
 
 const CHANNELS: usize = 17;
 
@@ -226,6 +227,7 @@ impl Encoding for Obsidio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(text: &str) -> Options {

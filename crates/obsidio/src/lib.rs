@@ -33,6 +33,7 @@ mod present;
 mod tutorial;
 
 use boardlab_core::rand::Rng;
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, Seat,
@@ -893,46 +894,11 @@ fn claimer_index(c: Option<Side>) -> usize {
     c.map_or(0, |s| s.index() + 1)
 }
 
-impl Game for Obsidio {
+impl Rules for Obsidio {
     type Move = Move;
-
-    fn info() -> &'static GameInfo {
-        &INFO
-    }
-
-    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        Ok(Obsidio::start(Config::from_options(options)))
-    }
-
-    /// Reads the position text described in `docs/rules/obsidio.md`.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let start = Obsidio::start(Config::from_options(options));
-        position::parse(start, text).map_err(NewGameError::from)
-    }
-
-    fn position_text(&self) -> String {
-        position::format(self)
-    }
-
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
 
     fn to_move(&self) -> Seat {
         self.seat_of(self.side)
-    }
-
-    fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        let first = if self.swap == SwapState::Swapped {
-            WHITE
-        } else {
-            BLACK
-        };
-        Some(colour(if seat == Seat::First {
-            first
-        } else {
-            first.other()
-        }))
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
@@ -978,33 +944,6 @@ impl Game for Obsidio {
         }
     }
 
-    fn why_illegal(&self, mv: Move) -> String {
-        if let Some(outcome) = self.outcome() {
-            return format!("the game is over ({outcome})");
-        }
-        if !self.well_formed(mv) {
-            return format!("not a move of the {0}×{0} board", self.geo.0.n);
-        }
-        let reason = match mv {
-            Move::Place(_) | Move::PlaceTwo(..) => self.why_place_illegal(mv),
-            Move::Claim { targets, .. } => self.why_claim_illegal(targets),
-            Move::Swap if !self.cfg.pie => Some("the pie rule is off (pie=false)".to_string()),
-            Move::Swap => {
-                Some("the swap is only possible on the second player's first turn".to_string())
-            }
-            Move::Pass => {
-                let mut moves = Vec::new();
-                self.legal_moves(&mut moves);
-                Some(format!(
-                    "a pass is allowed only when no other move is; {} moves are legal, e.g. {}",
-                    moves.len(),
-                    self.format_move(moves[0])
-                ))
-            }
-        };
-        reason.unwrap_or_else(|| "not a legal move in this position".to_string())
-    }
-
     fn play_unchecked(&mut self, mv: Move) {
         self.apply::<true>(mv);
     }
@@ -1037,6 +976,42 @@ impl Game for Obsidio {
             });
         }
         None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
+        if self.is_over() {
+            return None;
+        }
+        let ch = self.choices();
+        Some(self.nth_move(&ch, draw(rng, ch.total())))
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut n = 0;
+        while !self.is_over() {
+            let ch = self.choices();
+            let mv = self.nth_move(&ch, draw(rng, ch.total()));
+            self.apply::<false>(mv);
+            n += 1;
+        }
+        self.hash = self.hash_from_scratch();
+        n
+    }
+}
+
+impl Notation for Obsidio {
+    /// Reads the position text described in `docs/rules/obsidio.md`.
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let start = Obsidio::start(Config::from_options(options));
+        position::parse(start, text).map_err(NewGameError::from)
+    }
+
+    fn position_text(&self) -> String {
+        position::format(self)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
@@ -1133,32 +1108,6 @@ impl Game for Obsidio {
         }
     }
 
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let g = self.geo.0;
-        let mut h = 0;
-        for side in [BLACK, WHITE] {
-            for sq in Bits::of(self.tokens[side.index()]) {
-                h ^= keys::TOKEN[side.index() * 121 + sq as usize];
-            }
-            for t in Bits::of(u128::from(self.claimed[side.index()])) {
-                h ^= keys::TOKEN[side.index() * 121 + g.target_square[t as usize] as usize];
-            }
-        }
-        if self.anchor != NO_SQUARE {
-            h ^= keys::ANCHOR[self.anchor as usize];
-        }
-        if self.side == WHITE {
-            h ^= keys::WHITE_TO_MOVE;
-        }
-        h ^ keys::SWAP[self.swap.index()]
-            ^ keys::PASSES[self.passes as usize]
-            ^ keys::CLAIMER[claimer_index(self.claimer)]
-    }
-
     /// The board, rank n at the top, with file letters and rank numbers. `.` empty dark
     /// square, `-` empty light square, `+` unclaimed target, `b`/`w` influence tokens,
     /// `B`/`W` claimed targets; `[x]` marks the anchor and `(x)` the rest of each colour's
@@ -1217,6 +1166,60 @@ impl Game for Obsidio {
         );
         s
     }
+}
+
+impl Game for Obsidio {
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+        Ok(Obsidio::start(Config::from_options(options)))
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        let first = if self.swap == SwapState::Swapped {
+            WHITE
+        } else {
+            BLACK
+        };
+        Some(colour(if seat == Seat::First {
+            first
+        } else {
+            first.other()
+        }))
+    }
+
+    fn why_illegal(&self, mv: Move) -> String {
+        if let Some(outcome) = self.outcome() {
+            return format!("the game is over ({outcome})");
+        }
+        if !self.well_formed(mv) {
+            return format!("not a move of the {0}×{0} board", self.geo.0.n);
+        }
+        let reason = match mv {
+            Move::Place(_) | Move::PlaceTwo(..) => self.why_place_illegal(mv),
+            Move::Claim { targets, .. } => self.why_claim_illegal(targets),
+            Move::Swap if !self.cfg.pie => Some("the pie rule is off (pie=false)".to_string()),
+            Move::Swap => {
+                Some("the swap is only possible on the second player's first turn".to_string())
+            }
+            Move::Pass => {
+                let mut moves = Vec::new();
+                self.legal_moves(&mut moves);
+                Some(format!(
+                    "a pass is allowed only when no other move is; {} moves are legal, e.g. {}",
+                    moves.len(),
+                    self.format_move(moves[0])
+                ))
+            }
+        };
+        reason.unwrap_or_else(|| "not a legal move in this position".to_string())
+    }
 
     fn ply(&self) -> u32 {
         self.ply
@@ -1226,25 +1229,29 @@ impl Game for Obsidio {
     fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
         Obsidio::start(self.cfg)
     }
+}
 
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
-        if self.is_over() {
-            return None;
+impl Audit for Obsidio {
+    fn hash_from_scratch(&self) -> u64 {
+        let g = self.geo.0;
+        let mut h = 0;
+        for side in [BLACK, WHITE] {
+            for sq in Bits::of(self.tokens[side.index()]) {
+                h ^= keys::TOKEN[side.index() * 121 + sq as usize];
+            }
+            for t in Bits::of(u128::from(self.claimed[side.index()])) {
+                h ^= keys::TOKEN[side.index() * 121 + g.target_square[t as usize] as usize];
+            }
         }
-        let ch = self.choices();
-        Some(self.nth_move(&ch, draw(rng, ch.total())))
-    }
-
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        let mut n = 0;
-        while !self.is_over() {
-            let ch = self.choices();
-            let mv = self.nth_move(&ch, draw(rng, ch.total()));
-            self.apply::<false>(mv);
-            n += 1;
+        if self.anchor != NO_SQUARE {
+            h ^= keys::ANCHOR[self.anchor as usize];
         }
-        self.hash = self.hash_from_scratch();
-        n
+        if self.side == WHITE {
+            h ^= keys::WHITE_TO_MOVE;
+        }
+        h ^ keys::SWAP[self.swap.index()]
+            ^ keys::PASSES[self.passes as usize]
+            ^ keys::CLAIMER[claimer_index(self.claimer)]
     }
 }
 

@@ -21,7 +21,8 @@
 
 use crate::geometry::{Kind, NO_SQUARE};
 use crate::{side_letter, Move, Obsidio, Side, SwapState, BLACK, UNLIMITED, WHITE};
-use boardlab_core::{Game, PositionError};
+use boardlab_core::PositionError;
+use boardlab_core::{Audit, Notation};
 use std::fmt::Write as _;
 
 /// Writes the position text of `game`.

@@ -16,7 +16,8 @@ use crate::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
 use boardlab_core::present::{
     self, Board, Click, LegendItem, MoveInput, Refusal, Selection, SetWords, Text,
 };
-use boardlab_core::{Game, Present};
+use boardlab_core::Present;
+use boardlab_core::Rules;
 
 const COLOURS: [(Side, &str); 2] = [(BLACK, "black"), (WHITE, "white")];
 
@@ -303,6 +304,7 @@ impl Obsidio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(text: &str) -> Options {

@@ -4,7 +4,8 @@
 use crate::geometry::Kind;
 use crate::{Move, Obsidio};
 use boardlab_core::tutorial::{Goal, Mistake, Step};
-use boardlab_core::{Game, Outcome};
+use boardlab_core::Outcome;
+use boardlab_core::Rules;
 
 /// One token on a dark square.
 fn is_dark_placement(game: &Obsidio, mv: Move) -> bool {

@@ -2,6 +2,7 @@
 //! it refuses one; no text makes the parsers panic; position texts round-trip.
 
 use boardlab_core::Game;
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_obsidio::{Move, Obsidio};
 use proptest::prelude::*;
 

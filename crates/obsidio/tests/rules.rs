@@ -2,6 +2,7 @@
 //! named after the line, plus the edge cases the issue lists and the error messages.
 
 use boardlab_core::{Colour, Game, NewGameError, Options, Outcome, Seat};
+use boardlab_core::{Notation, Rules};
 use boardlab_obsidio::geometry::Kind;
 use boardlab_obsidio::{Move, Obsidio, SwapState, BLACK, UNLIMITED, WHITE};
 

@@ -9,6 +9,7 @@
 use boardlab_core::perft::perft;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::Game;
+use boardlab_core::Rules;
 use boardlab_opprimo::Opprimo;
 use std::time::{Duration, Instant};
 

@@ -38,6 +38,7 @@ use crate::board::{
 };
 use crate::{Move, Opprimo};
 use boardlab_core::encoding::{cell, fill_channel, Encoding};
+use boardlab_core::Rules;
 use boardlab_core::{Game, Seat};
 
 const PLACE: u32 = 0;
@@ -221,6 +222,7 @@ impl Encoding for Opprimo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(text: &str) -> Options {

@@ -48,6 +48,7 @@ use board::{
     TRIANGLES, TRI_MASK, TRI_POINTS,
 };
 use boardlab_core::rand::Rng;
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, PositionError, Seat,
@@ -630,59 +631,11 @@ fn triangle(text: &str) -> Result<Tri, String> {
     })
 }
 
-impl Game for Opprimo {
+impl Rules for Opprimo {
     type Move = Move;
-
-    fn info() -> &'static GameInfo {
-        &INFO
-    }
-
-    /// The starting position (the seed is not used: the set-up is fixed).
-    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
-        let (castle, max_plies) = read_options(options)?;
-        Ok(Opprimo::build(castle, max_plies, &Setup::start()))
-    }
-
-    /// Reads the position text described in [`position`]. The position counts as the first
-    /// occurrence for the repetition draw.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let (castle, max_plies) = read_options(options)?;
-        let mut problems = Vec::new();
-        let setup = Setup::read(text, &mut problems);
-        problems.extend(setup.problems(castle, max_plies));
-        if !problems.is_empty() {
-            return Err(PositionError {
-                text: text.to_string(),
-                problems,
-            }
-            .into());
-        }
-        Ok(Opprimo::build(castle, max_plies, &setup))
-    }
-
-    fn position_text(&self) -> String {
-        self.setup().to_string()
-    }
-
-    fn options(&self) -> Options {
-        let castle = match self.castle {
-            Castle::Band => "band",
-            Castle::Hex => "hex",
-        };
-        let max_plies = self.max_plies.to_string();
-        INFO.options_from_pairs([("castle", castle), ("max-plies", max_plies.as_str())])
-            .expect("a game's options are valid")
-    }
 
     fn to_move(&self) -> Seat {
         seat(self.side)
-    }
-
-    fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        Some(match seat {
-            Seat::First => Colour::Yellow,
-            Seat::Second => Colour::Red,
-        })
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
@@ -733,69 +686,6 @@ impl Game for Opprimo {
         }
     }
 
-    fn why_illegal(&self, mv: Move) -> String {
-        if let Some(outcome) = self.outcome() {
-            return format!("the game is over ({outcome})");
-        }
-        let side = self.side;
-        let me = COLOUR_NAMES[side.index()];
-        let placed = self.kings[side.index()] != NO_TRI;
-        let castle = castle_set(self.castle, side);
-        let castle_text = || {
-            format!(
-                "{me}'s castle (castle={}) is {}",
-                self.castle.name(),
-                triangle_list(castle)
-            )
-        };
-        let enter = |t: Tri| {
-            if usize::from(t) >= TRIANGLES {
-                Some("no such triangle".to_string())
-            } else if castle >> t & 1 == 0 {
-                Some(format!(
-                    "{} is outside {me}'s castle; {}",
-                    triangle_name(t),
-                    castle_text()
-                ))
-            } else if !self.enterable(side, t) {
-                Some(format!(
-                    "all three points of {} hold {} soldiers: a King may not enter a trap",
-                    triangle_name(t),
-                    COLOUR_NAMES[side.other().index()]
-                ))
-            } else {
-                None
-            }
-        };
-        let reason = match mv {
-            Move::Pass => Some("pass is allowed only when no other move is legal".to_string()),
-            Move::Place(_) if placed => Some(format!(
-                "{me}'s King is already on {}",
-                triangle_name(self.kings[side.index()])
-            )),
-            Move::Place(t) => enter(t),
-            _ if !placed => Some(format!(
-                "{me} must first place its King on a triangle of its castle (k@…); {}",
-                castle_text()
-            )),
-            Move::King(from, _) if from != self.kings[side.index()] => Some(format!(
-                "{me}'s King is on {}, not on {}",
-                triangle_name(self.kings[side.index()]),
-                triangle_name(from)
-            )),
-            Move::King(_, to) if usize::from(to) >= TRIANGLES => Some("no such triangle".into()),
-            Move::King(from, to) if !adjacent(from, to) => Some(format!(
-                "{} and {} do not share a side",
-                triangle_name(from),
-                triangle_name(to)
-            )),
-            Move::King(_, to) => enter(to),
-            Move::Step(from, to) => self.soldier_problem(from, to, false),
-            Move::Convert(from, to) => self.soldier_problem(from, to, true),
-        };
-        reason.unwrap_or_else(|| "not a legal move in this position".to_string())
-    }
-
     fn play_unchecked(&mut self, mv: Move) {
         self.apply(mv);
         let earlier = self.earlier_occurrences(&self.history, self.hash);
@@ -823,6 +713,63 @@ impl Game for Opprimo {
             });
         }
         None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
+        self.select(|n| rng.random_range(0..n as usize) as u32)
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        // A 4096-bit filter of the hashes seen: a position not in it is new, so the history
+        // is scanned only on a (rare) hit.
+        let mut seen = [0u64; 64];
+        let mark = |seen: &mut [u64; 64], h: u64| {
+            let (word, bit) = ((h >> 58) as usize, h >> 52 & 63);
+            let hit = seen[word] >> bit & 1 == 1;
+            seen[word] |= 1 << bit;
+            hit
+        };
+        for &h in &self.history {
+            mark(&mut seen, h);
+        }
+        self.history
+            .reserve(self.max_plies.saturating_sub(self.ply).min(1 << 16) as usize);
+        let start = self.ply;
+        while let Some(mv) = self.select(|n| rng.random_range(0..n as usize) as u32) {
+            self.apply(mv);
+            if mark(&mut seen, self.hash) {
+                self.repeated = self.earlier_occurrences(&self.history, self.hash) >= 2;
+            }
+            self.history.push(self.hash);
+        }
+        self.ply - start
+    }
+}
+
+impl Notation for Opprimo {
+    /// Reads the position text described in [`position`]. The position counts as the first
+    /// occurrence for the repetition draw.
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let (castle, max_plies) = read_options(options)?;
+        let mut problems = Vec::new();
+        let setup = Setup::read(text, &mut problems);
+        problems.extend(setup.problems(castle, max_plies));
+        if !problems.is_empty() {
+            return Err(PositionError {
+                text: text.to_string(),
+                problems,
+            }
+            .into());
+        }
+        Ok(Opprimo::build(castle, max_plies, &setup))
+    }
+
+    fn position_text(&self) -> String {
+        self.setup().to_string()
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
@@ -890,10 +837,113 @@ impl Game for Opprimo {
         }
     }
 
-    fn hash(&self) -> u64 {
-        self.hash
+    fn diagram(&self) -> String {
+        diagram(self)
+    }
+}
+
+impl Game for Opprimo {
+    fn info() -> &'static GameInfo {
+        &INFO
     }
 
+    /// The starting position (the seed is not used: the set-up is fixed).
+    fn new(options: &Options, _seed: u64) -> Result<Self, NewGameError> {
+        let (castle, max_plies) = read_options(options)?;
+        Ok(Opprimo::build(castle, max_plies, &Setup::start()))
+    }
+
+    fn options(&self) -> Options {
+        let castle = match self.castle {
+            Castle::Band => "band",
+            Castle::Hex => "hex",
+        };
+        let max_plies = self.max_plies.to_string();
+        INFO.options_from_pairs([("castle", castle), ("max-plies", max_plies.as_str())])
+            .expect("a game's options are valid")
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        Some(match seat {
+            Seat::First => Colour::Yellow,
+            Seat::Second => Colour::Red,
+        })
+    }
+
+    fn why_illegal(&self, mv: Move) -> String {
+        if let Some(outcome) = self.outcome() {
+            return format!("the game is over ({outcome})");
+        }
+        let side = self.side;
+        let me = COLOUR_NAMES[side.index()];
+        let placed = self.kings[side.index()] != NO_TRI;
+        let castle = castle_set(self.castle, side);
+        let castle_text = || {
+            format!(
+                "{me}'s castle (castle={}) is {}",
+                self.castle.name(),
+                triangle_list(castle)
+            )
+        };
+        let enter = |t: Tri| {
+            if usize::from(t) >= TRIANGLES {
+                Some("no such triangle".to_string())
+            } else if castle >> t & 1 == 0 {
+                Some(format!(
+                    "{} is outside {me}'s castle; {}",
+                    triangle_name(t),
+                    castle_text()
+                ))
+            } else if !self.enterable(side, t) {
+                Some(format!(
+                    "all three points of {} hold {} soldiers: a King may not enter a trap",
+                    triangle_name(t),
+                    COLOUR_NAMES[side.other().index()]
+                ))
+            } else {
+                None
+            }
+        };
+        let reason = match mv {
+            Move::Pass => Some("pass is allowed only when no other move is legal".to_string()),
+            Move::Place(_) if placed => Some(format!(
+                "{me}'s King is already on {}",
+                triangle_name(self.kings[side.index()])
+            )),
+            Move::Place(t) => enter(t),
+            _ if !placed => Some(format!(
+                "{me} must first place its King on a triangle of its castle (k@…); {}",
+                castle_text()
+            )),
+            Move::King(from, _) if from != self.kings[side.index()] => Some(format!(
+                "{me}'s King is on {}, not on {}",
+                triangle_name(self.kings[side.index()]),
+                triangle_name(from)
+            )),
+            Move::King(_, to) if usize::from(to) >= TRIANGLES => Some("no such triangle".into()),
+            Move::King(from, to) if !adjacent(from, to) => Some(format!(
+                "{} and {} do not share a side",
+                triangle_name(from),
+                triangle_name(to)
+            )),
+            Move::King(_, to) => enter(to),
+            Move::Step(from, to) => self.soldier_problem(from, to, false),
+            Move::Convert(from, to) => self.soldier_problem(from, to, true),
+        };
+        reason.unwrap_or_else(|| "not a legal move in this position".to_string())
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The starting position again, with the same options (the set-up is not random).
+    fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
+        Opprimo::build(self.castle, self.max_plies, &Setup::start())
+    }
+}
+
+impl Audit for Opprimo {
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for side in [YELLOW, RED] {
@@ -911,49 +961,6 @@ impl Game for Opprimo {
             h ^= keys::RED_TO_MOVE;
         }
         h
-    }
-
-    fn diagram(&self) -> String {
-        diagram(self)
-    }
-
-    fn ply(&self) -> u32 {
-        self.ply
-    }
-
-    /// The starting position again, with the same options (the set-up is not random).
-    fn restart<R: Rng + ?Sized>(&self, _rng: &mut R) -> Self {
-        Opprimo::build(self.castle, self.max_plies, &Setup::start())
-    }
-
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _buf: &mut Vec<Move>) -> Option<Move> {
-        self.select(|n| rng.random_range(0..n as usize) as u32)
-    }
-
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        // A 4096-bit filter of the hashes seen: a position not in it is new, so the history
-        // is scanned only on a (rare) hit.
-        let mut seen = [0u64; 64];
-        let mark = |seen: &mut [u64; 64], h: u64| {
-            let (word, bit) = ((h >> 58) as usize, h >> 52 & 63);
-            let hit = seen[word] >> bit & 1 == 1;
-            seen[word] |= 1 << bit;
-            hit
-        };
-        for &h in &self.history {
-            mark(&mut seen, h);
-        }
-        self.history
-            .reserve(self.max_plies.saturating_sub(self.ply).min(1 << 16) as usize);
-        let start = self.ply;
-        while let Some(mv) = self.select(|n| rng.random_range(0..n as usize) as u32) {
-            self.apply(mv);
-            if mark(&mut seen, self.hash) {
-                self.repeated = self.earlier_occurrences(&self.history, self.hash) >= 2;
-            }
-            self.history.push(self.hash);
-        }
-        self.ply - start
     }
 }
 

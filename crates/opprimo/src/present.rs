@@ -388,6 +388,7 @@ fn selection(click: Click, mv: Move) -> Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
 
     fn game(text: &str, castle: &str) -> Opprimo {
         let options = Opprimo::info()

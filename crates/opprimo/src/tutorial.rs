@@ -3,7 +3,8 @@
 
 use crate::{Move, Opprimo};
 use boardlab_core::tutorial::{Goal, Mistake, Step};
-use boardlab_core::{Game, Outcome};
+use boardlab_core::Outcome;
+use boardlab_core::Rules;
 
 fn after(game: &Opprimo, mv: Move) -> Opprimo {
     let mut next = game.clone();

@@ -1,6 +1,7 @@
 //! Property tests: no text makes the move or position parsers panic; whatever parses prints
 //! back to text that parses to the same move or position.
 
+use boardlab_core::Notation;
 use boardlab_core::{Game, Options};
 use boardlab_opprimo::{Move, Opprimo};
 use proptest::prelude::*;

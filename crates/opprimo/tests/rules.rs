@@ -2,6 +2,7 @@
 //! after the line, plus the common conventions on notation and position text.
 
 use boardlab_core::{Colour, Game, Outcome, Seat};
+use boardlab_core::{Notation, Rules};
 use boardlab_opprimo::board::{
     castle_set, coords, neighbour, triangle_list, Castle, DIRECTIONS, N, NE, NW, POINTS, STARS,
     START, TRIANGLES, TRI_POINTS,

@@ -12,7 +12,7 @@ use boardlab_core::encoding::Encoding;
 use boardlab_core::Game as _;
 use boardlab_core::{split_moves, MoveError, NewGameError, Outcome, Proven, Seat, Wdl};
 use boardlab_games::{AnyGame, GameKind};
-use boardlab_solve::{solitaire, Budget, Position, Rules, SightReduction, Solver, SolverConfig};
+use boardlab_solve::{solitaire, Budget, Position, RuleSet, SightReduction, Solver, SolverConfig};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -789,7 +789,7 @@ impl PyGame {
             return Ok(d);
         }
         let pos = Position::of(&game).map_err(|e| SolverError::new_err(e.to_string()))?;
-        let rules = Rules::of(game.config());
+        let rules = RuleSet::of(game.config());
         let budget = || max_nodes.map_or(Budget::UNLIMITED, Budget::nodes);
         let out_of_budget = |_: boardlab_solve::OutOfBudget| {
             SolverError::new_err(format!(
@@ -830,8 +830,11 @@ impl PyGame {
     }
 }
 
-fn game_format(game: &SightReduction, mv: <SightReduction as boardlab_core::Game>::Move) -> String {
-    boardlab_core::Game::format_move(game, mv)
+fn game_format(
+    game: &SightReduction,
+    mv: <SightReduction as boardlab_core::Rules>::Move,
+) -> String {
+    boardlab_core::Notation::format_move(game, mv)
 }
 
 /// The names of every game, in the order shown to users.

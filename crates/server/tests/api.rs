@@ -402,7 +402,7 @@ async fn records_replay_through_the_rules() {
         .replay::<boardlab_sight_reduction::SightReduction>()
         .unwrap();
     assert_eq!(
-        boardlab_core::Game::position_text(&g),
+        boardlab_core::Notation::position_text(&g),
         st["position"].as_str().unwrap()
     );
     let text = s

@@ -32,6 +32,7 @@
 
 use crate::{Move, Phase, SightReduction, BLACK, WHITE};
 use boardlab_core::encoding::{cell, fill_channel, pair_index, pair_of_index, Encoding};
+use boardlab_core::Rules;
 use boardlab_core::{Colour, Game, Seat};
 
 const PAIRS: u32 = 32 * 31 / 2;
@@ -150,6 +151,7 @@ impl Encoding for SightReduction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(text: &str) -> Options {

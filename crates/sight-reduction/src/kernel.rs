@@ -13,14 +13,14 @@
 //!   one of them in one direction, by a branch-free occluded fill (Kogge–Stone) of a few
 //!   shifts and masks; [`sees_orthogonal`], [`sees_diagonal`], [`sees_all`] and
 //!   [`sees_along`] join directions.
-//! - **The legal removals.** [`Rules`] holds the options that change the removal phase
-//!   (`sight`, `enemy-sight`, `removal`). [`Rules::removable`] is the set of pieces that may
-//!   be removed one at a time, [`Rules::partners`] and [`Rules::for_each_pair`] give the
-//!   pairs, [`Rules::moves`] every removal in the engine's order.
+//! - **The legal removals.** [`RuleSet`] holds the options that change the removal phase
+//!   (`sight`, `enemy-sight`, `removal`). [`RuleSet::removable`] is the set of pieces that may
+//!   be removed one at a time, [`RuleSet::partners`] and [`RuleSet::for_each_pair`] give the
+//!   pairs, [`RuleSet::moves`] every removal in the engine's order.
 //! - **Making a removal.** [`play`]: the position after a removal, the other side to move.
-//! - **Rules fixed at compile time.** A [`Variant`] is one combination of the options as a
+//! - **RuleSet fixed at compile time.** A [`Variant`] is one combination of the options as a
 //!   type, and [`with_variant!`] calls code with the variant of a
-//!   [`Rules`] value, so that a hot loop is compiled once per combination; [`removable`],
+//!   [`RuleSet`] value, so that a hot loop is compiled once per combination; [`removable`],
 //!   [`for_each_pair`] and [`moves`] are the functions above for a variant.
 //! - **Bit helpers**: the `n`-th set bit ([`nth_bit`], [`nth_bit_with_prefix`]), each square
 //!   of a set ([`squares`]), the neighbours of squares ([`neighbours`]), the rays from a
@@ -318,7 +318,7 @@ pub const RAYS_UP: [[u32; 32]; 4] = {
 
 /// The options that change the removal phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Rules {
+pub struct RuleSet {
     /// `sight=any`: friendly sight also along diagonals.
     pub sight_any: bool,
     /// `enemy-sight=true`: a removed piece must also see an enemy (any direction).
@@ -327,11 +327,11 @@ pub struct Rules {
     pub pair: bool,
 }
 
-impl Rules {
+impl RuleSet {
     /// The rules of a game's configuration.
     #[must_use]
-    pub fn of(cfg: &Config) -> Rules {
-        Rules {
+    pub fn of(cfg: &Config) -> RuleSet {
+        RuleSet {
             sight_any: cfg.sight_any,
             enemy_sight: cfg.enemy_sight,
             pair: cfg.pair,
@@ -421,7 +421,7 @@ impl Rules {
     }
 }
 
-impl fmt::Display for Rules {
+impl fmt::Display for RuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -433,7 +433,7 @@ impl fmt::Display for Rules {
     }
 }
 
-/// [`Rules::removable`] for fixed options.
+/// [`RuleSet::removable`] for fixed options.
 #[inline(always)]
 fn removable_with(any: bool, enemy: bool, me: u32, opp: u32) -> u32 {
     let empty = !(me | opp);
@@ -454,7 +454,7 @@ pub trait Variant: Copy + Send + Sync + 'static {
     /// `removal=pair`.
     const PAIR: bool;
     /// The same as a value.
-    const RULES: Rules = Rules {
+    const RULES: RuleSet = RuleSet {
         sight_any: Self::ANY,
         enemy_sight: Self::ENEMY,
         pair: Self::PAIR,
@@ -489,12 +489,12 @@ variants! {
 }
 
 /// Evaluates `$body` with the type `$v` bound to the [`Variant`] of the
-/// [`Rules`] value `$rules`:
+/// [`RuleSet`] value `$rules`:
 /// `with_variant!(rules, V => kernel::removable::<V>(me, opp))`.
 #[macro_export]
 macro_rules! with_variant {
     ($rules:expr, $v:ident => $body:expr) => {{
-        let r: $crate::kernel::Rules = $rules;
+        let r: $crate::kernel::RuleSet = $rules;
         match (r.sight_any, r.enemy_sight, r.pair) {
             (false, false, false) => {
                 type $v = $crate::kernel::V000;
@@ -534,20 +534,20 @@ macro_rules! with_variant {
 
 pub use crate::with_variant;
 
-/// [`Rules::removable`] for a [`Variant`].
+/// [`RuleSet::removable`] for a [`Variant`].
 #[inline(always)]
 #[must_use]
 pub fn removable<V: Variant>(me: u32, opp: u32) -> u32 {
     V::RULES.removable(me, opp)
 }
 
-/// [`Rules::for_each_pair`] for a [`Variant`].
+/// [`RuleSet::for_each_pair`] for a [`Variant`].
 #[inline]
 pub fn for_each_pair<V: Variant>(me: u32, opp: u32, r: u32, f: impl FnMut(u32)) {
     V::RULES.for_each_pair(me, opp, r, f);
 }
 
-/// [`Rules::moves`] for a [`Variant`].
+/// [`RuleSet::moves`] for a [`Variant`].
 pub fn moves<V: Variant>(me: u32, opp: u32, out: &mut Vec<u32>) {
     V::RULES.moves(me, opp, out);
 }
@@ -653,8 +653,8 @@ mod tests {
     }
 
     /// Every combination of the rules.
-    fn all_rules() -> impl Iterator<Item = Rules> {
-        (0..8).map(|i| Rules {
+    fn all_rules() -> impl Iterator<Item = RuleSet> {
+        (0..8).map(|i| RuleSet {
             sight_any: i & 1 != 0,
             enemy_sight: i & 2 != 0,
             pair: i & 4 != 0,
@@ -680,7 +680,7 @@ mod tests {
 
     /// The removal rule and the pairs square by square, walking each line: removable pieces
     /// by square, then pairs (lower square first) by direction N, E, NE, NW.
-    fn walk_moves(rules: Rules, me: u32, opp: u32) -> (u32, Vec<u32>) {
+    fn walk_moves(rules: RuleSet, me: u32, opp: u32) -> (u32, Vec<u32>) {
         let occupied = me | opp;
         let friend: &[Dir] = if rules.sight_any {
             &ALL_DIRS

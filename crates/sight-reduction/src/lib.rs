@@ -1,7 +1,7 @@
 //! Sight Reduction: players remove their own pieces from a 4×8 board; a piece may go when it
 //! sees a friendly piece. The player to move with no legal removal loses.
 //!
-//! Rules: `docs/rules/sight-reduction.md`. The board is a 32-bit set, and the removal rule
+//! RuleSet: `docs/rules/sight-reduction.md`. The board is a 32-bit set, and the removal rule
 //! is applied to whole sets at once by the [`kernel`], which the exact solver and the
 //! computer players use too; move generation and playouts allocate nothing.
 //!
@@ -24,7 +24,8 @@ use boardlab_core::{
     coord, Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
     ParseMoveError, PositionError, Seat,
 };
-use kernel::{nth_bit, Rules};
+use boardlab_core::{Audit, Notation, Rules};
+use kernel::{nth_bit, RuleSet};
 use std::fmt::Write as _;
 
 /// Squares a1…d8 as indices 0…31.
@@ -347,7 +348,7 @@ fn single_playout<const ANY: bool, const ENEMY: bool, R: Rng + ?Sized>(
     mut other: u32,
     rng: &mut R,
 ) -> (u32, u32, u32) {
-    let rules = Rules {
+    let rules = RuleSet {
         sight_any: ANY,
         enemy_sight: ENEMY,
         pair: false,
@@ -444,14 +445,14 @@ impl SightReduction {
     #[inline]
     #[must_use]
     pub fn removable(&self, side: Side) -> u32 {
-        Rules::of(&self.cfg).removable(self.board[side.index()], self.board[side.other().index()])
+        RuleSet::of(&self.cfg).removable(self.board[side.index()], self.board[side.other().index()])
     }
 
     /// Pairs of own pieces that see each other (each also seeing an enemy with
     /// `enemy-sight`), lower square first, in order.
     fn pairs(&self, removable: u32, out: &mut Vec<Move>) {
         let occupied = self.board[0] | self.board[1];
-        let rules = Rules::of(&self.cfg);
+        let rules = RuleSet::of(&self.cfg);
         let mut ps = removable;
         while ps != 0 {
             let p = ps.trailing_zeros() as u8;
@@ -664,17 +665,184 @@ fn parse_colour_word(word: &str) -> Option<Colour> {
     }
 }
 
-impl Game for SightReduction {
+impl Rules for SightReduction {
     type Move = Move;
 
-    fn info() -> &'static GameInfo {
-        &INFO
+    fn to_move(&self) -> Seat {
+        match self.phase {
+            Phase::Arrange { .. } | Phase::ChooseFirst => Seat::First,
+            Phase::ChooseColour => Seat::Second,
+            Phase::Place | Phase::Remove => {
+                if self.cfg.solitaire {
+                    Seat::First
+                } else {
+                    self.seat_of_side(self.side)
+                }
+            }
+        }
     }
 
-    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError> {
-        Ok(Self::from_config(Config::from_options(options)?, seed))
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        match self.phase {
+            Phase::Remove => {
+                let r = self.removable(self.side);
+                let mut x = r;
+                while x != 0 {
+                    moves.push(Move::Remove(x.trailing_zeros() as u8));
+                    x &= x - 1;
+                }
+                if self.cfg.pair && r != 0 {
+                    self.pairs(r, moves);
+                }
+            }
+            Phase::Arrange { swaps } => {
+                if swaps < 2 {
+                    for a in 0..32u8 {
+                        for b in a + 1..32u8 {
+                            let wa = self.board[WHITE.index()] >> a & 1;
+                            let wb = self.board[WHITE.index()] >> b & 1;
+                            if wa != wb {
+                                moves.push(Move::Swap(a, b));
+                            }
+                        }
+                    }
+                }
+                moves.push(Move::Done);
+            }
+            Phase::ChooseColour => {
+                moves.push(Move::ChooseColour(Colour::White));
+                moves.push(Move::ChooseColour(Colour::Black));
+            }
+            Phase::ChooseFirst => {
+                moves.push(Move::ChooseFirst(Colour::White));
+                moves.push(Move::ChooseFirst(Colour::Black));
+            }
+            Phase::Place => {
+                let mut x = self.placement_targets();
+                while x != 0 {
+                    moves.push(Move::Place(x.trailing_zeros() as u8));
+                    x &= x - 1;
+                }
+            }
+        }
     }
 
+    fn play_unchecked(&mut self, mv: Move) {
+        self.ply += 1;
+        match mv {
+            Move::Remove(sq) => {
+                self.remove(sq);
+                self.toggle_side();
+            }
+            Move::Pair(a, b) => {
+                self.remove(a);
+                self.remove(b);
+                self.toggle_side();
+            }
+            Move::Swap(a, b) => {
+                let mask = (1u32 << a) | (1u32 << b);
+                self.board[WHITE.index()] ^= mask;
+                self.board[BLACK.index()] ^= mask;
+                if let Phase::Arrange { swaps } = self.phase {
+                    self.phase = Phase::Arrange { swaps: swaps + 1 };
+                }
+                self.hash = self.hash_from_scratch();
+            }
+            Move::Done => {
+                self.phase = Phase::ChooseColour;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::ChooseColour(c) => {
+                self.first_seat = Some(side_of(c).other());
+                self.phase = Phase::ChooseFirst;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::ChooseFirst(c) => {
+                self.side = side_of(c);
+                self.phase = Phase::Remove;
+                self.hash = self.hash_from_scratch();
+            }
+            Move::Place(sq) => {
+                self.board[self.side.index()] |= 1 << sq;
+                self.hash ^= keys::PIECE[self.side.index() * 32 + sq as usize];
+                self.toggle_side();
+                if self.board[0] | self.board[1] == u32::MAX {
+                    self.phase = Phase::Remove;
+                    self.hash = self.hash_from_scratch();
+                }
+            }
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Remove || self.removable(self.side) != 0 {
+            return None;
+        }
+        if self.cfg.solitaire {
+            return Some(self.puzzle_outcome());
+        }
+        let winner = self.side.other();
+        Some(Outcome::Win {
+            seat: self.seat_of_side(winner),
+            colour: colour(winner),
+            reason: "the opponent has no legal removal",
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
+        if self.phase == Phase::Remove && !self.cfg.pair {
+            let r = self.removable(self.side);
+            if r == 0 {
+                return None;
+            }
+            return Some(Move::Remove(nth_bit(r, below(rng, r.count_ones()))));
+        }
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut n = 0;
+        if self.phase == Phase::Remove && !self.cfg.pair {
+            let (mover, other) = (
+                self.board[self.side.index()],
+                self.board[self.side.other().index()],
+            );
+            let (mover, other, plies) = match (self.cfg.sight_any, self.cfg.enemy_sight) {
+                (false, false) => single_playout::<false, false, R>(mover, other, rng),
+                (true, false) => single_playout::<true, false, R>(mover, other, rng),
+                (false, true) => single_playout::<false, true, R>(mover, other, rng),
+                (true, true) => single_playout::<true, true, R>(mover, other, rng),
+            };
+            // After an even number of plies the original mover is to move again.
+            if plies % 2 == 1 {
+                self.side = self.side.other();
+            }
+            self.board[self.side.index()] = mover;
+            self.board[self.side.other().index()] = other;
+            self.ply += plies;
+            self.hash = self.hash_from_scratch();
+            return plies;
+        }
+        let mut buf = Vec::new();
+        while let Some(mv) = self.random_move(rng, &mut buf) {
+            self.play_unchecked(mv);
+            n += 1;
+        }
+        n
+    }
+}
+
+impl Notation for SightReduction {
     /// Reads `BOARD SIDE [PHASE…]`. The board and side are RULINGS.md's removal-phase
     /// notation; set-up phases add words (see `docs/notation.md`): `place`,
     /// `arrange N` (side `-`), `color` (side `-`), `first C` (side `-`, C = the second seat's
@@ -846,155 +1014,6 @@ impl Game for SightReduction {
         }
     }
 
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
-    fn to_move(&self) -> Seat {
-        match self.phase {
-            Phase::Arrange { .. } | Phase::ChooseFirst => Seat::First,
-            Phase::ChooseColour => Seat::Second,
-            Phase::Place | Phase::Remove => {
-                if self.cfg.solitaire {
-                    Seat::First
-                } else {
-                    self.seat_of_side(self.side)
-                }
-            }
-        }
-    }
-
-    fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        if self.cfg.solitaire {
-            return (seat == Seat::First).then(|| colour(self.side));
-        }
-        let first = self.first_seat?;
-        Some(colour(if seat == Seat::First {
-            first
-        } else {
-            first.other()
-        }))
-    }
-
-    fn colour_to_move(&self) -> Option<Colour> {
-        match self.phase {
-            Phase::Place | Phase::Remove => Some(colour(self.side)),
-            _ => None,
-        }
-    }
-
-    fn is_solitaire(&self) -> bool {
-        self.cfg.solitaire
-    }
-
-    fn legal_moves(&self, moves: &mut Vec<Move>) {
-        moves.clear();
-        match self.phase {
-            Phase::Remove => {
-                let r = self.removable(self.side);
-                let mut x = r;
-                while x != 0 {
-                    moves.push(Move::Remove(x.trailing_zeros() as u8));
-                    x &= x - 1;
-                }
-                if self.cfg.pair && r != 0 {
-                    self.pairs(r, moves);
-                }
-            }
-            Phase::Arrange { swaps } => {
-                if swaps < 2 {
-                    for a in 0..32u8 {
-                        for b in a + 1..32u8 {
-                            let wa = self.board[WHITE.index()] >> a & 1;
-                            let wb = self.board[WHITE.index()] >> b & 1;
-                            if wa != wb {
-                                moves.push(Move::Swap(a, b));
-                            }
-                        }
-                    }
-                }
-                moves.push(Move::Done);
-            }
-            Phase::ChooseColour => {
-                moves.push(Move::ChooseColour(Colour::White));
-                moves.push(Move::ChooseColour(Colour::Black));
-            }
-            Phase::ChooseFirst => {
-                moves.push(Move::ChooseFirst(Colour::White));
-                moves.push(Move::ChooseFirst(Colour::Black));
-            }
-            Phase::Place => {
-                let mut x = self.placement_targets();
-                while x != 0 {
-                    moves.push(Move::Place(x.trailing_zeros() as u8));
-                    x &= x - 1;
-                }
-            }
-        }
-    }
-
-    fn play_unchecked(&mut self, mv: Move) {
-        self.ply += 1;
-        match mv {
-            Move::Remove(sq) => {
-                self.remove(sq);
-                self.toggle_side();
-            }
-            Move::Pair(a, b) => {
-                self.remove(a);
-                self.remove(b);
-                self.toggle_side();
-            }
-            Move::Swap(a, b) => {
-                let mask = (1u32 << a) | (1u32 << b);
-                self.board[WHITE.index()] ^= mask;
-                self.board[BLACK.index()] ^= mask;
-                if let Phase::Arrange { swaps } = self.phase {
-                    self.phase = Phase::Arrange { swaps: swaps + 1 };
-                }
-                self.hash = self.hash_from_scratch();
-            }
-            Move::Done => {
-                self.phase = Phase::ChooseColour;
-                self.hash = self.hash_from_scratch();
-            }
-            Move::ChooseColour(c) => {
-                self.first_seat = Some(side_of(c).other());
-                self.phase = Phase::ChooseFirst;
-                self.hash = self.hash_from_scratch();
-            }
-            Move::ChooseFirst(c) => {
-                self.side = side_of(c);
-                self.phase = Phase::Remove;
-                self.hash = self.hash_from_scratch();
-            }
-            Move::Place(sq) => {
-                self.board[self.side.index()] |= 1 << sq;
-                self.hash ^= keys::PIECE[self.side.index() * 32 + sq as usize];
-                self.toggle_side();
-                if self.board[0] | self.board[1] == u32::MAX {
-                    self.phase = Phase::Remove;
-                    self.hash = self.hash_from_scratch();
-                }
-            }
-        }
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if self.phase != Phase::Remove || self.removable(self.side) != 0 {
-            return None;
-        }
-        if self.cfg.solitaire {
-            return Some(self.puzzle_outcome());
-        }
-        let winner = self.side.other();
-        Some(Outcome::Win {
-            seat: self.seat_of_side(winner),
-            colour: colour(winner),
-            reason: "the opponent has no legal removal",
-        })
-    }
-
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
         let t = text.trim();
         let err = |reason: &str| ParseMoveError::new::<Self>(t, reason);
@@ -1049,28 +1068,6 @@ impl Game for SightReduction {
         }
     }
 
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = keys::board(self.board);
-        if self.side == BLACK {
-            h ^= keys::BLACK_TO_MOVE;
-        }
-        if self.first_seat == Some(BLACK) {
-            h ^= keys::SECOND_IS_WHITE;
-        }
-        h ^= match self.phase {
-            Phase::Remove => 0,
-            Phase::Place => keys::PHASE[0],
-            Phase::Arrange { swaps } => keys::PHASE[1 + swaps as usize],
-            Phase::ChooseColour => keys::PHASE[4],
-            Phase::ChooseFirst => keys::PHASE[5],
-        };
-        h
-    }
-
     fn diagram(&self) -> String {
         let mut s = String::new();
         let marks = if self.phase == Phase::Remove {
@@ -1108,25 +1105,46 @@ impl Game for SightReduction {
         }
         s
     }
+}
+
+impl Game for SightReduction {
+    fn info() -> &'static GameInfo {
+        &INFO
+    }
+
+    fn new(options: &Options, seed: u64) -> Result<Self, NewGameError> {
+        Ok(Self::from_config(Config::from_options(options)?, seed))
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        if self.cfg.solitaire {
+            return (seat == Seat::First).then(|| colour(self.side));
+        }
+        let first = self.first_seat?;
+        Some(colour(if seat == Seat::First {
+            first
+        } else {
+            first.other()
+        }))
+    }
+
+    fn colour_to_move(&self) -> Option<Colour> {
+        match self.phase {
+            Phase::Place | Phase::Remove => Some(colour(self.side)),
+            _ => None,
+        }
+    }
+
+    fn is_solitaire(&self) -> bool {
+        self.cfg.solitaire
+    }
 
     fn ply(&self) -> u32 {
         self.ply
-    }
-
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, buf: &mut Vec<Move>) -> Option<Move> {
-        if self.phase == Phase::Remove && !self.cfg.pair {
-            let r = self.removable(self.side);
-            if r == 0 {
-                return None;
-            }
-            return Some(Move::Remove(nth_bit(r, below(rng, r.count_ones()))));
-        }
-        self.legal_moves(buf);
-        if buf.is_empty() {
-            None
-        } else {
-            Some(buf[rng.random_range(0..buf.len())])
-        }
     }
 
     fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
@@ -1137,35 +1155,24 @@ impl Game for SightReduction {
         }
         g
     }
+}
 
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        let mut n = 0;
-        if self.phase == Phase::Remove && !self.cfg.pair {
-            let (mover, other) = (
-                self.board[self.side.index()],
-                self.board[self.side.other().index()],
-            );
-            let (mover, other, plies) = match (self.cfg.sight_any, self.cfg.enemy_sight) {
-                (false, false) => single_playout::<false, false, R>(mover, other, rng),
-                (true, false) => single_playout::<true, false, R>(mover, other, rng),
-                (false, true) => single_playout::<false, true, R>(mover, other, rng),
-                (true, true) => single_playout::<true, true, R>(mover, other, rng),
-            };
-            // After an even number of plies the original mover is to move again.
-            if plies % 2 == 1 {
-                self.side = self.side.other();
-            }
-            self.board[self.side.index()] = mover;
-            self.board[self.side.other().index()] = other;
-            self.ply += plies;
-            self.hash = self.hash_from_scratch();
-            return plies;
+impl Audit for SightReduction {
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = keys::board(self.board);
+        if self.side == BLACK {
+            h ^= keys::BLACK_TO_MOVE;
         }
-        let mut buf = Vec::new();
-        while let Some(mv) = self.random_move(rng, &mut buf) {
-            self.play_unchecked(mv);
-            n += 1;
+        if self.first_seat == Some(BLACK) {
+            h ^= keys::SECOND_IS_WHITE;
         }
-        n
+        h ^= match self.phase {
+            Phase::Remove => 0,
+            Phase::Place => keys::PHASE[0],
+            Phase::Arrange { swaps } => keys::PHASE[1 + swaps as usize],
+            Phase::ChooseColour => keys::PHASE[4],
+            Phase::ChooseFirst => keys::PHASE[5],
+        };
+        h
     }
 }

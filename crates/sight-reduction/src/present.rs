@@ -9,7 +9,8 @@ use boardlab_core::present::{
     Refusal, Selection, Text,
 };
 use boardlab_core::tutorial::Step;
-use boardlab_core::{Colour, Game, Present};
+use boardlab_core::Rules;
+use boardlab_core::{Colour, Present};
 
 /// The name of a square as a cell name (`b3`), without allocating.
 fn cell(sq: Square) -> Text {
@@ -219,6 +220,7 @@ impl Present for SightReduction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::Options;
 
     fn options(pairs: &[(&'static str, &'static str)]) -> Options {

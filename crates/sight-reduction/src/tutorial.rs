@@ -5,7 +5,8 @@
 
 use crate::{Move, SightReduction};
 use boardlab_core::tutorial::{Goal, Mistake, Step};
-use boardlab_core::{Game, Outcome};
+use boardlab_core::Outcome;
+use boardlab_core::Rules;
 
 /// Whether the side to move wins with best play (exhaustive: for the tutorial's small
 /// positions only).

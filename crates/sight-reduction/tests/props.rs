@@ -2,6 +2,7 @@
 //! it refuses one; no text makes the parsers panic.
 
 use boardlab_core::{Colour, Game};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_sight_reduction::{Move, SightReduction};
 use proptest::prelude::*;
 

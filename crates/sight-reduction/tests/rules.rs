@@ -2,6 +2,7 @@
 //! the line it checks.
 
 use boardlab_core::{Colour, Game, Outcome, Seat};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_sight_reduction::{Move, Phase, Side, SightReduction};
 
 fn opts(text: &str) -> boardlab_core::Options {

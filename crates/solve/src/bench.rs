@@ -3,6 +3,7 @@
 //! `boardlab bench sight-reduction` and the `solve_bench` example.
 
 use crate::{SolveError, Solver, SolverConfig, Stats};
+use boardlab_core::Rules as _;
 use boardlab_core::{Game, NewGameError, Options};
 use boardlab_sight_reduction::SightReduction;
 use std::time::Instant;

@@ -22,8 +22,9 @@
 
 use crate::puzzle::{candidate_seed, solitaire_candidate, win_candidate, Difficulty};
 use crate::solitaire::{solve_position, Goal};
-use crate::{Position, Rules, Solver, SolverConfig};
+use crate::{Position, RuleSet, Solver, SolverConfig};
 use boardlab_core::{Game, MoveError, Outcome, Wdl};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_sight_reduction::{SightReduction, BLACK, WHITE};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -430,7 +431,7 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
         };
     }
     let mut solver = win_solver();
-    let rules = Rules::of(game.config());
+    let rules = RuleSet::of(game.config());
     let pos = Position::of(game).expect("a removal-phase position");
     if solver.solve(rules, pos).result_for(pos.seat) == Wdl::Win {
         return Judgement {
@@ -505,7 +506,7 @@ pub fn hint(entry: &Entry, moves: &[String]) -> Result<Hint, JudgeError> {
         }
         Kind::Win => {
             let mut solver = win_solver();
-            let rules = Rules::of(game.config());
+            let rules = RuleSet::of(game.config());
             let pos = Position::of(&game).expect("a removal-phase position");
             match solver.best_move(rules, pos, true) {
                 Some((m, v)) if v.result_for(pos.seat) == Wdl::Win => found(game.format_move(m)),

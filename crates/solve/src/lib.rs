@@ -29,7 +29,8 @@
 //! ([`groups`]).
 //!
 //! ```
-//! use boardlab_core::{Game, Proven, Seat};
+//! use boardlab_core::prelude::*;
+//! use boardlab_core::{Proven, Seat};
 //! use boardlab_sight_reduction::SightReduction;
 //! use boardlab_solve::{Solver, SolverConfig};
 //!
@@ -53,9 +54,10 @@ pub mod solitaire;
 pub mod study;
 pub mod tt;
 
+use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven, Seat};
 use boardlab_sight_reduction::kernel::{self, with_variant};
-pub use boardlab_sight_reduction::kernel::{move_mask, to_move, Rules};
+pub use boardlab_sight_reduction::kernel::{move_mask, to_move, RuleSet};
 pub use boardlab_sight_reduction::SightReduction;
 use boardlab_sight_reduction::{Move, Phase, Side, BLACK, WHITE};
 pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
@@ -202,7 +204,7 @@ impl Position {
 #[derive(Debug)]
 pub struct Solver {
     table: Table,
-    rules: Option<Rules>,
+    rules: Option<RuleSet>,
     stats: Stats,
 }
 
@@ -237,7 +239,7 @@ impl Solver {
         self.table.bytes()
     }
 
-    fn prepare(&mut self, rules: Rules) {
+    fn prepare(&mut self, rules: RuleSet) {
         if self.rules != Some(rules) {
             // Values depend on the rules: start afresh.
             self.table.clear();
@@ -248,7 +250,7 @@ impl Solver {
 
     /// Whether the seat to move wins `pos` under `rules`: a win or a loss for
     /// [`Position::seat`], without the distance.
-    pub fn solve(&mut self, rules: Rules, pos: Position) -> Proven {
+    pub fn solve(&mut self, rules: RuleSet, pos: Position) -> Proven {
         unlimited(self.solve_within(rules, pos, Budget::UNLIMITED))
     }
 
@@ -258,7 +260,7 @@ impl Solver {
     /// The budget ran out before the search ended (what it proved is kept in the table).
     pub fn solve_within(
         &mut self,
-        rules: Rules,
+        rules: RuleSet,
         pos: Position,
         budget: Budget<'_>,
     ) -> Result<Proven, OutOfBudget> {
@@ -275,7 +277,7 @@ impl Solver {
 
     /// The value of `pos` with distance: a win or a loss for [`Position::seat`] in a number
     /// of plies.
-    pub fn solve_distance(&mut self, rules: Rules, pos: Position) -> Proven {
+    pub fn solve_distance(&mut self, rules: RuleSet, pos: Position) -> Proven {
         unlimited(self.solve_distance_within(rules, pos, Budget::UNLIMITED))
     }
 
@@ -285,7 +287,7 @@ impl Solver {
     /// The budget ran out before the search ended (what it proved is kept in the table).
     pub fn solve_distance_within(
         &mut self,
-        rules: Rules,
+        rules: RuleSet,
         pos: Position,
         budget: Budget<'_>,
     ) -> Result<Proven, OutOfBudget> {
@@ -332,7 +334,7 @@ impl Solver {
     /// position after it, one ply earlier), in the engine's move order.
     pub fn move_values(
         &mut self,
-        rules: Rules,
+        rules: RuleSet,
         pos: Position,
         distance: bool,
     ) -> Vec<(Move, Proven)> {
@@ -345,7 +347,7 @@ impl Solver {
     /// The budget ran out before every move was solved.
     pub fn move_values_within(
         &mut self,
-        rules: Rules,
+        rules: RuleSet,
         pos: Position,
         distance: bool,
         budget: Budget<'_>,
@@ -373,7 +375,7 @@ impl Solver {
     /// with its value; `None` when the side to move has no move.
     pub fn best_move(
         &mut self,
-        rules: Rules,
+        rules: RuleSet,
         pos: Position,
         distance: bool,
     ) -> Option<(Move, Proven)> {
@@ -419,13 +421,13 @@ impl Solver {
     }
 }
 
-fn match_position(game: &SightReduction) -> Result<(Rules, Position), SolveError> {
+fn match_position(game: &SightReduction) -> Result<(RuleSet, Position), SolveError> {
     if game.is_solitaire() {
         return Err(SolveError::WrongMode(
             "this is a solitaire game (mode=solitaire): use the solitaire solver".into(),
         ));
     }
-    Ok((Rules::of(game.config()), Position::of(game)?))
+    Ok((RuleSet::of(game.config()), Position::of(game)?))
 }
 
 #[doc(hidden)]
@@ -437,7 +439,7 @@ pub fn parent(child: i32) -> i32 {
 /// bounds must never contradict a full search.
 #[doc(hidden)]
 #[must_use]
-pub fn static_bounds(rules: Rules, pos: Position) -> Option<bool> {
+pub fn static_bounds(rules: RuleSet, pos: Position) -> Option<bool> {
     let (me, opp) = pos.me_opp();
     with_variant!(rules, V => {
         let r = kernel::removable::<V>(me, opp);

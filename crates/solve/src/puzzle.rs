@@ -7,9 +7,10 @@
 //!   wins with perfect play, graded the same way by how many first moves throw the win away.
 
 use crate::solitaire::{solve_position, Goal};
-use crate::{Rules, Solver, SolverConfig};
+use crate::{RuleSet, Solver, SolverConfig};
 use boardlab_core::rand::Rng;
 use boardlab_core::{Game, Options, Wdl};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_sight_reduction::{SightReduction, BLACK, WHITE};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -101,7 +102,7 @@ pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
         return None;
     }
     let mut moves = Vec::new();
-    let rules: Rules = goal.rules;
+    let rules: RuleSet = goal.rules;
     let me = if side == WHITE { w } else { b };
     let opp = if side == WHITE { b } else { w };
     rules.moves(me, opp, &mut moves);

@@ -12,7 +12,7 @@
 //! but a piece alone on its lines stays).
 
 use crate::groups::{line_groups, line_span, segment_groups};
-use crate::{to_move, Rules, SolveError, SolverConfig};
+use crate::{to_move, RuleSet, SolveError, SolverConfig};
 use boardlab_core::Game;
 use boardlab_sight_reduction::kernel::{moves, removable, sees_along, with_variant, Variant};
 use boardlab_sight_reduction::{Move, Phase, Side, SightReduction, Square, BLACK, WHITE};
@@ -21,7 +21,7 @@ use boardlab_sight_reduction::{Move, Phase, Side, SightReduction, Square, BLACK,
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Goal {
     /// The removal rules.
-    pub rules: Rules,
+    pub rules: RuleSet,
     /// The squares of the last White and last Black piece, if required (ignored with pairs).
     pub keep: Option<(Square, Square)>,
 }
@@ -32,7 +32,7 @@ impl Goal {
     pub fn of(game: &SightReduction) -> Goal {
         let cfg = game.config();
         Goal {
-            rules: Rules::of(cfg),
+            rules: RuleSet::of(cfg),
             keep: if cfg.pair { None } else { cfg.keep },
         }
     }

@@ -11,7 +11,8 @@
 //! there (the study's options and seed, kept in `study.json`, must match). At the end the
 //! study writes `summary.json`, `results.csv` and the chart `lengths.svg`.
 
-use crate::{Position, Rules, Solver, SolverConfig};
+use crate::{Position, RuleSet, Solver, SolverConfig};
+use boardlab_core::Notation;
 use boardlab_core::{Game, Options};
 use boardlab_sight_reduction::SightReduction;
 use serde::{Deserialize, Serialize};
@@ -158,7 +159,7 @@ pub fn solve_setup(
     let game =
         SightReduction::new(options, seed).map_err(|e| StudyError::Options(e.to_string()))?;
     let pos = Position::of(&game).map_err(|e| StudyError::Options(e.to_string()))?;
-    let rules = Rules::of(game.config());
+    let rules = RuleSet::of(game.config());
     let before = solver.stats().nodes;
     let value = if depth == Depth::Winner {
         solver.solve(rules, pos)

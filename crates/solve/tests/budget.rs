@@ -4,9 +4,10 @@
 
 mod common;
 
+use boardlab_core::Notation;
 use boardlab_core::{Game, Proven};
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Budget, OutOfBudget, Position, Rules, Solver, SolverConfig};
+use boardlab_solve::{Budget, OutOfBudget, Position, RuleSet, Solver, SolverConfig};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -20,9 +21,9 @@ fn solver() -> Solver {
 
 /// A fresh full board with the default options, whose exact distance takes the solver
 /// millions of positions (seconds).
-fn full_board() -> (Rules, Position) {
+fn full_board() -> (RuleSet, Position) {
     let g = SightReduction::new(&SightReduction::info().default_options(), 4).unwrap();
-    (Rules::of(g.config()), Position::of(&g).unwrap())
+    (RuleSet::of(g.config()), Position::of(&g).unwrap())
 }
 
 #[test]
@@ -104,7 +105,7 @@ fn within_budget_the_values_are_the_same() {
         let mut budgeted = solver();
         let mut memo = HashMap::new();
         for g in common::random_positions(options, 12, 14, 400 + i as u64) {
-            let (rules, pos) = (Rules::of(g.config()), Position::of(&g).unwrap());
+            let (rules, pos) = (RuleSet::of(g.config()), Position::of(&g).unwrap());
             // Cut short first, so that what a search given up leaves behind is used below.
             for cut in [
                 Budget::nodes(37),

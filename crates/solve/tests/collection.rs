@@ -2,6 +2,7 @@
 //! against the solvers again, the judge of moves and the hints.
 
 use boardlab_core::{Game, Outcome};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_solve::collection::{
     self, hint, judge, make, Entry, JudgeError, Kind, MakeError, PuzzleId, Verdict, DIFFICULTIES,
 };

@@ -3,7 +3,8 @@
 
 mod common;
 
-use boardlab_core::{Game, Proven};
+use boardlab_core::Proven;
+use boardlab_core::{Notation, Rules as _};
 use boardlab_solve::{Solver, SolverConfig};
 use std::collections::HashMap;
 

@@ -3,6 +3,7 @@
 mod common;
 
 use boardlab_core::{Game, Proven, Seat};
+use boardlab_core::{Notation, Rules as _};
 use boardlab_solve::{SightReduction, Solver, SolverConfig};
 use std::collections::HashMap;
 
@@ -90,7 +91,7 @@ fn count_bounds_never_contradict_the_reference() {
                 common::random_positions(options, 60, pieces, 300 + i as u64 + u64::from(pieces))
             {
                 let pos = boardlab_solve::Position::of(&g).unwrap();
-                let rules = boardlab_solve::Rules::of(g.config());
+                let rules = boardlab_solve::RuleSet::of(g.config());
                 if let Some(w) = boardlab_solve::static_bounds(rules, pos) {
                     decided += 1;
                     let (want, _) = common::value(&g, &mut memo);
@@ -118,7 +119,7 @@ fn bug_a_gift_taken_by_removing_a_wall_is_not_counted() {
     let (wins, _) = common::value(&g, &mut memo);
     assert!(!wins);
     let pos = boardlab_solve::Position::of(&g).unwrap();
-    let rules = boardlab_solve::Rules::of(g.config());
+    let rules = boardlab_solve::RuleSet::of(g.config());
     assert_ne!(boardlab_solve::static_bounds(rules, pos), Some(true));
     let mut solver = Solver::new(SolverConfig::default());
     assert_eq!(solver.solve_game(&g).unwrap(), Proven::loss(Seat::First));

@@ -10,7 +10,7 @@ use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_assideum::tables::rank;
 use boardlab_assideum::{Assideum, Board, FireAt, Kind, Move, Side, WHITE};
 use boardlab_core::rand::Rng;
-use boardlab_core::Game;
+use boardlab_core::Rules;
 use std::time::Duration;
 
 /// Ground piece values by [`Kind`] (the Commander is never removed).
@@ -197,6 +197,7 @@ impl GameAi for Assideum {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::Game;
 
     #[test]
     fn start_position_is_balanced_and_captures_are_noisy() {

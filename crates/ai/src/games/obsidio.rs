@@ -8,7 +8,7 @@
 use crate::policy::{GameAi, NoEndgame};
 use crate::spec::{BotSpec, MctsSpec};
 use boardlab_core::rand::Rng;
-use boardlab_core::Game;
+use boardlab_core::Rules;
 use boardlab_obsidio::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
 use std::time::Duration;
 
@@ -197,6 +197,8 @@ impl GameAi for Obsidio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
+    use boardlab_core::Game;
 
     /// The policy's claim moves are legal moves of the engine.
     #[test]

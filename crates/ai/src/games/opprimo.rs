@@ -9,7 +9,7 @@
 use crate::policy::{GameAi, NoEndgame};
 use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_core::rand::Rng;
-use boardlab_core::Game;
+use boardlab_core::Rules;
 use boardlab_opprimo::board::{coords, point_at, CASTLE_ADJ, NO_TRI, STARS, TRI_MASK};
 use boardlab_opprimo::{Move, Opprimo, Point, Side};
 use std::time::Duration;

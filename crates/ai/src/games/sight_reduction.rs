@@ -9,8 +9,9 @@
 use crate::policy::{Endgame, ExactBudget, GameAi};
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven};
-use boardlab_sight_reduction::kernel::{self, move_mask, Rules};
+use boardlab_sight_reduction::kernel::{self, move_mask, RuleSet};
 use boardlab_sight_reduction::{Config, Move, Phase, Side, SightReduction};
 use boardlab_solve::{Budget, Position, Solver, SolverConfig};
 use std::collections::HashMap;
@@ -18,8 +19,8 @@ use std::time::{Duration, Instant};
 
 /// Every removal of `me` as a set of squares, in the order random playouts draw from:
 /// single removals by square, then (with `removal=pair`) the pairs as
-/// [`Rules::for_each_pair`] lists them.
-fn removals(rules: Rules, me: u32, opp: u32, out: &mut Vec<u32>) {
+/// [`RuleSet::for_each_pair`] lists them.
+fn removals(rules: RuleSet, me: u32, opp: u32, out: &mut Vec<u32>) {
     out.clear();
     let r = rules.removable(me, opp);
     out.extend(kernel::squares(r));
@@ -35,7 +36,7 @@ const SWINDLE_TEMPERATURE: f64 = 0.05;
 
 /// Plays uniformly random single removals from (`me` to move, `opp`) to the end; true when
 /// `me` loses.
-fn random_playout_loses<R: Rng>(rules: Rules, mut me: u32, mut opp: u32, rng: &mut R) -> bool {
+fn random_playout_loses<R: Rng>(rules: RuleSet, mut me: u32, mut opp: u32, rng: &mut R) -> bool {
     let mut my_turn = true;
     let mut moves = [0u32; 64];
     loop {
@@ -80,7 +81,7 @@ const UNBUDGETED_PIECES: u32 = 24;
 
 /// How likely an opponent guided by random playouts is to choose a reply after which we
 /// (`mine`, to move) face `theirs`: a weight growing with the opponent's playout score.
-fn playout_weight<R: Rng>(rules: Rules, mine: u32, theirs: u32, rng: &mut R) -> f64 {
+fn playout_weight<R: Rng>(rules: RuleSet, mine: u32, theirs: u32, rng: &mut R) -> f64 {
     let mut score = 0u32;
     for _ in 0..SWINDLE_PLAYOUTS {
         score += u32::from(random_playout_loses(rules, mine, theirs, rng));
@@ -102,7 +103,7 @@ fn swindle_choice(
     moves: &[(Move, i64)],
     deadline: Option<Instant>,
 ) -> Option<Move> {
-    let rules = Rules::of(game.config());
+    let rules = RuleSet::of(game.config());
     let side = game.side_to_move();
     let (me, opp) = (game.pieces(side), game.pieces(side.other()));
     let mut rng = SmallRng::seed_from_u64(u64::from(me) << 32 | u64::from(opp));
@@ -431,7 +432,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         let solver = self.solver();
         let before = solver.stats().nodes;
         let v = solver.solve_distance_within(
-            Rules::of(game.config()),
+            RuleSet::of(game.config()),
             Position::of(game).expect("the removal phase"),
             budget,
         );
@@ -478,7 +479,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         if !Self::applies_with(game, ROOT_PIECES) {
             return None;
         }
-        let rules = Rules::of(game.config());
+        let rules = RuleSet::of(game.config());
         let side = game.side_to_move();
         let (me, opp) = (game.pieces(side), game.pieces(side.other()));
         let solver = self.solver();
@@ -523,7 +524,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         let budget = Self::budget(game, budget);
         let solver = self.solver();
         let (rules, pos) = (
-            Rules::of(game.config()),
+            RuleSet::of(game.config()),
             Position::of(game).expect("the removal phase"),
         );
         let before = solver.stats().nodes;
@@ -558,7 +559,7 @@ impl GameAi for SightReduction {
             return 0;
         }
         let side = self.side_to_move();
-        let rules = Rules::of(self.config());
+        let rules = RuleSet::of(self.config());
         let (me, opp) = (self.pieces(side), self.pieces(side.other()));
         let mine = rules.removable(me, opp).count_ones() as i32;
         let theirs = rules.removable(opp, me).count_ones() as i32;
@@ -571,7 +572,7 @@ impl GameAi for SightReduction {
         if self.phase() != Phase::Remove || self.is_solitaire() || self.config().pair {
             return self.random_move(rng, buf);
         }
-        let rules = Rules::of(self.config());
+        let rules = RuleSet::of(self.config());
         let side = self.side_to_move();
         let (me, opp) = (self.pieces(side), self.pieces(side.other()));
         let r = rules.removable(me, opp);
@@ -620,6 +621,7 @@ impl GameAi for SightReduction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boardlab_core::prelude::*;
     use boardlab_core::{Colour, Options};
     use boardlab_sight_reduction::kernel::to_move;
     use std::collections::HashMap;
@@ -659,7 +661,7 @@ mod tests {
                     g.legal_moves(&mut legal);
                     let side = g.side_to_move();
                     removals(
-                        Rules::of(g.config()),
+                        RuleSet::of(g.config()),
                         g.pieces(side),
                         g.pieces(side.other()),
                         &mut raw,

@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 use boardlab_core::testkit::Reference;
+use boardlab_core::Notation;
 use boardlab_core::{Colour, Outcome, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,6 +8,7 @@ use boardlab_assideum::Assideum;
 use boardlab_core::perft::{perft, read_cases};
 use boardlab_core::testkit::reference_perft;
 use boardlab_core::{Game, Options};
+use boardlab_core::{Notation, Rules};
 use std::collections::BTreeSet;
 
 const PERFT: &str = include_str!("../perft/reference.txt");

@@ -7,6 +7,7 @@ use super::select::status_line;
 use super::Selectors;
 use anyhow::{Context, Result};
 use boardlab_core::{Game, GameRecord, Proven, Seat, Wdl};
+use boardlab_core::{Notation, Rules};
 use boardlab_solve::{solitaire, SightReduction, Solver, SolverConfig};
 use std::path::PathBuf;
 use std::time::Instant;

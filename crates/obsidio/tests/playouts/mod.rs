@@ -4,6 +4,7 @@
 //! gives the start again.
 
 use boardlab_core::perft::{perft, read_cases};
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{Game, Options};
 use boardlab_obsidio::{Obsidio, BLACK};
 

@@ -6,6 +6,7 @@
 use crate::common::Ref;
 use boardlab_core::perft::perft;
 use boardlab_core::testkit::{compare_with_reference, reference_perft};
+use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{Game, Options};
 use boardlab_opprimo::{parse_point, parse_triangle, Move, Opprimo, Setup, RED, YELLOW};
 

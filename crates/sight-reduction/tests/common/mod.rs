@@ -6,6 +6,8 @@
 
 use boardlab_core::testkit::Reference;
 use boardlab_core::{Colour, Outcome, Seat};
+#[allow(unused_imports)] // which of the traits a test binary uses varies
+use boardlab_core::{Notation, Rules};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use boardlab_core::{Game, Options};
+use boardlab_core::{Notation, Rules};
 use boardlab_sight_reduction::{Side, SightReduction, BLACK, WHITE};
 use std::collections::HashMap;
 
