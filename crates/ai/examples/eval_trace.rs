@@ -1,6 +1,6 @@
 //! Prints the evaluation (for the side to move) along a game record: `eval_trace FILE`.
 
-use boardlab_ai::policy::GameAi;
+use boardlab_ai::knowledge::GameAi;
 use boardlab_core::GameRecord;
 
 fn trace<G: GameAi>(rec: &GameRecord) {

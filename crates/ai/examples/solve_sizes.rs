@@ -3,8 +3,9 @@
 //! pieces left: `solve_sizes`.
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
-use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_ai::knowledge::Endgame;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::Budget;
 use boardlab_core::Game;
 use boardlab_core::Rules as _;
 use boardlab_sight_reduction::SightReduction;
@@ -36,7 +37,7 @@ fn main() {
             let mut eg = SolverEndgame::default();
             let t = Instant::now();
             let mut nodes = 0;
-            let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
+            let r = eg.solve(&g, Budget::nodes(u64::MAX), &mut nodes);
             let b = t.elapsed().as_secs_f64();
             assert_eq!(
                 v.wins(g.to_move()),

@@ -2,7 +2,8 @@
 //! `sr_blunders DIR` (every `*.txt` record in it).
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
-use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_ai::knowledge::Endgame;
+use boardlab_core::Budget;
 use boardlab_core::Rules;
 use boardlab_core::{Game, GameRecord};
 use boardlab_sight_reduction::SightReduction;
@@ -31,7 +32,7 @@ fn main() {
         for (i, m) in moves.iter().enumerate() {
             let mut n = 0;
             let v = eg
-                .solve(&g, ExactBudget::nodes(50_000_000), &mut n)
+                .solve(&g, Budget::nodes(50_000_000), &mut n)
                 .map(|(p, _)| p.wins(g.to_move()));
             if let (Some(before), Some(now)) = (prev, v) {
                 // before: previous mover wins; now: current mover wins. A correct move keeps before == !now.

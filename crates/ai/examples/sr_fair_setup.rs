@@ -6,7 +6,8 @@
 //! `cargo run --release -p boardlab-ai --example sr_fair_setup -- [N] [OPTIONS]`
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
-use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_ai::knowledge::Endgame;
+use boardlab_core::Budget;
 use boardlab_core::Game;
 use boardlab_sight_reduction::{Move, SightReduction};
 use std::time::Instant;
@@ -24,7 +25,7 @@ fn main() {
     let o = SightReduction::info()
         .parse_options(&opts)
         .expect("valid options");
-    let unlimited = ExactBudget::nodes(u64::MAX);
+    let unlimited = Budget::nodes(u64::MAX);
     let mut eg = SolverEndgame::default();
     let mut counts = [0u64; 4];
     let start = Instant::now();

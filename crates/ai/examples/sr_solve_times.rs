@@ -1,7 +1,8 @@
 //! Measures how long the Sight Reduction exact search takes from fresh random boards.
 
 use boardlab_ai::games::sight_reduction::SolverEndgame;
-use boardlab_ai::policy::{Endgame, ExactBudget};
+use boardlab_ai::knowledge::Endgame;
+use boardlab_core::Budget;
 use boardlab_core::Game;
 use boardlab_core::Rules;
 use boardlab_sight_reduction::SightReduction;
@@ -18,7 +19,7 @@ fn main() {
         let mut eg = SolverEndgame::default();
         let t = Instant::now();
         let mut nodes = 0;
-        let r = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes);
+        let r = eg.solve(&g, Budget::nodes(u64::MAX), &mut nodes);
         let s = t.elapsed().as_secs_f64();
         total += s;
         worst = worst.max(s);

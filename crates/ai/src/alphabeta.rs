@@ -10,9 +10,10 @@
 //! [`Proven`] enters the search as a score in `proven_score` and leaves it in `score_value`,
 //! nowhere else.
 
-use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
+use crate::knowledge::{win_chance, Endgame, GameAi};
 use crate::search::{Bot, SearchResult, Value};
 use crate::spec::{AlphaBetaSpec, DEFAULT_TIME};
+use boardlab_core::Budget;
 use boardlab_core::{Proven, Seat, Wdl};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -460,7 +461,7 @@ impl<G: GameAi> Worker<G> {
         }
         let p = self
             .endgame
-            .value(g, ExactBudget::nodes(limit), &mut self.nodes)?;
+            .value(g, Budget::nodes(limit), &mut self.nodes)?;
         Some(proven_score(p, g.to_move(), ply))
     }
 
@@ -824,8 +825,8 @@ impl<G: GameAi> Bot<G> for AlphaBeta<G> {
         if spec.exact && self.main.endgame.applies(game, true) {
             // At most half of a time budget.
             let limit = match time {
-                Some(t) => ExactBudget::until(start + t / 2),
-                None => ExactBudget::nodes(spec.nodes.unwrap_or(4_000_000)),
+                Some(t) => Budget::until(start + t / 2),
+                None => Budget::nodes(spec.nodes.unwrap_or(4_000_000)),
             };
             let mut n = 0;
             if let Some((p, Some(mv))) = self.main.endgame.solve(game, limit, &mut n) {

@@ -9,7 +9,7 @@
 //! Reduction, where the strongest bot is perfect within milliseconds, has levels of its own
 //! ([`sight_reduction_level`]).
 //!
-//! Each game picks one of the tables below ([`GameAi::level_spec`](crate::policy::GameAi::level_spec));
+//! Each game picks one of the tables below ([`GameAi::level_spec`](crate::knowledge::GameAi::level_spec));
 //! `docs/ai.md` lists them with their measured strength.
 
 use crate::spec::{AlphaBetaSpec, BestSpec, BotSpec, MctsSpec};
@@ -72,7 +72,7 @@ pub fn default_level(n: u8) -> BotSpec {
 
 /// The work of one of the fixed-budget levels of a game played by alpha-beta.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
+pub enum Effort {
     /// `mcts:plain` with this many iterations (below alpha-beta's weakest setting).
     Plain(u64),
     /// Complete iterations up to this depth.
@@ -105,7 +105,7 @@ pub enum Budget {
 /// many more nodes: 100 ms searches about 30,000 nodes, so its node budgets step up by about
 /// 2.7 times the nodes each between depth 1 and that.
 #[must_use]
-pub fn alphabeta_level(n: u8, fixed: &[Budget]) -> BotSpec {
+pub fn alphabeta_level(n: u8, fixed: &[Effort]) -> BotSpec {
     let n = n.clamp(1, 10);
     let alphabeta = |depth, nodes| {
         BotSpec::AlphaBeta(AlphaBetaSpec {
@@ -118,9 +118,9 @@ pub fn alphabeta_level(n: u8, fixed: &[Budget]) -> BotSpec {
         return mcts(10, MctsSpec::PLAIN);
     }
     match fixed.get(usize::from(n - 2)).filter(|_| n < 10) {
-        Some(&Budget::Plain(k)) => mcts(k, MctsSpec::PLAIN),
-        Some(&Budget::Depth(d)) => alphabeta(Some(d), None),
-        Some(&Budget::Nodes(k)) => alphabeta(None, Some(k)),
+        Some(&Effort::Plain(k)) => mcts(k, MctsSpec::PLAIN),
+        Some(&Effort::Depth(d)) => alphabeta(Some(d), None),
+        Some(&Effort::Nodes(k)) => alphabeta(None, Some(k)),
         None => timed(n, 2 + fixed.len() as u8),
     }
 }
@@ -184,7 +184,7 @@ pub fn time_hint(n: u8) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::GameAi;
+    use crate::knowledge::GameAi;
     use boardlab_assideum::Assideum;
     use boardlab_opprimo::Opprimo;
 

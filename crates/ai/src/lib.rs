@@ -9,7 +9,7 @@
 //!   fixed seed and a work budget (iterations, nodes or depth).
 //! - Bots: [`RandomBot`], [`mcts::Mcts`] (UCT, MCTS-solver, tree reuse, root-parallel threads,
 //!   playout policies, exact endgames) and [`alphabeta::AlphaBeta`] (iterative-deepening
-//!   negamax with a transposition table). Game knowledge lives in [`policy::GameAi`],
+//!   negamax with a transposition table). Game knowledge lives in [`knowledge::GameAi`],
 //!   implemented for every game in [`games`].
 //! - [`ugi::UgiBot`]: an outside engine run as a child process and spoken to in UGI
 //!   (`ugi:COMMAND`); it can fail, which [`Bot::try_search`] reports.
@@ -24,9 +24,9 @@ pub mod alphabeta;
 pub mod arena;
 
 pub mod games;
+pub mod knowledge;
 pub mod levels;
 pub mod mcts;
-pub mod policy;
 pub mod review;
 pub mod search;
 pub mod spec;
@@ -39,7 +39,7 @@ pub use ugi::EngineError;
 
 use boardlab_core::Game;
 use boardlab_games::{AnyGame, GameKind};
-use policy::GameAi;
+use knowledge::GameAi;
 use std::any::{Any, TypeId};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

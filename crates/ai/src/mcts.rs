@@ -9,10 +9,11 @@
 //! Rewards are scores in 0..1 for the seat that made the move into a node, so games where a
 //! seat moves twice in a row (a swap, a pass) need no special case.
 
-use crate::policy::{win_chance, Endgame, ExactBudget, GameAi};
+use crate::knowledge::{win_chance, Endgame, GameAi};
 use crate::search::{outcome_scores, Bot, SearchResult, Value};
 use crate::spec::{MctsSpec, Rollout, DEFAULT_TIME};
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_core::Budget;
 use boardlab_core::{Proven, Seat, Wdl};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -516,11 +517,10 @@ impl<G: GameAi> Tree<G> {
             return state_rewards(n.state, n.mover);
         }
         if cfg.exact && self.endgame.applies(g, false) {
-            if let Some(p) = self.endgame.value(
-                g,
-                ExactBudget::nodes(LEAF_EXACT_NODES),
-                &mut self.exact_nodes,
-            ) {
+            if let Some(p) =
+                self.endgame
+                    .value(g, Budget::nodes(LEAF_EXACT_NODES), &mut self.exact_nodes)
+            {
                 let (state, len) = node_state(p, Seat::BOTH[usize::from(n.mover)]);
                 if cfg.solver {
                     let node = &mut self.nodes[idx];
@@ -775,12 +775,12 @@ impl<G: GameAi> Bot<G> for Mcts<G> {
             // wins, if that is all there is time for, most of the rest.
             let (limit, decide_limit) = match (time, iterations) {
                 (_, Some(n)) => {
-                    let b = ExactBudget::nodes(n.saturating_mul(50).max(100_000));
+                    let b = Budget::nodes(n.saturating_mul(50).max(100_000));
                     (b, b)
                 }
                 (Some(t), None) => (
-                    ExactBudget::until(start + t / 4),
-                    ExactBudget::until(start + t * 9 / 10),
+                    Budget::until(start + t / 4),
+                    Budget::until(start + t * 9 / 10),
                 ),
                 (None, None) => unreachable!("a budget is always set"),
             };
@@ -989,7 +989,7 @@ pub(crate) fn exact_line<G: GameAi>(game: &G, first: G::Move, eg: &mut G::Endgam
     g.play_unchecked(first);
     let mut nodes = 0;
     while pv.len() < 40 && g.outcome().is_none() {
-        match eg.solve(&g, ExactBudget::nodes(200_000), &mut nodes) {
+        match eg.solve(&g, Budget::nodes(200_000), &mut nodes) {
             Some((_, Some(m))) => {
                 pv.push(m);
                 g.play_unchecked(m);

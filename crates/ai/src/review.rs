@@ -21,7 +21,7 @@
 //! (`ReviewConfig::threads`) with the same result for the same seed under a work budget.
 //! `docs/review.md` describes the grades and the figures.
 
-use crate::policy::GameAi;
+use crate::knowledge::GameAi;
 use crate::search::Value;
 use crate::{AiError, AiVisitor, BotSpec};
 use boardlab_core::{

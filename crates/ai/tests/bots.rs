@@ -1,10 +1,11 @@
 //! Behaviour of the bots on every game: legal moves, reproducibility, proven results,
 //! immediate wins, stop requests and points of view.
 
-use boardlab_ai::policy::{Endgame, ExactBudget, GameAi};
+use boardlab_ai::knowledge::{Endgame, GameAi};
 use boardlab_ai::{new_bot, Bot, BotSpec, Value};
 use boardlab_assideum::Assideum;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
+use boardlab_core::Budget;
 use boardlab_core::Rules;
 use boardlab_core::{Game, Proven, Seat, Wdl};
 use boardlab_obsidio::Obsidio;
@@ -161,7 +162,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
         }
         let mut eg = <SightReduction as GameAi>::Endgame::default();
         let mut n = 0;
-        let (exact, _) = eg.solve(&g, ExactBudget::nodes(u64::MAX), &mut n).unwrap();
+        let (exact, _) = eg.solve(&g, Budget::nodes(u64::MAX), &mut n).unwrap();
         let win = exact.wins(g.to_move());
         for text in [
             "mcts:iterations=200000,exact=false",
@@ -182,7 +183,7 @@ fn searches_prove_the_exact_result_of_small_endgames() {
                 let mut c = g.clone();
                 c.play_unchecked(r.best);
                 let mut eg = <SightReduction as GameAi>::Endgame::default();
-                let after = eg.solve(&c, ExactBudget::nodes(u64::MAX), &mut n);
+                let after = eg.solve(&c, Budget::nodes(u64::MAX), &mut n);
                 assert!(
                     c.outcome().is_some() || after.is_some_and(|(p, _)| p.wins(g.to_move())),
                     "{text} threw the win away"

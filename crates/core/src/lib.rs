@@ -12,6 +12,7 @@
 //! - [`perft`](perft::perft) and, with the `testkit` feature, the conformance suite that every
 //!   game's tests run.
 
+pub mod budget;
 pub mod coord;
 pub mod encoding;
 pub mod game;
@@ -35,6 +36,7 @@ pub mod prelude {
     pub use crate::present::Present;
 }
 
+pub use budget::{Budget, OutOfBudget};
 pub use encoding::Encoding;
 pub use game::{
     setup, split_moves, Audit, Game, GameInfo, IllegalMove, MoveError, NewGameError, Notation,

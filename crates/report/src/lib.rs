@@ -23,7 +23,7 @@ pub use play::{Job, Trace};
 pub use summary::{Report, SetReport};
 pub use write::write;
 
-use boardlab_ai::policy::GameAi;
+use boardlab_ai::knowledge::GameAi;
 use boardlab_ai::spec::BotSpec;
 use boardlab_ai::{visit_kind, AiVisitor};
 use boardlab_core::Options;

@@ -2,7 +2,7 @@
 //! bot and itself at half the budget.
 
 use boardlab_ai::arena::mix;
-use boardlab_ai::policy::GameAi;
+use boardlab_ai::knowledge::GameAi;
 use boardlab_ai::spec::BotSpec;
 use boardlab_ai::{new_bot, resolve, AiError};
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};

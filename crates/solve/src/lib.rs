@@ -54,13 +54,13 @@ pub mod solitaire;
 pub mod study;
 pub mod tt;
 
+pub use boardlab_core::budget::{Budget, OutOfBudget, CHECK_EVERY};
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven, Seat};
 use boardlab_sight_reduction::kernel::{self, with_variant};
 pub use boardlab_sight_reduction::kernel::{move_mask, to_move, RuleSet};
 pub use boardlab_sight_reduction::SightReduction;
 use boardlab_sight_reduction::{Move, Phase, Side, BLACK, WHITE};
-pub use budget::{Budget, OutOfBudget, CHECK_EVERY};
 pub use search::Stats;
 use search::{parent_score, Search};
 use thiserror::Error;

@@ -7,10 +7,11 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::budget::{Budget, Meter};
+use crate::budget::Meter;
 use crate::groups::{between, most_moves, segment_group, SightGroups};
 use crate::tt::Table;
 use crate::{key, Score, LOSS_MAX, WIN_MIN};
+use boardlab_core::budget::Budget;
 use boardlab_sight_reduction::kernel::{for_each_pair, removable, sees_along, Variant};
 
 /// Counters of one search.

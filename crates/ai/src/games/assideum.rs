@@ -5,7 +5,7 @@
 //! penalty for standing in siege. Attacks are the tactical moves: alpha-beta orders them by
 //! the value of what they remove and follows them in its quiescence search.
 
-use crate::policy::{GameAi, NoEndgame};
+use crate::knowledge::{GameAi, NoEndgame};
 use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_assideum::tables::rank;
 use boardlab_assideum::{Assideum, Board, FireAt, Kind, Move, Side, WHITE};
@@ -164,7 +164,7 @@ impl GameAi for Assideum {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        use crate::levels::Budget::{Depth, Nodes};
+        use crate::levels::Effort::{Depth, Nodes};
         crate::levels::alphabeta_level(
             n,
             &[

@@ -1,5 +1,5 @@
 //! Game knowledge for the bots: one module per game, each implementing
-//! [`GameAi`](crate::policy::GameAi) over the game's public API.
+//! [`GameAi`](crate::knowledge::GameAi) over the game's public API.
 
 pub mod assideum;
 pub mod obsidio;

@@ -5,7 +5,7 @@
 //! reach four on counts nothing for it). The playout policy claims at once when a claim wins
 //! the game, and otherwise usually claims what it can before placing tokens.
 
-use crate::policy::{GameAi, NoEndgame};
+use crate::knowledge::{GameAi, NoEndgame};
 use crate::spec::{BotSpec, MctsSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Rules;

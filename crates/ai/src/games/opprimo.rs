@@ -6,7 +6,7 @@
 //! a trapping move when there is one and otherwise prefers conversions and moves toward the
 //! enemy King.
 
-use crate::policy::{GameAi, NoEndgame};
+use crate::knowledge::{GameAi, NoEndgame};
 use crate::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Rules;
@@ -156,7 +156,7 @@ impl GameAi for Opprimo {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        use crate::levels::Budget::{Depth, Nodes, Plain};
+        use crate::levels::Effort::{Depth, Nodes, Plain};
         crate::levels::alphabeta_level(
             n,
             &[

@@ -6,7 +6,7 @@
 //! leaves of the trees. The fair set-up's choices and the last placements of the placement
 //! set-up are decided exactly with it too.
 
-use crate::policy::{Endgame, ExactBudget, GameAi};
+use crate::knowledge::{Endgame, GameAi};
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Rules as _;
@@ -137,7 +137,7 @@ fn swindle_choice(
 }
 
 /// Whether `budget` is spent after `used` nodes.
-fn spent(budget: ExactBudget, used: u64) -> bool {
+fn spent(budget: Budget<'static>, used: u64) -> bool {
     used >= budget.nodes || budget.deadline.is_some_and(|d| Instant::now() >= d)
 }
 
@@ -150,7 +150,7 @@ const PLACE_BOARD_NODES: u64 = 300_000;
 
 /// Whether an exact search of the placements with `empty` squares left is likely to end
 /// within `budget`: one solve for each way of sharing the squares between the colours.
-fn placement_fits(empty: u32, budget: ExactBudget, now: Instant) -> bool {
+fn placement_fits(empty: u32, budget: Budget<'static>, now: Instant) -> bool {
     let boards = (1..=u64::from(empty / 2)).fold(1u64, |b, i| b * (u64::from(empty) + 1 - i) / i);
     let by_time = budget
         .deadline
@@ -177,7 +177,7 @@ impl SolverEndgame {
 
     /// The solver's budget for the removal phase that `game` is in (see
     /// [`UNBUDGETED_PIECES`]).
-    fn budget(game: &SightReduction, budget: ExactBudget) -> Budget<'static> {
+    fn budget(game: &SightReduction, budget: Budget<'static>) -> Budget<'static> {
         if Self::pieces(game) <= UNBUDGETED_PIECES {
             Budget::UNLIMITED
         } else {
@@ -247,7 +247,7 @@ impl SolverEndgame {
     fn arrange(
         &mut self,
         game: &SightReduction,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
         if self.done_wins(game, nodes) {
@@ -292,7 +292,7 @@ impl SolverEndgame {
         &mut self,
         game: &SightReduction,
         memo: &mut HashMap<(u32, u32), bool>,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         start: u64,
         nodes: &mut u64,
     ) -> Option<bool> {
@@ -329,15 +329,16 @@ impl SolverEndgame {
     fn place(
         &mut self,
         game: &SightReduction,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
         let now = Instant::now();
-        let half = ExactBudget {
+        let half = Budget {
             nodes: budget.nodes / 2,
             deadline: budget
                 .deadline
                 .map(|d| now + d.saturating_duration_since(now) / 2),
+            stop: budget.stop,
         };
         if !placement_fits(Self::empty(game), half, now) {
             return None;
@@ -357,7 +358,7 @@ impl SolverEndgame {
         &mut self,
         game: &SightReduction,
         memo: &mut HashMap<(u32, u32), bool>,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
         let start = *nodes;
@@ -422,7 +423,7 @@ impl Endgame<SightReduction> for SolverEndgame {
     fn value(
         &mut self,
         game: &SightReduction,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<Proven> {
         if !Self::applies_with(game, ROOT_PIECES) {
@@ -461,7 +462,7 @@ impl Endgame<SightReduction> for SolverEndgame {
     fn decide(
         &mut self,
         game: &SightReduction,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
         match game.phase() {
@@ -515,7 +516,7 @@ impl Endgame<SightReduction> for SolverEndgame {
     fn solve(
         &mut self,
         game: &SightReduction,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<Move>)> {
         if !Self::applies_with(game, ROOT_PIECES) {
@@ -711,7 +712,7 @@ mod tests {
             let g = game("setup=fair", seed);
             assert!(eg.applies(&g, true) && !eg.applies(&g, false));
             let mut nodes = 0;
-            let budget = ExactBudget::until(Instant::now() + Duration::from_secs(20));
+            let budget = Budget::until(Instant::now() + Duration::from_secs(20));
             let (wins, mv) = eg
                 .decide(&g, budget, &mut nodes)
                 .expect("a won arrangement");
@@ -779,7 +780,7 @@ mod tests {
         for seed in 0..24 {
             let mut g = game("setup=deterministic", seed);
             let mut nodes = 0;
-            let budget = ExactBudget::nodes(u64::MAX);
+            let budget = Budget::nodes(u64::MAX);
             while g.occupied().count_zeros() > 4 {
                 assert!(
                     !eg.applies(&g, true)
@@ -818,7 +819,7 @@ mod tests {
                 let g = game(opts, seed);
                 let mut nodes = 0;
                 // The deadline only cuts the swindle short; who wins stays exact.
-                let budget = ExactBudget::until(Instant::now() + Duration::from_millis(20));
+                let budget = Budget::until(Instant::now() + Duration::from_millis(20));
                 let (wins, mv) = eg.decide(&g, budget, &mut nodes).unwrap();
                 assert_eq!(
                     wins,
@@ -859,7 +860,7 @@ mod tests {
                 }
                 let mut eg = SolverEndgame::default();
                 let mut nodes = 0;
-                let tiny = ExactBudget::nodes(1000);
+                let tiny = Budget::nodes(1000);
                 let mut solved = eg.solve(&g, tiny, &mut nodes);
                 let mut value = eg.value(&g, tiny, &mut nodes);
                 assert!(nodes > 0);
@@ -871,7 +872,7 @@ mod tests {
                     if pieces == 32 {
                         continue;
                     }
-                    let roomy = ExactBudget::until(Instant::now() + Duration::from_secs(60));
+                    let roomy = Budget::until(Instant::now() + Duration::from_secs(60));
                     solved = eg.solve(&g, roomy, &mut nodes);
                     value = eg.value(&g, roomy, &mut nodes);
                 }
@@ -930,9 +931,7 @@ mod tests {
                 }
                 let mut eg = SolverEndgame::default();
                 let mut nodes = 0;
-                let (p, mv) = eg
-                    .solve(&g, ExactBudget::nodes(u64::MAX), &mut nodes)
-                    .unwrap();
+                let (p, mv) = eg.solve(&g, Budget::nodes(u64::MAX), &mut nodes).unwrap();
                 let mut memo = HashMap::new();
                 let wins = minimax(&g, &mut memo);
                 assert_eq!(p.wins(g.to_move()), wins, "{opts} seed {seed}");

@@ -6,7 +6,7 @@
 
 use crate::spec::{BotSpec, Rollout};
 use boardlab_core::rand::Rng;
-use boardlab_core::{Game, Proven};
+use boardlab_core::{Budget, Game, Proven};
 
 /// Game knowledge for the bots.
 pub trait GameAi: Game {
@@ -99,34 +99,6 @@ pub trait GameAi: Game {
     }
 }
 
-/// How much work an exact endgame search may do: a node count and, for searches with a time
-/// budget, a deadline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExactBudget {
-    pub nodes: u64,
-    pub deadline: Option<std::time::Instant>,
-}
-
-impl ExactBudget {
-    /// At most `nodes` nodes.
-    #[must_use]
-    pub fn nodes(nodes: u64) -> ExactBudget {
-        ExactBudget {
-            nodes,
-            deadline: None,
-        }
-    }
-
-    /// Until `deadline`.
-    #[must_use]
-    pub fn until(deadline: std::time::Instant) -> ExactBudget {
-        ExactBudget {
-            nodes: u64::MAX,
-            deadline: Some(deadline),
-        }
-    }
-}
-
 /// An exact search for small endgames. `Default` gives an empty search with its own table.
 pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     /// Whether the position is small enough to search exactly (cheap to ask): at the root
@@ -135,7 +107,7 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
 
     /// The exact result, stated for the seat to move, without a move (cheaper where a game
     /// can do it), or `None` when the search needs more than `budget`.
-    fn value(&mut self, game: &G, budget: ExactBudget, nodes: &mut u64) -> Option<Proven> {
+    fn value(&mut self, game: &G, budget: Budget<'static>, nodes: &mut u64) -> Option<Proven> {
         self.solve(game, budget, nodes).map(|(p, _)| p)
     }
 
@@ -145,7 +117,7 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     fn solve(
         &mut self,
         game: &G,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(Proven, Option<G::Move>)>;
 
@@ -157,7 +129,7 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     fn decide(
         &mut self,
         game: &G,
-        budget: ExactBudget,
+        budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, G::Move)> {
         let _ = (game, budget, nodes);
@@ -177,7 +149,7 @@ impl<G: Game> Endgame<G> for NoEndgame {
     fn solve(
         &mut self,
         _game: &G,
-        _budget: ExactBudget,
+        _budget: Budget<'static>,
         _nodes: &mut u64,
     ) -> Option<(Proven, Option<G::Move>)> {
         None
