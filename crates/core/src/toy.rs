@@ -8,7 +8,9 @@
 //! - The game ends when a colour has three in a row (it wins) or the board is full (a draw).
 
 use crate::game::{Audit, Notation, Rules};
-use crate::present::{self, Click, Interaction, MoveInput, Piece, Refusal, Selection, Text};
+use crate::present::{
+    self, Click, Fact, Interaction, MoveInput, Piece, PieceKind, Refusal, Selection, Text,
+};
 use crate::{
     Colour, Game, GameInfo, NewGameError, Options, Outcome, ParseMoveError, PositionError, Present,
     Seat,
@@ -235,14 +237,14 @@ impl Audit for Toy {
 impl Present for Toy {
     fn board(&self) -> present::Board {
         let mut b = present::grid(3, 3, false);
-        for (s, colour) in ["black", "white"].into_iter().enumerate() {
+        for (s, colour) in [Colour::Black, Colour::White].into_iter().enumerate() {
             for q in 0..9 {
                 if self.stones[s] >> q & 1 == 1 {
-                    b.cells[q].pieces.push(Piece::new(colour, "piece"));
+                    b.cells[q].pieces.push(Piece::new(colour, PieceKind::Piece));
                 }
             }
         }
-        b.facts.insert("moves", self.ply.to_string());
+        b.facts.insert(Fact::Moves, self.ply.to_string());
         b
     }
 

@@ -49,7 +49,10 @@ fn a_fifth_game_is_drawn_and_played_by_clicks() {
         AnyGame::from_position(kind, &kind.info().default_options(), "bb./ww./... b").unwrap();
     let board = game.board();
     assert_eq!(board.cells.len(), 9);
-    assert_eq!(board.cell("a3").unwrap().pieces[0].colour, "black");
+    assert_eq!(
+        board.cell("a3").unwrap().pieces[0].colour,
+        boardlab_core::Colour::Black
+    );
     let ui = game.interaction();
     let notations: Vec<&str> = ui.moves.iter().map(|m| m.notation.as_str()).collect();
     assert_eq!(notations, game.legal_moves());
@@ -73,7 +76,10 @@ fn a_fifth_game_keeps_records() {
         record.moves.push(g.format_move(m));
     }
     record.set_outcome(g.outcome());
-    assert_eq!(Present::board(&g).facts["moves"], "5");
+    assert_eq!(
+        Present::board(&g).facts[&boardlab_core::present::Fact::Moves],
+        "5"
+    );
     let back = GameRecord::from_text(&record.to_text()).unwrap();
     let (end, _) = back.replay::<Toy>().unwrap();
     assert_eq!(

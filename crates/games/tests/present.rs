@@ -2,9 +2,9 @@
 //! over random games, each cell of the board shows exactly what the engine's own state holds, and
 //! the interaction offers every legal move, in order, by clicks on cells that exist.
 
-use boardlab_core::present::{Board, Cell};
+use boardlab_core::present::{Board, Cell, Layer, Mark, PieceKind};
 use boardlab_core::rand::{Rng, SeedableRng};
-use boardlab_core::{OptionValues, Options};
+use boardlab_core::{Colour, OptionValues, Options};
 use boardlab_games::{AnyGame, GameKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,14 +15,22 @@ fn cell<'a>(b: &'a Board, name: &str) -> &'a Cell {
         .unwrap_or_else(|| panic!("no cell {name}"))
 }
 
-fn has(b: &Board, name: &str, colour: &str, kind: &str) -> bool {
+/// The word a value of the presentation's vocabulary is served as.
+fn word<T: serde::Serialize>(value: T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(w)) => w,
+        other => panic!("not a word: {other:?}"),
+    }
+}
+
+fn has(b: &Board, name: &str, colour: Colour, kind: PieceKind) -> bool {
     cell(b, name)
         .pieces
         .iter()
         .any(|p| p.colour == colour && p.kind == kind)
 }
 
-fn count(b: &Board, colour: &str, kind: &str) -> u32 {
+fn count(b: &Board, colour: Colour, kind: PieceKind) -> u32 {
     b.cells
         .iter()
         .flat_map(|c| &c.pieces)
@@ -38,11 +46,11 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
             for sq in 0..32u8 {
                 let name = square_name(sq);
                 assert_eq!(
-                    has(b, &name, "white", "piece"),
+                    has(b, &name, Colour::White, PieceKind::Piece),
                     g.pieces(WHITE) >> sq & 1 == 1
                 );
                 assert_eq!(
-                    has(b, &name, "black", "piece"),
+                    has(b, &name, Colour::Black, PieceKind::Piece),
                     g.pieces(BLACK) >> sq & 1 == 1
                 );
             }
@@ -53,20 +61,22 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
             let n = u32::from(geo.n);
             for sq in 0..(n * n) as u8 {
                 let name = geo.name(sq);
-                for (side, colour) in [(BLACK, "black"), (WHITE, "white")] {
+                for side in [BLACK, WHITE] {
                     assert_eq!(
-                        has(b, &name, colour, "token"),
+                        has(b, &name, side.colour(), PieceKind::Token),
                         g.tokens(side) >> sq & 1 == 1,
                         "{name}"
                     );
                 }
             }
-            assert_eq!(count(b, "black", "control"), g.claimed(BLACK).count_ones());
-            assert_eq!(count(b, "white", "control"), g.claimed(WHITE).count_ones());
+            let control =
+                |side: boardlab_obsidio::Side| count(b, side.colour(), PieceKind::Control);
+            assert_eq!(control(BLACK), g.claimed(BLACK).count_ones());
+            assert_eq!(control(WHITE), g.claimed(WHITE).count_ones());
             let anchors: Vec<&str> = b
                 .cells
                 .iter()
-                .filter(|c| c.marks.iter().any(|m| m == "anchor"))
+                .filter(|c| c.marks.contains(&Mark::Anchor))
                 .map(|c| c.name.as_ref())
                 .collect();
             assert_eq!(anchors, g.anchor().map(|a| geo.name(a)).as_slice());
@@ -75,21 +85,24 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
             use boardlab_opprimo::board::{point_name, triangle_name, RED, YELLOW};
             for p in 0..45u8 {
                 let name = point_name(p);
-                for (side, colour) in [(YELLOW, "yellow"), (RED, "red")] {
-                    let mine = g.soldiers(side) >> p & 1 == 1;
+                for side in [YELLOW, RED] {
+                    let (colour, mine) = (side.colour(), g.soldiers(side) >> p & 1 == 1);
                     let officer = g.officers() >> p & 1 == 1;
-                    assert_eq!(has(b, &name, colour, "soldier"), mine && !officer, "{name}");
-                    assert_eq!(has(b, &name, colour, "officer"), mine && officer, "{name}");
+                    let soldier = has(b, &name, colour, PieceKind::Soldier);
+                    assert_eq!(soldier, mine && !officer, "{name}");
+                    let officer_shown = has(b, &name, colour, PieceKind::Officer);
+                    assert_eq!(officer_shown, mine && officer, "{name}");
                 }
             }
-            for (side, colour) in [(YELLOW, "yellow"), (RED, "red")] {
+            for side in [YELLOW, RED] {
+                let colour = side.colour();
                 let kings: Vec<&str> = b
                     .cells
                     .iter()
                     .filter(|c| {
                         c.pieces
                             .iter()
-                            .any(|p| p.kind == "king" && p.colour == colour)
+                            .any(|p| p.kind == PieceKind::King && p.colour == colour)
                     })
                     .map(|c| c.name.as_ref())
                     .collect();
@@ -103,29 +116,31 @@ fn check_against_engine(game: &AnyGame, b: &Board) {
             for s in 0..64u8 {
                 let name = square_name(s);
                 let c = cell(b, &name);
-                let ground = c.pieces.iter().find(|p| p.kind != "fighter");
+                let ground = c.pieces.iter().find(|p| p.kind != PieceKind::Fighter);
                 match (bd.kind_at(s), bd.colour_at(s)) {
                     (Some(k), Some(col)) => {
                         let p = ground.unwrap_or_else(|| panic!("{name}: no piece"));
-                        assert_eq!(p.kind, k.name().to_ascii_lowercase().replace('\'', ""));
-                        assert_eq!(p.colour, if col == WHITE { "white" } else { "black" });
+                        let kind = k.name().to_ascii_lowercase().replace('\'', "");
+                        assert_eq!(word(p.kind), kind);
+                        assert_eq!(p.colour, col.colour());
                         if k.directional() {
                             let f = bd.facing(s).letter().to_ascii_lowercase().to_string();
-                            assert_eq!(p.facing, Some(f.as_str()));
+                            assert_eq!(p.facing.map(word), Some(f));
                         }
                     }
                     _ => assert!(ground.is_none(), "{name}"),
                 }
-                for (side, colour) in [(WHITE, "white"), (BLACK, "black")] {
+                for side in [WHITE, BLACK] {
+                    let colour = side.colour();
                     let fighters = c
                         .pieces
                         .iter()
-                        .filter(|p| p.kind == "fighter" && p.colour == colour)
+                        .filter(|p| p.kind == PieceKind::Fighter && p.colour == colour)
                         .count();
                     assert_eq!(fighters, usize::from(bd.fighters(side, s)), "{name}");
                     let zone = format!("zone-{colour}");
                     assert_eq!(
-                        c.marks.iter().any(|m| *m == zone),
+                        c.marks.iter().any(|m| word(m) == zone),
                         bd.zones(side) >> s & 1 == 1,
                         "{name} {zone}"
                     );
@@ -153,7 +168,7 @@ fn check_shape(game: &AnyGame, b: &Board) {
     let legal = game.legal_moves();
     let notations: Vec<&str> = ui.moves.iter().map(|m| m.notation.as_str()).collect();
     assert_eq!(notations, legal, "{}", game.position_text());
-    type Path<'a> = Vec<(String, Option<&'a str>)>;
+    type Path = Vec<(String, Option<Layer>)>;
     let mut by_path: BTreeMap<Path, BTreeSet<(String, Option<String>)>> = BTreeMap::new();
     let mut firsts = BTreeSet::new();
     for m in &ui.moves {

@@ -14,12 +14,11 @@
 use crate::geometry::{Bits, Kind, Square};
 use crate::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
 use boardlab_core::present::{
-    self, Board, Click, LegendItem, MoveInput, Refusal, Selection, SetWords, Text,
+    self, Board, Click, Fact, LegendItem, Mark, MoveInput, PieceKind, Refusal, Selection, SetWords,
+    Shade, Text,
 };
-use boardlab_core::Present;
 use boardlab_core::Rules;
-
-const COLOURS: [(Side, &str); 2] = [(BLACK, "black"), (WHITE, "white")];
+use boardlab_core::{Colour, Present};
 
 impl Obsidio {
     /// The name of `sq` as a cell name.
@@ -56,9 +55,10 @@ fn first_token_hint(cell: &str) -> String {
 
 impl Present for Obsidio {
     fn legend() -> Vec<LegendItem> {
-        let token = |colour| vec![present::Piece::new(colour, "token")];
-        let control = |colour| vec![present::Piece::new(colour, "control")];
-        let (dark, light, target) = (Some("dark"), Some("light"), Some("target"));
+        let token = |colour| vec![present::Piece::new(colour, PieceKind::Token)];
+        let control = |colour| vec![present::Piece::new(colour, PieceKind::Control)];
+        let (dark, light, target) = (Some(Shade::Dark), Some(Shade::Light), Some(Shade::Target));
+        let (black, white) = (Colour::Black, Colour::White);
         vec![
             LegendItem::square(
                 "Dark square",
@@ -86,31 +86,28 @@ impl Present for Obsidio {
             LegendItem::squares(
                 "Tokens",
                 "Black's and White's tokens, placed around the targets.",
-                vec![(light, &[], token("black")), (dark, &[], token("white"))],
+                vec![(light, &[], token(black)), (dark, &[], token(white))],
             ),
             LegendItem::squares(
                 "Claimed targets",
                 "A target claimed by Black and one claimed by White.",
-                vec![
-                    (target, &[], control("black")),
-                    (target, &[], control("white")),
-                ],
+                vec![(target, &[], control(black)), (target, &[], control(white))],
             ),
             LegendItem::square(
                 "Anchor",
                 "The last token put on the board, by either player. A new token must go on a \
                  square that sees it, when a free square of that kind (dark, or light) does.",
                 dark,
-                &["anchor"],
-                token("white"),
+                &[Mark::Anchor],
+                token(white),
             ),
             LegendItem::squares(
                 "Last moves",
                 "Where each player moved last; the tab in the corner shows whose move it was, \
                  and the later one is brighter.",
                 vec![
-                    (light, &["last-black"], token("black")),
-                    (dark, &["last-white"], token("white")),
+                    (light, &[Mark::LastBlack], token(black)),
+                    (dark, &[Mark::LastWhite], token(white)),
                 ],
             ),
         ]
@@ -124,11 +121,11 @@ impl Present for Obsidio {
             let cell = &mut b.cells[usize::from(sq)];
             let kind = g.kind(sq);
             cell.shade = Some(match kind {
-                Kind::Target => "target",
-                Kind::Dark => "dark",
-                Kind::Light => "light",
+                Kind::Target => Shade::Target,
+                Kind::Dark => Shade::Dark,
+                Kind::Light => Shade::Light,
             });
-            for (side, colour) in COLOURS {
+            for side in [BLACK, WHITE] {
                 let on = if kind == Kind::Target {
                     self.claimed(side) >> g.target_index[usize::from(sq)] & 1 == 1
                 } else {
@@ -136,21 +133,21 @@ impl Present for Obsidio {
                 };
                 if on {
                     let piece = if kind == Kind::Target {
-                        "control"
+                        PieceKind::Control
                     } else {
-                        "token"
+                        PieceKind::Token
                     };
-                    cell.pieces.push(present::Piece::new(colour, piece));
+                    cell.pieces.push(present::Piece::new(side.colour(), piece));
                 }
             }
         }
         if let Some(anchor) = self.anchor() {
-            b.cells[usize::from(anchor)].mark("anchor");
+            b.cells[usize::from(anchor)].mark(Mark::Anchor);
         }
-        for (side, mark) in [(BLACK, "last-black"), (WHITE, "last-white")] {
+        for (side, mark) in [(BLACK, Mark::LastBlack), (WHITE, Mark::LastWhite)] {
             if let Some(mv) = self.last_move(side) {
                 for sq in self.move_cells(mv) {
-                    b.cells[usize::from(sq)].mark(mark);
+                    b.cells[usize::from(sq)].mark(mark.clone());
                 }
             }
         }
@@ -161,15 +158,15 @@ impl Present for Obsidio {
                 self.supply(side).to_string()
             }
         };
-        b.facts.insert("supply-black", supply(BLACK));
-        b.facts.insert("supply-white", supply(WHITE));
-        b.facts.insert("passes", self.passes().to_string());
+        b.facts.insert(Fact::SupplyBlack, supply(BLACK));
+        b.facts.insert(Fact::SupplyWhite, supply(WHITE));
+        b.facts.insert(Fact::Passes, self.passes().to_string());
         b.facts.insert(
-            "targets-black",
+            Fact::TargetsBlack,
             self.claimed(BLACK).count_ones().to_string(),
         );
         b.facts.insert(
-            "targets-white",
+            Fact::TargetsWhite,
             self.claimed(WHITE).count_ones().to_string(),
         );
         b
@@ -325,13 +322,8 @@ mod tests {
         }
     }
 
-    fn marks(b: &Board, name: &str) -> Vec<String> {
-        b.cell(name)
-            .unwrap()
-            .marks
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+    fn marks(b: &Board, name: &str) -> Vec<Mark> {
+        b.cell(name).unwrap().marks.clone()
     }
 
     fn input<'a>(i: &'a present::Interaction, notation: &str) -> &'a MoveInput {
@@ -344,24 +336,24 @@ mod tests {
         assert_eq!(b.cells.len(), 81);
         assert_eq!((b.width, b.height), (9.0, 9.0));
         assert_eq!(b.cells[0].name, "a1");
-        assert_eq!(b.cell("a1").unwrap().shade, Some("dark"));
-        assert_eq!(b.cell("b1").unwrap().shade, Some("light"));
-        assert_eq!(b.cell("b2").unwrap().shade, Some("target"));
-        assert_eq!(b.cell("h8").unwrap().shade, Some("target"));
-        assert_eq!(b.cell("i9").unwrap().shade, Some("dark"));
+        assert_eq!(b.cell("a1").unwrap().shade, Some(Shade::Dark));
+        assert_eq!(b.cell("b1").unwrap().shade, Some(Shade::Light));
+        assert_eq!(b.cell("b2").unwrap().shade, Some(Shade::Target));
+        assert_eq!(b.cell("h8").unwrap().shade, Some(Shade::Target));
+        assert_eq!(b.cell("i9").unwrap().shade, Some(Shade::Dark));
         assert!(b
             .cells
             .iter()
             .all(|c| c.pieces.is_empty() && c.marks.is_empty()));
-        assert_eq!(b.facts["supply-black"], "51");
-        assert_eq!(b.facts["supply-white"], "51");
-        assert_eq!(b.facts["passes"], "0");
-        assert_eq!(b.facts["targets-black"], "0");
-        assert_eq!(b.facts["targets-white"], "0");
+        assert_eq!(b.facts[&Fact::SupplyBlack], "51");
+        assert_eq!(b.facts[&Fact::SupplyWhite], "51");
+        assert_eq!(b.facts[&Fact::Passes], "0");
+        assert_eq!(b.facts[&Fact::TargetsBlack], "0");
+        assert_eq!(b.facts[&Fact::TargetsWhite], "0");
         let b7 = game("size=7").board();
         assert_eq!(b7.cells.len(), 49);
-        assert_eq!(b7.facts["supply-black"], "unlimited");
-        assert_eq!(b7.facts["supply-white"], "unlimited");
+        assert_eq!(b7.facts[&Fact::SupplyBlack], "unlimited");
+        assert_eq!(b7.facts[&Fact::SupplyWhite], "unlimited");
         assert_eq!(game("size=11").board().labels.len(), 22);
     }
 
@@ -371,19 +363,19 @@ mod tests {
         // Black a light pair, White a dark square, Black a single dark square.
         play(&mut g, &["b3,f3", "e3", "e1"]);
         let b = g.board();
-        let black_token = present::Piece::new("black", "token");
+        let black_token = present::Piece::new(Colour::Black, PieceKind::Token);
         assert_eq!(b.cell("b3").unwrap().pieces, vec![black_token.clone()]);
         assert_eq!(b.cell("f3").unwrap().pieces, vec![black_token]);
         assert_eq!(
             b.cell("e3").unwrap().pieces,
-            vec![present::Piece::new("white", "token")]
+            vec![present::Piece::new(Colour::White, PieceKind::Token)]
         );
-        assert_eq!(marks(&b, "e1"), ["anchor", "last-black"]);
-        assert_eq!(marks(&b, "e3"), ["last-white"]);
+        assert_eq!(marks(&b, "e1"), [Mark::Anchor, Mark::LastBlack]);
+        assert_eq!(marks(&b, "e3"), [Mark::LastWhite]);
         // Black's earlier pair is no longer its last move.
         assert!(marks(&b, "b3").is_empty());
-        assert_eq!(b.facts["supply-black"], "48");
-        assert_eq!(b.facts["supply-white"], "50");
+        assert_eq!(b.facts[&Fact::SupplyBlack], "48");
+        assert_eq!(b.facts[&Fact::SupplyWhite], "50");
     }
 
     #[test]
@@ -399,19 +391,19 @@ mod tests {
         let b = g2.board();
         assert_eq!(
             b.cell("b2").unwrap().pieces,
-            vec![present::Piece::new("black", "control")]
+            vec![present::Piece::new(Colour::Black, PieceKind::Control)]
         );
-        assert_eq!(marks(&b, "d2"), ["last-black"]);
-        assert_eq!(marks(&b, "b2"), ["anchor", "last-black"]);
-        assert_eq!(b.facts["targets-black"], "2");
-        assert_eq!(b.facts["targets-white"], "0");
+        assert_eq!(marks(&b, "d2"), [Mark::LastBlack]);
+        assert_eq!(marks(&b, "b2"), [Mark::Anchor, Mark::LastBlack]);
+        assert_eq!(b.facts[&Fact::TargetsBlack], "2");
+        assert_eq!(b.facts[&Fact::TargetsWhite], "0");
         // The claim's set names the targets in notation order, the last one last.
         let i = g.interaction();
         let both = input(&i, "+d2+b2");
         assert_eq!(both.set.as_deref(), Some(&["d2".into(), "b2".into()][..]));
         assert_eq!(both.label, "Claim d2, b2");
         assert!(both.paths.is_empty());
-        assert_eq!(both.kind, "move");
+        assert_eq!(both.kind, present::MoveKind::Move);
         // A claim suggested (a hint, a review's best move) is marked on its targets.
         assert_eq!(both.cells, vec![Text::from("d2"), Text::from("b2")]);
         let claim = g.parse_move("+d2+b2").unwrap();
@@ -511,7 +503,7 @@ mod tests {
         assert!(g.suggested(Move::Pass).is_empty());
         assert_eq!(i.prompt, "");
         assert!(i.selections.is_empty());
-        assert_eq!(g.board().facts["supply-black"], "0");
+        assert_eq!(g.board().facts[&Fact::SupplyBlack], "0");
     }
 
     #[test]
@@ -523,6 +515,6 @@ mod tests {
         play(&mut g, &["pass", "pass"]);
         assert!(g.outcome().is_some());
         assert_eq!(g.interaction(), present::Interaction::default());
-        assert_eq!(g.board().facts["passes"], "2");
+        assert_eq!(g.board().facts[&Fact::Passes], "2");
     }
 }

@@ -7,13 +7,14 @@
 //! goes to. `pass` is a button.
 
 use crate::board::{
-    castle_set, coords, neighbour, point_at, triangle_name, Point, Tri, N, NE, NW, POINTS, STARS,
-    TRIANGLES, TRI_POINTS,
+    castle_set, coords, neighbour, point_at, triangle_name, Point, Side, Tri, N, NE, NW, POINTS,
+    STARS, TRIANGLES, TRI_POINTS,
 };
 use crate::{Move, Opprimo, RED, YELLOW};
 use boardlab_core::present::{
-    file_label, legal_with_notation, rank_label, square, Board, Cell, Click, Interaction, Label,
-    LegendItem, Line, MoveInput, Piece, Present, Refusal, Selection, Text,
+    file_label, legal_with_notation, rank_label, square, Board, Cell, Click, Fact, Interaction,
+    Label, Layout, LegendItem, Line, Mark, MoveInput, MoveKind, Piece, PieceKind, Present, Refusal,
+    Selection, Shape, Text,
 };
 use boardlab_core::Game;
 use std::borrow::Cow;
@@ -22,8 +23,6 @@ use std::sync::OnceLock;
 
 /// Column spacing that makes the triangles equilateral with vertical sides of length 1.
 const DX: f64 = 0.866_025_403_784_438_6;
-
-const COLOURS: [&str; 2] = ["yellow", "red"];
 
 /// Where the point in column `c`, half-row `r` is drawn.
 fn xy(c: u8, r: u8) -> [f64; 2] {
@@ -87,7 +86,7 @@ fn sample(count: usize, cell: impl Fn(f64) -> Cell) -> Board {
         }
     }
     Board {
-        layout: "points",
+        layout: Layout::Points,
         width: count as f64,
         height: 1.0,
         cells,
@@ -98,40 +97,42 @@ fn sample(count: usize, cell: impl Fn(f64) -> Cell) -> Board {
 }
 
 /// A point of a legend picture, in the middle of the unit from `left`.
-fn sample_point(left: f64, marks: &[&'static str], pieces: Vec<Piece>) -> Cell {
+fn sample_point(left: f64, marks: &[Mark], pieces: Vec<Piece>) -> Cell {
     Cell {
         name: Cow::Borrowed(""),
-        shape: "point",
+        shape: Shape::Point,
         x: left + 0.5,
         y: 0.5,
         polygon: None,
         shade: None,
-        marks: marks.iter().map(|m| Cow::Borrowed(*m)).collect(),
+        marks: marks.to_vec(),
         pieces,
     }
 }
 
 /// A triangle of a legend picture (a vertical side on the left, as on the board).
-fn sample_triangle(left: f64, marks: &[&'static str], pieces: Vec<Piece>) -> Cell {
+fn sample_triangle(left: f64, marks: &[Mark], pieces: Vec<Piece>) -> Cell {
     let polygon = vec![[left + 0.22, 0.06], [left + 0.22, 0.94], [left + 0.98, 0.5]];
     Cell {
         name: Cow::Borrowed(""),
-        shape: "triangle",
+        shape: Shape::Triangle,
         x: left + (0.22 + 0.22 + 0.98) / 3.0,
         y: 0.5,
         polygon: Some(polygon),
         shade: None,
-        marks: marks.iter().map(|m| Cow::Borrowed(*m)).collect(),
+        marks: marks.to_vec(),
         pieces,
     }
 }
 
 impl Present for Opprimo {
     fn legend() -> Vec<LegendItem> {
-        let both = |kind: &'static str| move |i: usize| vec![Piece::new(COLOURS[i], kind)];
-        let soldier = both("soldier");
-        let officer = both("officer");
-        let king = both("king");
+        let both = |kind: PieceKind| move |i: usize| vec![Piece::new(Side::BOTH[i].colour(), kind)];
+        let soldier = both(PieceKind::Soldier);
+        let officer = both(PieceKind::Officer);
+        let king = both(PieceKind::King);
+        let castle = |i: usize| [Mark::CastleYellow, Mark::CastleRed][i].clone();
+        let star = |i: usize| [Mark::StarYellow, Mark::StarRed][i].clone();
         let unit = |x: f64| if x < 1.0 { 0 } else { 1 };
         vec![
             LegendItem {
@@ -154,24 +155,20 @@ impl Present for Opprimo {
                        trapped: its side loses.",
                 sample: sample(2, |x| {
                     let i = unit(x);
-                    sample_triangle(x, &[["castle-yellow", "castle-red"][i]], king(i))
+                    sample_triangle(x, &[castle(i)], king(i))
                 }),
             },
             LegendItem {
                 name: "Stars",
                 text: "A yellow star is a point where Yellow's soldiers become Officers (at \
                        Red's end of the board); a red star is one of Red's, at Yellow's end.",
-                sample: sample(2, |x| {
-                    sample_point(x, &[["star-yellow", "star-red"][unit(x)]], Vec::new())
-                }),
+                sample: sample(2, |x| sample_point(x, &[star(unit(x))], Vec::new())),
             },
             LegendItem {
                 name: "Castles",
                 text: "The shaded triangles are the castles: Yellow's King stays in the yellow \
                        ones, Red's King in the red ones.",
-                sample: sample(2, |x| {
-                    sample_triangle(x, &[["castle-yellow", "castle-red"][unit(x)]], Vec::new())
-                }),
+                sample: sample(2, |x| sample_triangle(x, &[castle(unit(x))], Vec::new())),
             },
         ]
     }
@@ -181,24 +178,24 @@ impl Present for Opprimo {
             let [x, y] = point_xy(p);
             let bit = 1u64 << p;
             let mut marks = Vec::new();
-            for (side, mark) in [(YELLOW, "star-yellow"), (RED, "star-red")] {
+            for (side, mark) in [(YELLOW, Mark::StarYellow), (RED, Mark::StarRed)] {
                 if STARS[side.index()] & bit != 0 {
-                    marks.push(Cow::Borrowed(mark));
+                    marks.push(mark);
                 }
             }
             let mut pieces = Vec::new();
             for side in [YELLOW, RED] {
                 if self.soldiers(side) & bit != 0 {
                     pieces.push(if self.officers() & bit != 0 {
-                        Piece::new(COLOURS[side.index()], "officer").label("O")
+                        Piece::new(side.colour(), PieceKind::Officer).label("O")
                     } else {
-                        Piece::new(COLOURS[side.index()], "soldier")
+                        Piece::new(side.colour(), PieceKind::Soldier)
                     });
                 }
             }
             cells.push(Cell {
                 name: point_text(p),
-                shape: "point",
+                shape: Shape::Point,
                 x,
                 y,
                 polygon: None,
@@ -228,19 +225,19 @@ impl Present for Opprimo {
             let x = polygon.iter().map(|p| p[0]).sum::<f64>() / 3.0;
             let y = polygon.iter().map(|p| p[1]).sum::<f64>() / 3.0;
             let mut marks = Vec::new();
-            for (side, mark) in [(YELLOW, "castle-yellow"), (RED, "castle-red")] {
+            for (side, mark) in [(YELLOW, Mark::CastleYellow), (RED, Mark::CastleRed)] {
                 if castles[side.index()] >> t & 1 == 1 {
-                    marks.push(Cow::Borrowed(mark));
+                    marks.push(mark);
                 }
             }
             let pieces = [YELLOW, RED]
                 .into_iter()
                 .filter(|&side| kings[side.index()] == Some(t))
-                .map(|side| Piece::new(COLOURS[side.index()], "king").label("K"))
+                .map(|side| Piece::new(side.colour(), PieceKind::King).label("K"))
                 .collect();
             cells.push(Cell {
                 name: triangle_text(t),
-                shape: "triangle",
+                shape: Shape::Triangle,
                 x,
                 y,
                 polygon: Some(polygon),
@@ -265,9 +262,9 @@ impl Present for Opprimo {
             });
         }
         let mut facts = BTreeMap::new();
-        facts.insert("plies", self.ply().to_string());
+        facts.insert(Fact::Plies, self.ply().to_string());
         Board {
-            layout: "points",
+            layout: Layout::Points,
             width: 1.0 + 6.0 * DX,
             height: 7.0,
             cells,
@@ -320,7 +317,7 @@ impl Present for Opprimo {
                     let to = point_text(to);
                     let label = format!("Jump to {to}");
                     let path = vec![Click::on(point_text(from)), Click::on(to)];
-                    MoveInput::clicks(notation, vec![path], label).kind("capture")
+                    MoveInput::clicks(notation, vec![path], label).kind(MoveKind::Capture)
                 }
                 Move::Pass => MoveInput::button(notation, "Pass (no other move)"),
             }
@@ -389,6 +386,7 @@ fn selection(click: Click, mv: Move) -> Selection {
 mod tests {
     use super::*;
     use boardlab_core::prelude::*;
+    use boardlab_core::Colour;
 
     fn game(text: &str, castle: &str) -> Opprimo {
         let options = Opprimo::info()
@@ -397,36 +395,42 @@ mod tests {
         Opprimo::from_position(&options, text).unwrap()
     }
 
-    fn count(b: &Board, mark: &str) -> usize {
-        b.cells
-            .iter()
-            .filter(|c| c.marks.iter().any(|m| m == mark))
-            .count()
+    fn count(b: &Board, mark: &Mark) -> usize {
+        b.cells.iter().filter(|c| c.marks.contains(mark)).count()
     }
 
     #[test]
     fn board_has_45_points_and_66_triangles() {
         let b = game("rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy d1e - r 1", "band").board();
-        assert_eq!(b.cells.iter().filter(|c| c.shape == "point").count(), 45);
-        assert_eq!(b.cells.iter().filter(|c| c.shape == "triangle").count(), 66);
+        assert_eq!(
+            b.cells.iter().filter(|c| c.shape == Shape::Point).count(),
+            45
+        );
+        assert_eq!(
+            b.cells
+                .iter()
+                .filter(|c| c.shape == Shape::Triangle)
+                .count(),
+            66
+        );
         assert_eq!(b.lines.len(), 110);
         assert_eq!(
-            (count(&b, "castle-yellow"), count(&b, "castle-red")),
+            (count(&b, &Mark::CastleYellow), count(&b, &Mark::CastleRed)),
             (12, 12)
         );
         let h = game("rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy - - y", "hex").board();
         assert_eq!(
-            (count(&h, "castle-yellow"), count(&h, "castle-red")),
+            (count(&h, &Mark::CastleYellow), count(&h, &Mark::CastleRed)),
             (6, 6)
         );
         let king = b.cell("d1e").unwrap();
-        assert_eq!(king.pieces[0].kind, "king");
-        assert_eq!(king.pieces[0].colour, "yellow");
+        assert_eq!(king.pieces[0].kind, PieceKind::King);
+        assert_eq!(king.pieces[0].colour, Colour::Yellow);
         let b1 = b.cell("b1").unwrap();
-        assert_eq!(b1.pieces[0].colour, "yellow");
-        assert!(b1.marks.iter().any(|m| m == "star-red"));
-        assert_eq!(b.facts["plies"], "1");
-        assert_eq!(h.facts["plies"], "0");
+        assert_eq!(b1.pieces[0].colour, Colour::Yellow);
+        assert!(b1.marks.contains(&Mark::StarRed));
+        assert_eq!(b.facts[&Fact::Plies], "1");
+        assert_eq!(h.facts[&Fact::Plies], "0");
     }
 
     #[test]
@@ -454,9 +458,12 @@ mod tests {
     fn officers_carry_a_letter() {
         let b = game("3/4/3/4/3/4/3/4/3/4/3/4/Y1r - - y 5", "band").board();
         let b1 = b.cell("b1").unwrap();
-        assert_eq!(b1.pieces, vec![Piece::new("yellow", "officer").label("O")]);
-        assert_eq!(b.cell("f1").unwrap().pieces[0].kind, "soldier");
-        assert_eq!(b.cell("f1").unwrap().pieces[0].colour, "red");
+        assert_eq!(
+            b1.pieces,
+            vec![Piece::new(Colour::Yellow, PieceKind::Officer).label("O")]
+        );
+        assert_eq!(b.cell("f1").unwrap().pieces[0].kind, PieceKind::Soldier);
+        assert_eq!(b.cell("f1").unwrap().pieces[0].colour, Colour::Red);
     }
 
     #[test]
@@ -469,7 +476,7 @@ mod tests {
         assert_eq!(m.notation, "k@b1a");
         assert_eq!(m.paths, vec![vec![Click::on("b1a")]]);
         assert_eq!(m.label, "Place the King on b1a");
-        assert_eq!(m.kind, "move");
+        assert_eq!(m.kind, MoveKind::Move);
         assert_eq!(m.cells, vec![Text::from("b1a")]);
         assert_eq!(i.selections.len(), 12);
         assert_eq!(
@@ -529,7 +536,7 @@ mod tests {
         let g = game("3/4/3/4/3/4/3/4/3/4/1r1/4/1y1 d1e d11e y 4", "band");
         let i = g.interaction();
         let jump = i.moves.iter().find(|m| m.notation == "d1xd5").unwrap();
-        assert_eq!(jump.kind, "capture");
+        assert_eq!(jump.kind, MoveKind::Capture);
         assert_eq!(jump.label, "Jump to d5");
         assert_eq!(jump.paths, vec![vec![Click::on("d1"), Click::on("d5")]]);
         assert_eq!(g.touched(Move::Pass), Vec::<Text>::new());

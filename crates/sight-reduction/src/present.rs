@@ -5,8 +5,8 @@
 
 use crate::{Move, Phase, SightReduction, Square, BLACK, WHITE};
 use boardlab_core::present::{
-    grid, legal_with_notation, square, Board, Click, Interaction, LegendItem, MoveInput, Piece,
-    Refusal, Selection, Text,
+    grid, legal_with_notation, square, Board, Click, Fact, Interaction, LegendItem, MoveInput,
+    MoveKind, Piece, PieceKind, Refusal, Selection, Shade, Text,
 };
 use boardlab_core::tutorial::Step;
 use boardlab_core::Rules;
@@ -47,7 +47,7 @@ fn either_order(a: Square, b: Square) -> Vec<Vec<Click>> {
 
 impl Present for SightReduction {
     fn legend() -> Vec<LegendItem> {
-        let piece = |colour| vec![Piece::new(colour, "piece")];
+        let piece = |colour| vec![Piece::new(colour, PieceKind::Piece)];
         vec![
             LegendItem::squares(
                 "Pieces",
@@ -55,34 +55,43 @@ impl Present for SightReduction {
                  that sees another of yours: the first piece along its rank or file, past \
                  empty squares only, is yours (in some variants also along a diagonal).",
                 vec![
-                    (Some("dark"), &[], piece("white")),
-                    (Some("light"), &[], piece("black")),
+                    (Some(Shade::Dark), &[], piece(Colour::White)),
+                    (Some(Shade::Light), &[], piece(Colour::Black)),
                 ],
             ),
             LegendItem::squares(
                 "Squares",
                 "The dark and light squares only decorate the board: their colour plays no \
                  part in the rules.",
-                vec![(Some("dark"), &[], vec![]), (Some("light"), &[], vec![])],
+                vec![
+                    (Some(Shade::Dark), &[], vec![]),
+                    (Some(Shade::Light), &[], vec![]),
+                ],
             ),
         ]
     }
 
     fn board(&self) -> Board {
         let mut b = grid(4, 8, true);
-        for (side, colour) in [(WHITE, "white"), (BLACK, "black")] {
+        for side in [WHITE, BLACK] {
             let mut x = self.pieces(side);
             while x != 0 {
                 let sq = x.trailing_zeros() as usize;
                 x &= x - 1;
-                b.cells[sq].pieces.push(Piece::new(colour, "piece"));
+                b.cells[sq]
+                    .pieces
+                    .push(Piece::new(side.colour(), PieceKind::Piece));
             }
         }
-        b.facts.insert("phase", phase_words(self.phase()));
-        b.facts
-            .insert("pieces-white", self.pieces(WHITE).count_ones().to_string());
-        b.facts
-            .insert("pieces-black", self.pieces(BLACK).count_ones().to_string());
+        b.facts.insert(Fact::Phase, phase_words(self.phase()));
+        b.facts.insert(
+            Fact::PiecesWhite,
+            self.pieces(WHITE).count_ones().to_string(),
+        );
+        b.facts.insert(
+            Fact::PiecesBlack,
+            self.pieces(BLACK).count_ones().to_string(),
+        );
         b
     }
 
@@ -116,7 +125,7 @@ impl Present for SightReduction {
                         vec![vec![Click::on(cell(s))]],
                         format!("Remove {} alone", cell(s)),
                     )
-                    .kind("capture")
+                    .kind(MoveKind::Capture)
                 }
                 Move::Place(s) => {
                     singles |= 1 << s;
@@ -256,25 +265,28 @@ mod tests {
         let g = at("1B2/BBWB/BW2/BWBW/2W1/BWWW/WWBW/BBBW w", &[]);
         let b = g.board();
         assert_eq!(b.cells.len(), 32);
-        assert_eq!(b.cell("b8").unwrap().pieces[0].colour, "black");
+        assert_eq!(b.cell("b8").unwrap().pieces[0].colour, Colour::Black);
         assert!(b.cell("a8").unwrap().pieces.is_empty());
-        assert_eq!(b.cell("d1").unwrap().pieces[0].colour, "white");
-        assert_eq!(b.cell("a1").unwrap().shade, Some("dark"));
-        assert_eq!(b.facts["phase"], "removal");
-        assert_eq!(b.facts["pieces-white"], "12");
-        assert_eq!(b.facts["pieces-black"], "12");
+        assert_eq!(b.cell("d1").unwrap().pieces[0].colour, Colour::White);
+        assert_eq!(b.cell("a1").unwrap().shade, Some(Shade::Dark));
+        assert_eq!(b.facts[&Fact::Phase], "removal");
+        assert_eq!(b.facts[&Fact::PiecesWhite], "12");
+        assert_eq!(b.facts[&Fact::PiecesBlack], "12");
         let g = at(
             "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW - arrange 1",
             &[("setup", "fair")],
         );
-        assert_eq!(g.board().facts["phase"], "arrangement (1 of 2 swaps made)");
+        assert_eq!(
+            g.board().facts[&Fact::Phase],
+            "arrangement (1 of 2 swaps made)"
+        );
     }
 
     #[test]
     fn set_up_phases_are_named() {
         let full = "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW";
         let fair = [("setup", "fair")];
-        let phase = |g: &SightReduction| g.board().facts["phase"].clone();
+        let phase = |g: &SightReduction| g.board().facts[&Fact::Phase].clone();
         assert_eq!(
             phase(&at(&format!("{full} - color"), &fair)),
             "colour choice"
@@ -286,9 +298,9 @@ mod tests {
         assert_eq!(phase(&at(&format!("{full} w remove"), &fair)), "removal");
         let g = SightReduction::new(&options(&[("setup", "deterministic")]), 1).unwrap();
         let b = g.board();
-        assert_eq!(b.facts["phase"], "placement");
-        assert_eq!(b.facts["pieces-white"], "0");
-        assert_eq!(b.facts["pieces-black"], "0");
+        assert_eq!(b.facts[&Fact::Phase], "placement");
+        assert_eq!(b.facts[&Fact::PiecesWhite], "0");
+        assert_eq!(b.facts[&Fact::PiecesBlack], "0");
     }
 
     #[test]
@@ -304,12 +316,12 @@ mod tests {
         let a1 = input(&i, "a1");
         assert_eq!(a1.paths, vec![path(&["a1"])]);
         assert_eq!(a1.label, "Remove a1 alone");
-        assert_eq!(a1.kind, "capture");
+        assert_eq!(a1.kind, MoveKind::Capture);
         assert_eq!(a1.cells, vec!["a1"]);
         let pair = input(&i, "a1+a2");
         assert_eq!(pair.paths, vec![path(&["a1", "a2"]), path(&["a2", "a1"])]);
         assert_eq!(pair.label, "Remove a1 and a2");
-        assert_eq!(pair.kind, "move");
+        assert_eq!(pair.kind, MoveKind::Move);
         assert_eq!(pair.group, None);
         assert_eq!(pair.cells, vec!["a1", "a2"]);
         assert_eq!(g.touched(Move::Pair(0, 4)), vec!["a1", "a2"]);
@@ -387,7 +399,7 @@ mod tests {
         assert!(i
             .moves
             .iter()
-            .all(|m| m.paths.is_empty() && m.kind == "move"));
+            .all(|m| m.paths.is_empty() && m.kind == MoveKind::Move));
     }
 
     #[test]
@@ -399,7 +411,7 @@ mod tests {
         let place = input(&i, "@b2");
         assert_eq!(place.paths, vec![path(&["b2"])]);
         assert_eq!(place.label, "Place on b2");
-        assert_eq!(place.kind, "move");
+        assert_eq!(place.kind, MoveKind::Move);
         assert_eq!(place.cells, vec!["b2"]);
         assert_eq!(
             selection(&i, "b2").text,

@@ -7,62 +7,47 @@
 //! share the same clicks (facings, optional Fighters carried, fire or attack) are offered in a
 //! chooser, in rows that say what happens to every optional Fighter.
 
-use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
+mod legend;
+
+use crate::board::{Board, Carry, Facing, FireAt, Kind, Move, BLACK, WHITE};
 use crate::tables::{Bits, Square, ZONE};
 use crate::Assideum;
 use boardlab_core::present::{
-    grid, square, Board as Drawn, Click, Interaction, LegendItem, MoveInput, Piece, Refusal,
-    Selection, Text, Zones,
+    self, grid, square, Board as Drawn, Click, Fact, Interaction, Layer, LegendItem, Mark,
+    MoveInput, MoveKind, Piece, PieceKind, Refusal, Selection, Text, Zones,
 };
 use boardlab_core::Present;
 use boardlab_core::{Notation, Rules};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-/// The layer of a square's Fighters.
-const FIGHTER: &str = "fighter";
 
 fn name(s: Square) -> Text {
     square(usize::from(s & 7), usize::from(s >> 3))
 }
 
-fn colour_name(c: Side) -> &'static str {
-    if c == WHITE {
-        "white"
-    } else {
-        "black"
-    }
-}
-
-fn kind_name(k: Kind) -> &'static str {
+fn piece_kind(k: Kind) -> PieceKind {
     [
-        "commander",
-        "vedrin",
-        "striker",
-        "cruiser",
-        "portal",
-        "ranger",
+        PieceKind::Commander,
+        PieceKind::Vedrin,
+        PieceKind::Striker,
+        PieceKind::Cruiser,
+        PieceKind::Portal,
+        PieceKind::Ranger,
     ][k as usize]
 }
 
-fn facing_letter(f: Facing) -> &'static str {
-    ["n", "e", "s", "w"][f as usize]
+/// A facing as drawn.
+fn arrow(f: Facing) -> present::Facing {
+    [
+        present::Facing::N,
+        present::Facing::E,
+        present::Facing::S,
+        present::Facing::W,
+    ][f as usize]
 }
 
 fn facing_word(f: Facing) -> &'static str {
     ["north", "east", "south", "west"][f as usize]
-}
-
-/// The mark `zone-of-SQ` of each square's Portal, made once.
-fn zone_of(s: Square) -> Text {
-    static MARKS: OnceLock<Vec<&'static str>> = OnceLock::new();
-    let marks = MARKS.get_or_init(|| {
-        (0..64u8)
-            .map(|q| &*Box::leak(format!("zone-of-{}", name(q)).into_boxed_str()))
-            .collect()
-    });
-    Cow::Borrowed(marks[usize::from(s)])
 }
 
 /// How many Fighters a number is said as in a chooser row.
@@ -147,7 +132,7 @@ type Token = (Square, bool);
 
 fn click((s, fighter): Token) -> Click {
     if fighter {
-        Click::layer(name(s), FIGHTER)
+        Click::layer(name(s), Layer::Fighter)
     } else {
         Click::on(name(s))
     }
@@ -176,14 +161,14 @@ impl Assideum {
         let (path, input) = match mv {
             Move::Strike { square } => (
                 [(square, true), (square, true)],
-                MoveInput::clicks(notation, Vec::new(), "Strike in place").kind("capture"),
+                MoveInput::clicks(notation, Vec::new(), "Strike in place").kind(MoveKind::Capture),
             ),
             Move::Fly { from, to, attack } => {
                 let to_name = name(to);
                 let (label, kind) = if attack {
-                    (format!("Fly to {to_name} and attack"), "capture")
+                    (format!("Fly to {to_name} and attack"), MoveKind::Capture)
                 } else {
-                    (format!("Fly to {to_name}"), "move")
+                    (format!("Fly to {to_name}"), MoveKind::Move)
                 };
                 (
                     [(from, true), (to, false)],
@@ -201,7 +186,7 @@ impl Assideum {
                     [(ranger, false), (target, false)],
                     MoveInput::clicks(notation, Vec::new(), label)
                         .group("Fire")
-                        .kind("special"),
+                        .kind(MoveKind::Special),
                 )
             }
             Move::Ground {
@@ -217,19 +202,23 @@ impl Assideum {
                     |f| format!("face {}", facing_word(f)),
                 );
                 let (v, group, kind) = if to == from {
-                    ("Spin".to_string(), "Spin in place".to_string(), "special")
+                    (
+                        "Spin".to_string(),
+                        "Spin in place".to_string(),
+                        MoveKind::Special,
+                    )
                 } else if attack {
                     let v = format!("Attack {}", name(to));
-                    (v.clone(), v, "capture")
+                    (v.clone(), v, MoveKind::Capture)
                 } else {
                     let v = format!("Move to {}", name(to));
-                    (v.clone(), v, "move")
+                    (v.clone(), v, MoveKind::Move)
                 };
                 verb = Some(v);
                 let mut input = MoveInput::clicks(notation, Vec::new(), label)
                     .group(group)
                     .kind(kind);
-                input.facing = face.map(facing_letter);
+                input.facing = face.map(arrow);
                 ([(from, false), (to, false)], input)
             }
         };
@@ -253,135 +242,7 @@ impl Assideum {
 
 impl Present for Assideum {
     fn legend() -> Vec<LegendItem> {
-        let piece = |colour, kind: &'static str, label: &'static str| {
-            let mut p = Piece::new(colour, kind).label(label);
-            if matches!(kind, "portal" | "ranger") {
-                p.facing = Some(if colour == "white" { "n" } else { "s" });
-            }
-            p
-        };
-        let fighter = |colour, flying| {
-            let mut p = Piece::new(colour, "fighter").label("F");
-            p.flying = Some(flying);
-            p
-        };
-        let pair = |kind: &'static str, label: &'static str| {
-            vec![
-                (Some("light"), &[][..], vec![piece("white", kind, label)]),
-                (Some("dark"), &[][..], vec![piece("black", kind, label)]),
-            ]
-        };
-        let mut promoted = [piece("white", "vedrin", "V"), piece("black", "vedrin", "V")];
-        for p in &mut promoted {
-            p.promoted = Some(true);
-        }
-        let [promoted_white, promoted_black] = promoted;
-        vec![
-            LegendItem::squares(
-                "Commander",
-                "Moves one square in any direction. A player whose Commander is under attack \
-                 (in siege) and cannot get out of it loses.",
-                pair("commander", "K"),
-            ),
-            LegendItem::squares(
-                "Ved'rin (V)",
-                "Steps one square forward, straight or diagonally, and attacks the same way.",
-                pair("vedrin", "V"),
-            ),
-            LegendItem::squares(
-                "Promoted Ved'rin",
-                "A Ved'rin that reached the far rank (the bar): it moves like the Commander.",
-                vec![
-                    (Some("light"), &[], vec![promoted_white]),
-                    (Some("dark"), &[], vec![promoted_black]),
-                ],
-            ),
-            LegendItem::squares(
-                "Striker (S)",
-                "Moves any distance along a rank or file.",
-                pair("striker", "S"),
-            ),
-            LegendItem::squares(
-                "Cruiser (C)",
-                "Moves any distance along a rank, file or diagonal.",
-                pair("cruiser", "C"),
-            ),
-            LegendItem::squares(
-                "Portal (P)",
-                "Moves like the Commander and can turn. The arrow shows where it faces: its \
-                 flight zone reaches three squares that way, one square back and one to each \
-                 side.",
-                pair("portal", "P"),
-            ),
-            LegendItem::squares(
-                "Ranger (R)",
-                "Moves like the Commander and can turn. Instead of moving it may fire at the \
-                 squares ahead, the way its arrow points.",
-                pair("ranger", "R"),
-            ),
-            LegendItem::squares(
-                "Landed Fighter",
-                "A Fighter resting on its own Portal (the badge): it goes where the Portal goes, \
-                 and an attack on the Portal removes it too.",
-                vec![
-                    (
-                        Some("light"),
-                        &[],
-                        vec![piece("white", "portal", "P"), fighter("white", false)],
-                    ),
-                    (
-                        Some("dark"),
-                        &[],
-                        vec![piece("black", "portal", "P"), fighter("black", false)],
-                    ),
-                ],
-            ),
-            LegendItem::squares(
-                "Flying Fighter",
-                "A Fighter in the air (the ringed plane, pointing the way its side moves \
-                 forward). It flies in straight lines inside its side's flight zones, over \
-                 any ground piece.",
-                vec![
-                    (Some("light"), &[], vec![fighter("white", true)]),
-                    (Some("dark"), &[], vec![fighter("black", true)]),
-                ],
-            ),
-            LegendItem::squares(
-                "Fighter over a piece",
-                "A flying Fighter sharing a square with a ground piece (top corner); a number \
-                 counts the Fighters on one square.",
-                vec![
-                    (
-                        Some("light"),
-                        &[],
-                        vec![piece("black", "striker", "S"), fighter("white", true)],
-                    ),
-                    (
-                        Some("dark"),
-                        &[],
-                        vec![fighter("white", true), fighter("white", true)],
-                    ),
-                ],
-            ),
-            LegendItem::squares(
-                "Flight zones",
-                "The squares where White's (blue stripes) and Black's (grey stripes) Fighters \
-                 may fly, shown while a Portal or Fighter is selected or with \"Show flight \
-                 zones\".",
-                vec![
-                    (Some("light"), &["zone-white"], vec![]),
-                    (Some("dark"), &["zone-black"], vec![]),
-                ],
-            ),
-            LegendItem::square(
-                "Siege",
-                "The Commander of the player to move is under attack: the move must end the \
-                 siege.",
-                Some("light"),
-                &["siege"],
-                vec![piece("white", "commander", "K")],
-            ),
-        ]
+        legend::items()
     }
 
     fn board(&self) -> Drawn {
@@ -392,9 +253,9 @@ impl Present for Assideum {
             let ground = b.kind_at(s).zip(b.colour_at(s));
             if let Some((k, c)) = ground {
                 let label = ["K", "V", "S", "C", "P", "R"][k as usize];
-                let mut piece = Piece::new(colour_name(c), kind_name(k)).label(label);
+                let mut piece = Piece::new(c.colour(), piece_kind(k)).label(label);
                 if k.directional() {
-                    piece.facing = Some(facing_letter(b.facing(s)));
+                    piece.facing = Some(arrow(b.facing(s)));
                 }
                 if k == Kind::Vedrin && b.promoted >> s & 1 == 1 {
                     piece.promoted = Some(true);
@@ -404,7 +265,7 @@ impl Present for Assideum {
             for c in [WHITE, BLACK] {
                 let landed = ground == Some((Kind::Portal, c));
                 for _ in 0..b.fighters(c, s) {
-                    let mut piece = Piece::new(colour_name(c), "fighter").label("F");
+                    let mut piece = Piece::new(c.colour(), PieceKind::Fighter).label("F");
                     piece.flying = Some(!landed);
                     cell.pieces.push(piece);
                 }
@@ -414,12 +275,12 @@ impl Present for Assideum {
         let mut portals: Vec<Square> = Bits(b.portals(WHITE) | b.portals(BLACK)).collect();
         portals.sort_by_key(|&p| (std::cmp::Reverse(p >> 3), p & 7));
         for p in portals {
-            let colour: Text = Cow::Borrowed(if b.colour_at(p) == Some(WHITE) {
-                "zone-white"
+            let colour = if b.colour_at(p) == Some(WHITE) {
+                Mark::ZoneWhite
             } else {
-                "zone-black"
-            });
-            let own = zone_of(p);
+                Mark::ZoneBlack
+            };
+            let own = Mark::ZoneOf(name(p));
             for s in Bits(ZONE[usize::from(p)][b.facing(p) as usize]) {
                 let cell = &mut out.cells[usize::from(s)];
                 cell.mark(colour.clone());
@@ -428,11 +289,11 @@ impl Present for Assideum {
         }
         if self.in_siege() {
             if let Some(k) = b.commander(b.side) {
-                out.cells[usize::from(k)].marks.push(Cow::Borrowed("siege"));
+                out.cells[usize::from(k)].marks.push(Mark::Siege);
             }
         }
         out.facts
-            .insert("quiet-plies", self.quiet_plies().to_string());
+            .insert(Fact::QuietPlies, self.quiet_plies().to_string());
         out
     }
 
@@ -444,7 +305,7 @@ impl Present for Assideum {
         }
         let b = self.board();
         let me = b.side;
-        let colour = colour_name(me);
+        let colour = me.colour();
         let mut entries: Vec<Entry> = moves.iter().map(|&mv| self.entry(mv)).collect();
 
         // Chooser rows: where any move of a click path carries optional Fighters, every ground
@@ -561,19 +422,19 @@ impl Present for Assideum {
 mod tests {
     use super::*;
     use boardlab_core::prelude::*;
+    use boardlab_core::Colour;
 
     fn game(text: &str) -> Assideum {
         let options = Assideum::info().default_options();
         Assideum::from_position(&options, text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
-    fn marks(b: &Drawn, cell: &str) -> Vec<String> {
-        b.cell(cell)
-            .unwrap()
-            .marks
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+    fn marks(b: &Drawn, cell: &str) -> Vec<Mark> {
+        b.cell(cell).unwrap().marks.clone()
+    }
+
+    fn zone_of(cell: &'static str) -> Mark {
+        Mark::ZoneOf(Cow::Borrowed(cell))
     }
 
     fn input<'a>(i: &'a Interaction, notation: &str) -> &'a MoveInput {
@@ -587,18 +448,21 @@ mod tests {
     fn board_shows_groups_facings_and_zones() {
         let b = Present::board(&game(crate::START_POSITION));
         let b1 = b.cell("b1").unwrap();
-        assert_eq!(b1.pieces[0].kind, "portal");
-        assert_eq!(b1.pieces[0].facing, Some("n"));
-        assert_eq!(b1.pieces[1].kind, "fighter");
+        assert_eq!(b1.pieces[0].kind, PieceKind::Portal);
+        assert_eq!(b1.pieces[0].facing, Some(present::Facing::N));
+        assert_eq!(b1.pieces[1].kind, PieceKind::Fighter);
         assert_eq!(b1.pieces[1].flying, Some(false));
-        assert!(marks(&b, "c4").contains(&"zone-white".to_string()));
-        assert!(!marks(&b, "c5").contains(&"zone-white".to_string()));
-        assert!(marks(&b, "a5").contains(&"zone-black".to_string()));
-        assert_eq!(marks(&b, "c4"), ["zone-white", "zone-of-b1"]);
-        assert_eq!(marks(&b, "f2"), ["zone-white", "zone-of-g1"]);
-        assert_eq!(b.cell("e8").unwrap().pieces[0].kind, "commander");
-        assert_eq!(b.cell("d1").unwrap().pieces[0].facing, Some("n"));
-        assert_eq!(b.facts["quiet-plies"], "0");
+        assert!(marks(&b, "c4").contains(&Mark::ZoneWhite));
+        assert!(!marks(&b, "c5").contains(&Mark::ZoneWhite));
+        assert!(marks(&b, "a5").contains(&Mark::ZoneBlack));
+        assert_eq!(marks(&b, "c4"), [Mark::ZoneWhite, zone_of("b1")]);
+        assert_eq!(marks(&b, "f2"), [Mark::ZoneWhite, zone_of("g1")]);
+        assert_eq!(b.cell("e8").unwrap().pieces[0].kind, PieceKind::Commander);
+        assert_eq!(
+            b.cell("d1").unwrap().pieces[0].facing,
+            Some(present::Facing::N)
+        );
+        assert_eq!(b.facts[&Fact::QuietPlies], "0");
     }
 
     #[test]
@@ -606,12 +470,20 @@ mod tests {
         // Zones of c3 (facing north) and e3 (facing west) overlap on d2…d4; the Portal nearer
         // rank 8 comes first, then the files from a.
         let b = Present::board(&game("4k3/8/4[pw]3/8/8/2[Pn]1[Pw]3/8/4K3 w 7"));
-        assert_eq!(marks(&b, "d4"), ["zone-white", "zone-of-c3", "zone-of-e3"]);
+        assert_eq!(
+            marks(&b, "d4"),
+            [Mark::ZoneWhite, zone_of("c3"), zone_of("e3")]
+        );
         assert_eq!(
             marks(&b, "d5"),
-            ["zone-black", "zone-of-e6", "zone-white", "zone-of-c3"]
+            [
+                Mark::ZoneBlack,
+                zone_of("e6"),
+                Mark::ZoneWhite,
+                zone_of("c3")
+            ]
         );
-        assert_eq!(b.facts["quiet-plies"], "7");
+        assert_eq!(b.facts[&Fact::QuietPlies], "7");
     }
 
     #[test]
@@ -621,12 +493,12 @@ mod tests {
         assert_eq!(d5.len(), 2);
         assert!(d5
             .iter()
-            .all(|p| p.kind == "fighter" && p.flying == Some(true)));
+            .all(|p| p.kind == PieceKind::Fighter && p.flying == Some(true)));
         assert_eq!(b.cell("b2").unwrap().pieces[0].promoted, Some(true));
         let a1 = &b.cell("a1").unwrap().pieces;
         assert_eq!(
             (a1[0].kind, a1[1].colour, a1[1].flying),
-            ("commander", "black", Some(true))
+            (PieceKind::Commander, Colour::Black, Some(true))
         );
     }
 
@@ -636,7 +508,7 @@ mod tests {
             Present::board(&game(text))
                 .cells
                 .iter()
-                .filter(|c| c.marks.iter().any(|m| m == "siege"))
+                .filter(|c| c.marks.contains(&Mark::Siege))
                 .map(|c| c.name.to_string())
                 .collect::<Vec<_>>()
         };
@@ -663,7 +535,12 @@ mod tests {
                 spin.kind,
                 spin.facing
             ),
-            ("face east", Some("Spin in place"), "special", Some("e"))
+            (
+                "face east",
+                Some("Spin in place"),
+                MoveKind::Special,
+                Some(present::Facing::E)
+            )
         );
         assert_eq!(spin.cells, ["d1"]);
         let step = input(&i, "a2-a3");
@@ -674,13 +551,13 @@ mod tests {
                 step.kind,
                 step.facing
             ),
-            ("keep facing", Some("Move to a3"), "move", None)
+            ("keep facing", Some("Move to a3"), MoveKind::Move, None)
         );
         assert_eq!(step.cells, ["a2", "a3"]);
         let fly = input(&i, "fb1-b4");
         assert_eq!(
             fly.paths,
-            [vec![Click::layer("b1", "fighter"), Click::on("b4")]]
+            [vec![Click::layer("b1", Layer::Fighter), Click::on("b4")]]
         );
         assert_eq!(
             (fly.label.as_str(), fly.group.as_deref()),
@@ -707,11 +584,11 @@ mod tests {
         assert_eq!(
             portal.zones,
             Some(Zones {
-                colour: "white",
+                colour: Colour::White,
                 portal: Some("b1".into())
             })
         );
-        let fighter = find(&Click::layer("b1", "fighter"));
+        let fighter = find(&Click::layer("b1", Layer::Fighter));
         assert_eq!(fighter.name, "the Fighter");
         assert_eq!(
             fighter.text,
@@ -720,7 +597,7 @@ mod tests {
         assert_eq!(
             fighter.zones,
             Some(Zones {
-                colour: "white",
+                colour: Colour::White,
                 portal: None
             })
         );
@@ -731,7 +608,7 @@ mod tests {
         assert_eq!(i.selections[0].click, Click::on("b1"));
         assert_eq!(
             i.selections.last().unwrap().click,
-            Click::layer("g1", "fighter")
+            Click::layer("g1", Layer::Fighter)
         );
     }
 
@@ -763,7 +640,10 @@ mod tests {
             "Spin: carry one of the two Fighters on d5"
         );
         let m = input(&i, "c3-c4>w{d5}");
-        assert_eq!((m.label.as_str(), m.facing), ("face west", Some("w")));
+        assert_eq!(
+            (m.label.as_str(), m.facing),
+            ("face west", Some(present::Facing::W))
+        );
         assert_eq!(m.paths, [vec![Click::on("c3"), Click::on("c4")]]);
         assert_eq!(m.cells, ["c3", "c4"]);
         // Moves of other click paths keep their plain rows.
@@ -798,7 +678,7 @@ mod tests {
                 at_fighters.group.as_deref(),
                 at_fighters.kind
             ),
-            ("at the Fighters on d2", Some("Fire"), "special")
+            ("at the Fighters on d2", Some("Fire"), MoveKind::Special)
         );
         assert_eq!(at_fighters.paths, [vec![Click::on("d1"), Click::on("d2")]]);
         let at_striker = input(&i, "rd1*d3g");
@@ -817,19 +697,19 @@ mod tests {
         assert_eq!(
             strike.paths,
             [vec![
-                Click::layer("d4", "fighter"),
-                Click::layer("d4", "fighter")
+                Click::layer("d4", Layer::Fighter),
+                Click::layer("d4", Layer::Fighter)
             ]]
         );
         assert_eq!(
             (strike.label.as_str(), strike.kind),
-            ("Strike in place", "capture")
+            ("Strike in place", MoveKind::Capture)
         );
         assert_eq!(strike.cells, ["d4"]);
         let s = i
             .selections
             .iter()
-            .find(|s| s.click == Click::layer("d4", "fighter"))
+            .find(|s| s.click == Click::layer("d4", Layer::Fighter))
             .unwrap();
         assert_eq!(
             s.text,

@@ -5,14 +5,22 @@
 //!
 //! Coordinates: `x` grows to the right and `y` upwards as the first seat sees the board (rank 1
 //! at the bottom); every cell lies within `0..width` × `0..height`.
+//!
+//! Every word an interface reads to choose how to draw (layouts, shapes, shades, marks, piece
+//! kinds and facings, click layers, move kinds, fact names) is a variant of an enum of
+//! [`vocabulary`]; text is only what is shown as it is (names, labels, prompts, facts' values).
 
-use crate::Game;
+pub mod vocabulary;
+
+pub use vocabulary::{Facing, Fact, Layer, Layout, Mark, MoveKind, PieceKind, Shade, Shape};
+
+use crate::{Colour, Game};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// Text that is usually static (square names, marks, labels): no allocation per answer.
+/// Text that is usually static (cell names, labels): no allocation per answer.
 pub type Text = Cow<'static, str>;
 
 /// A game that can be drawn and played by clicks.
@@ -71,8 +79,8 @@ impl LegendItem {
     pub fn square(
         name: &'static str,
         text: &'static str,
-        shade: Option<&'static str>,
-        marks: &[&'static str],
+        shade: Option<Shade>,
+        marks: &[Mark],
         pieces: Vec<Piece>,
     ) -> LegendItem {
         LegendItem::squares(name, text, vec![(shade, marks, pieces)])
@@ -83,13 +91,13 @@ impl LegendItem {
     pub fn squares(
         name: &'static str,
         text: &'static str,
-        cells: Vec<(Option<&'static str>, &[&'static str], Vec<Piece>)>,
+        cells: Vec<(Option<Shade>, &[Mark], Vec<Piece>)>,
     ) -> LegendItem {
         let mut sample = grid(cells.len(), 1, false);
         sample.labels.clear();
         for (cell, (shade, marks, pieces)) in sample.cells.iter_mut().zip(cells) {
             cell.shade = shade;
-            cell.marks = marks.iter().map(|m| Cow::Borrowed(*m)).collect();
+            cell.marks = marks.to_vec();
             cell.pieces = pieces;
         }
         LegendItem { name, text, sample }
@@ -99,10 +107,13 @@ impl LegendItem {
 /// A drawable board.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Board {
-    /// `grid` (square cells) or `points` (points joined by lines, with triangles).
-    pub layout: &'static str,
+    /// Square cells, or points joined by lines, with triangles.
+    pub layout: Layout,
+    /// The extent of the coordinates to the right.
     pub width: f64,
+    /// The extent of the coordinates upwards.
     pub height: f64,
+    /// Every cell.
     pub cells: Vec<Cell>,
     /// Lines to draw between points (point boards).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -111,7 +122,7 @@ pub struct Board {
     pub labels: Vec<Label>,
     /// Facts to show beside the board (supplies, phase, counters), by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub facts: BTreeMap<&'static str, String>,
+    pub facts: BTreeMap<Fact, String>,
 }
 
 impl Board {
@@ -132,21 +143,21 @@ impl Board {
 pub struct Cell {
     /// The name used in move notation (`b3`, `d1e`).
     pub name: Text,
-    /// `square`, `point` or `triangle`.
-    pub shape: &'static str,
-    /// Centre.
+    /// A square, a point or a triangle.
+    pub shape: Shape,
+    /// The centre's `x`.
     pub x: f64,
+    /// The centre's `y`.
     pub y: f64,
     /// Corners, for triangles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub polygon: Option<Vec<[f64; 2]>>,
-    /// Background: `dark`, `light`, `target`.
+    /// Background, for square cells that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shade: Option<&'static str>,
-    /// Display marks such as `anchor`, `last-black`, `castle-yellow`, `star-red`,
-    /// `zone-white`, `zone-of-b1`, `siege`.
+    pub shade: Option<Shade>,
+    /// Display marks: the anchor, last moves, castles, stars, flight zones, a siege.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub marks: Vec<Text>,
+    pub marks: Vec<Mark>,
     /// What stands on the cell, bottom first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<Piece>,
@@ -154,8 +165,7 @@ pub struct Cell {
 
 impl Cell {
     /// Adds `mark` unless the cell has it already.
-    pub fn mark(&mut self, mark: impl Into<Text>) {
-        let mark = mark.into();
+    pub fn mark(&mut self, mark: Mark) {
         if !self.marks.contains(&mark) {
             self.marks.push(mark);
         }
@@ -165,16 +175,16 @@ impl Cell {
 /// A piece, token or marker on a cell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Piece {
-    pub colour: &'static str,
-    /// What it is: `piece`, `token`, `control`, `soldier`, `officer`, `king`, `commander`,
-    /// `vedrin`, `striker`, `cruiser`, `portal`, `ranger`, `fighter`.
-    pub kind: &'static str,
+    /// Whose it is.
+    pub colour: Colour,
+    /// What it is.
+    pub kind: PieceKind,
     /// A short letter to print on it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<&'static str>,
-    /// Where it faces: `n`, `e`, `s`, `w` (towards the last rank is `n`).
+    /// Where it faces, for pieces that face a way.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub facing: Option<&'static str>,
+    pub facing: Option<Facing>,
     /// Fighters: in the air rather than landed on a Portal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flying: Option<bool>,
@@ -186,7 +196,7 @@ pub struct Piece {
 impl Piece {
     /// A plain piece of `colour`.
     #[must_use]
-    pub fn new(colour: &'static str, kind: &'static str) -> Piece {
+    pub fn new(colour: Colour, kind: PieceKind) -> Piece {
         Piece {
             colour,
             kind,
@@ -208,15 +218,20 @@ impl Piece {
 /// A line between two coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Line {
+    /// One end, `[x, y]`.
     pub from: [f64; 2],
+    /// The other end, `[x, y]`.
     pub to: [f64; 2],
 }
 
 /// A coordinate label (`a`, `1`) at a position just outside the board.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Label {
+    /// What it says.
     pub text: Text,
+    /// Where it is centred.
     pub x: f64,
+    /// Where it is centred.
     pub y: f64,
 }
 
@@ -262,10 +277,11 @@ pub struct SetWords {
 /// One click or tap: a cell, and on cells that hold two layers of pieces, which one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Click {
+    /// The cell clicked.
     pub cell: Text,
-    /// `fighter` for a click on a Fighter rather than the piece beneath; absent otherwise.
+    /// The layer clicked (a Fighter rather than the piece beneath); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub layer: Option<&'static str>,
+    pub layer: Option<Layer>,
 }
 
 impl Click {
@@ -278,7 +294,7 @@ impl Click {
     }
 
     /// A click on the `layer` pieces of `cell`.
-    pub fn layer(cell: impl Into<Text>, layer: &'static str) -> Click {
+    pub fn layer(cell: impl Into<Text>, layer: Layer) -> Click {
         Click {
             cell: cell.into(),
             layer: Some(layer),
@@ -305,11 +321,11 @@ pub struct MoveInput {
     /// The heading of the chooser row, where several moves share the same clicks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    /// How to mark the last cell as a target: `move`, `capture` or `special`.
-    pub kind: &'static str,
-    /// The facing the move leaves a piece with (`n`, `e`, `s`, `w`), drawn as an arrow.
+    /// How to mark the last cell as a target.
+    pub kind: MoveKind,
+    /// The facing the move leaves a piece with, drawn as an arrow.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub facing: Option<&'static str>,
+    pub facing: Option<Facing>,
     /// The cells the move touches, which mark it where it is suggested (a hint).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<Text>,
@@ -325,7 +341,7 @@ impl MoveInput {
             set: None,
             label: label.into(),
             group: None,
-            kind: "move",
+            kind: MoveKind::Move,
             facing: None,
             cells: Vec::new(),
         }
@@ -339,7 +355,7 @@ impl MoveInput {
 
     /// The same, marked as `kind`.
     #[must_use]
-    pub fn kind(mut self, kind: &'static str) -> Self {
+    pub fn kind(mut self, kind: MoveKind) -> Self {
         self.kind = kind;
         self
     }
@@ -362,6 +378,7 @@ impl MoveInput {
 /// What a first click selects.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Selection {
+    /// The first click.
     pub click: Click,
     /// Its name where a chooser asks which piece of a cell is meant ("the Fighter").
     pub name: String,
@@ -373,10 +390,13 @@ pub struct Selection {
 }
 
 /// Which flight zones to show: all of `colour`'s, or one Portal's own zone with the rest of
-/// its side's drawn fainter. Cells carry the marks `zone-COLOUR` and `zone-of-PORTAL`.
+/// its side's drawn fainter. Cells carry the marks [`Mark::ZoneWhite`] or [`Mark::ZoneBlack`]
+/// and [`Mark::ZoneOf`] the Portal's cell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Zones {
-    pub colour: &'static str,
+    /// Whose zones.
+    pub colour: Colour,
+    /// The cell of the Portal whose own zone is shown; absent for all of `colour`'s.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub portal: Option<Text>,
 }
@@ -464,11 +484,15 @@ pub fn grid(files: usize, ranks: usize, checkered: bool) -> Board {
         for f in 0..files {
             cells.push(Cell {
                 name: square(f, r),
-                shape: "square",
+                shape: Shape::Square,
                 x: f as f64 + 0.5,
                 y: r as f64 + 0.5,
                 polygon: None,
-                shade: checkered.then_some(if (f + r) % 2 == 0 { "dark" } else { "light" }),
+                shade: checkered.then_some(if (f + r) % 2 == 0 {
+                    Shade::Dark
+                } else {
+                    Shade::Light
+                }),
                 marks: Vec::new(),
                 pieces: Vec::new(),
             });
@@ -490,7 +514,7 @@ pub fn grid(files: usize, ranks: usize, checkered: bool) -> Board {
         });
     }
     Board {
-        layout: "grid",
+        layout: Layout::Grid,
         width: files as f64,
         height: ranks as f64,
         cells,
@@ -510,8 +534,8 @@ mod tests {
         assert_eq!(b.cells.len(), 32);
         assert_eq!(b.cells[0].name, "a1");
         assert_eq!(b.cells[5].name, "b2");
-        assert_eq!(b.cell("a1").unwrap().shade, Some("dark"));
-        assert_eq!(b.cell("b1").unwrap().shade, Some("light"));
+        assert_eq!(b.cell("a1").unwrap().shade, Some(Shade::Dark));
+        assert_eq!(b.cell("b1").unwrap().shade, Some(Shade::Light));
         assert_eq!(b.labels.len(), 12);
         assert_eq!(square(1, 2), "b3");
         assert_eq!(rank_label(12), "13");
