@@ -16,6 +16,7 @@
 
 pub mod encoding;
 pub mod kernel;
+pub mod solver;
 mod present;
 mod tutorial;
 

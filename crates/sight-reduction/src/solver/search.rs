@@ -7,12 +7,12 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
-use crate::budget::Meter;
-use crate::groups::{between, most_moves, segment_group, SightGroups};
-use crate::tt::Table;
-use crate::{key, Score, LOSS_MAX, WIN_MIN};
+use crate::solver::budget::Meter;
+use crate::solver::groups::{between, most_moves, segment_group, SightGroups};
+use crate::solver::tt::Table;
+use crate::solver::{key, Score, LOSS_MAX, WIN_MIN};
 use boardlab_core::budget::Budget;
-use boardlab_sight_reduction::kernel::{for_each_pair, removable, sees_along, Variant};
+use crate::kernel::{for_each_pair, removable, sees_along, Variant};
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -501,7 +501,7 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         (win_lo, win_hi, loss_lo, loss_hi)
     }
 
-    /// The exact score (see [`crate::Score`]) if it lies strictly between `alpha` and
+    /// The exact score (see [`crate::solver::Score`]) if it lies strictly between `alpha` and
     /// `beta`; else a bound on the side of the window it lies (fail-soft).
     pub fn score(&mut self, me: u32, opp: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.stats.nodes += 1;

@@ -1,12 +1,12 @@
 //! Groups of pieces and the move-count bounds built on them: the solvers' own analysis of a
-//! position, on top of the rules kernel ([`boardlab_sight_reduction::kernel`]).
+//! position, on top of the rules kernel ([`crate::kernel`]).
 //!
 //! A piece can only be removed towards a friend it sees, and sight between two pieces of one
 //! side can only end when one of them goes. So the pieces of a side fall into groups that
 //! only ever split, each keeping at least its last piece: counting groups bounds how many
 //! removals a side can still make, and how many it can make whatever the opponent does.
 
-use boardlab_sight_reduction::kernel::{fill, sees, Dir, Variant, FILE_A};
+use crate::kernel::{fill, sees, Dir, Variant, FILE_A};
 
 /// The squares that see `t` in both directions along some line (ranks and files, with `any`
 /// also diagonals), `e` being the empty squares: removing a piece there lets two pieces of
@@ -236,7 +236,7 @@ pub fn most_moves<V: Variant>(pieces: u32, walls: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use boardlab_sight_reduction::kernel::sees_along;
+    use crate::kernel::sees_along;
 
     /// A square-by-square walk, for checking the fills.
     fn walk_seen(t: u32, e: u32, dirs: &[(i32, i32)]) -> u32 {

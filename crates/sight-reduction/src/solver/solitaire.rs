@@ -11,11 +11,11 @@
 //! colour joined by shared lines keeps at least one piece (with pairs, a group can vanish,
 //! but a piece alone on its lines stays).
 
-use crate::groups::{line_groups, line_span, segment_groups};
-use crate::{to_move, RuleSet, SolveError, SolverConfig};
+use crate::solver::groups::{line_groups, line_span, segment_groups};
+use crate::solver::{to_move, RuleSet, SolveError, SolverConfig};
 use boardlab_core::Game;
-use boardlab_sight_reduction::kernel::{moves, removable, sees_along, with_variant, Variant};
-use boardlab_sight_reduction::{Move, Phase, Side, SightReduction, Square, BLACK, WHITE};
+use crate::kernel::{moves, removable, sees_along, with_variant, Variant};
+use crate::{Move, Phase, Side, SightReduction, Square, BLACK, WHITE};
 
 /// The goal of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,7 @@
 //! Entries hold bounds on the score; when a bucket is full the entry that cost the least work
 //! to compute (from an older search first) makes way.
 
-/// Bounds on a position's score (see [`crate::Score`]), the best move found and bookkeeping.
+/// Bounds on a position's score (see [`crate::solver::Score`]), the best move found and bookkeeping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct Entry {
