@@ -135,6 +135,36 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
         let _ = (game, budget, nodes);
         None
     }
+
+    /// The exact judgement of `game` (not over) within `budget`, with a best line of at most
+    /// `line` moves, where the game has a solver for positions like it: `None` where it has
+    /// none or the budget ran out. Reviews give exact grades where this answers.
+    fn judge(&mut self, game: &G, budget: Budget<'_>, line: usize) -> Option<Judgement<G::Move>> {
+        let _ = (game, budget, line);
+        None
+    }
+}
+
+/// An exact judgement of a position by a game's solver, for reviews and puzzle hints.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement<M> {
+    /// A match position: every legal move with its exact value for the seat to move, which
+    /// of them is best (an index into `values`), and the best line from here (starting with
+    /// that move, at most as long as asked).
+    Moves {
+        values: Vec<(M, Proven)>,
+        best: usize,
+        line: Vec<M>,
+        nodes: u64,
+    },
+    /// A one-person puzzle: solvable (a proven win for its one seat), not solvable (a proven
+    /// loss), or undecided within the budget (`None`); a line towards the goal where one is
+    /// known.
+    Solitaire {
+        value: Option<Proven>,
+        line: Vec<M>,
+        nodes: u64,
+    },
 }
 
 /// No exact endgame search.

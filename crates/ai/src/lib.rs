@@ -39,7 +39,7 @@ pub use ugi::EngineError;
 
 use boardlab_core::Game;
 use boardlab_games::{AnyGame, GameKind};
-use knowledge::GameAi;
+use knowledge::{Endgame, GameAi};
 use std::any::{Any, TypeId};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -245,6 +245,28 @@ pub fn new_bot_with_table<G: Game>(
     Ok(*any
         .downcast::<Box<dyn Bot<G>>>()
         .expect("visit_type visits G itself"))
+}
+
+struct NewJudge;
+
+impl AiVisitor for NewJudge {
+    type Output = Box<dyn Any + Send>;
+    fn visit<G: GameAi>(self) -> Box<dyn Any + Send> {
+        let mut endgame = G::Endgame::default();
+        let judge: review::Judge<G> =
+            Box::new(move |game: &G, budget, line| endgame.judge(game, budget, line));
+        Box::new(judge)
+    }
+}
+
+/// The exact judge of positions of `G` (see [`knowledge::Endgame::judge`]), with its own
+/// state, or `None` for a game without bot support.
+pub(crate) fn new_judge<G: Game>() -> Option<review::Judge<G>> {
+    let any = visit_type::<G, _>(NewJudge).ok()?;
+    Some(
+        *any.downcast::<review::Judge<G>>()
+            .expect("visit_type visits G itself"),
+    )
 }
 
 struct Resolve<'a>(&'a BotSpec);

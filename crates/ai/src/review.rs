@@ -21,19 +21,16 @@
 //! (`ReviewConfig::threads`) with the same result for the same seed under a work budget.
 //! `docs/review.md` describes the grades and the figures.
 
-use crate::knowledge::GameAi;
+use crate::knowledge::{Endgame, GameAi, Judgement};
 use crate::search::Value;
 use crate::{AiError, AiVisitor, BotSpec};
+use boardlab_core::Rules;
 use boardlab_core::{
-    Colour, Game, GameRecord, MoveNote, Outcome, Proven, RecordError, RecordValue, Seat, Wdl,
+    Budget, Colour, Game, GameRecord, MoveNote, Outcome, Proven, RecordError, RecordValue, Seat,
+    Wdl,
 };
-use boardlab_core::{Notation, Rules as _};
-use boardlab_games::{GameKind, GameVisitor, UnknownGame};
-use boardlab_sight_reduction::kernel::{move_mask, RuleSet};
-use boardlab_sight_reduction::{Phase, SightReduction};
-use boardlab_solve::{solitaire, Budget, Position, Solver, SolverConfig};
+use boardlab_games::{AnyGame, GameKind, GameVisitor, UnknownGame};
 use serde::{Deserialize, Serialize};
-use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -313,21 +310,10 @@ pub enum ReviewError {
     Stopped,
 }
 
-/// Sight Reduction positions with at most this many pieces are solved with the distance to
-/// the end (milliseconds); larger ones with who wins alone.
-const DISTANCE_PIECES: u32 = 24;
 /// The most moves in a line from the exact solvers.
 const EXACT_PV: usize = 10;
 /// The most moves of a line a comment shows (the review's `pv` has them all).
 const COMMENT_PV: usize = 6;
-/// The most positions one solitaire position's search may visit; past it the position is
-/// undecided.
-const SOLITAIRE_NODES: u64 = 20_000_000;
-/// The exact solver's table, per thread.
-const TABLE_BYTES: usize = 32 << 20;
-/// The solitaire search's table, per position.
-const SOLITAIRE_TABLE_BYTES: usize = 8 << 20;
-
 /// What one position is worth and how to play it.
 #[derive(Clone, Debug)]
 struct PositionEval {
@@ -371,173 +357,135 @@ fn seed_for(seed: u64, i: usize) -> u64 {
     boardlab_core::zobrist::splitmix64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).1
 }
 
-/// Evaluates positions, one at a time, for one thread.
-struct Evaluator {
-    spec: BotSpec,
-    seed: u64,
-    solver: Option<Box<Solver>>,
+/// A game's exact judge (see [`crate::knowledge::Endgame::judge`]), for one thread.
+pub(crate) type Judge<G> =
+    Box<dyn FnMut(&G, Budget<'_>, usize) -> Option<Judgement<<G as Rules>::Move>> + Send>;
+
+impl PositionEval {
+    /// A position as the game's solver judged it.
+    fn judged<G: Game>(game: &G, judgement: Judgement<G::Move>) -> PositionEval {
+        let seat = game.to_move();
+        let (value, line, moves, solitaire, nodes) = match judgement {
+            Judgement::Moves {
+                values,
+                best,
+                line,
+                nodes,
+            } => {
+                let texts = values
+                    .iter()
+                    .map(|&(m, v)| (game.format_move(m), v))
+                    .collect();
+                (
+                    Value::proven(values[best].1),
+                    line,
+                    Some(texts),
+                    false,
+                    nodes,
+                )
+            }
+            Judgement::Solitaire { value, line, nodes } => {
+                let value = value.map_or_else(|| Value::estimate(seat, 0.5), Value::proven);
+                (value, line, None, true, nodes)
+            }
+        };
+        let pv = line_text(game, &line);
+        PositionEval {
+            value,
+            best: pv.first().cloned(),
+            pv,
+            moves,
+            solitaire,
+            nodes,
+        }
+    }
 }
 
-impl Evaluator {
-    fn eval<G: Game>(&mut self, game: &G, i: usize, stop: &AtomicBool) -> PositionEval {
+/// `line`, played from `game`, in notation (up to the end of the game).
+fn line_text<G: Game>(game: &G, line: &[G::Move]) -> Vec<String> {
+    let mut g = game.clone();
+    let mut pv = Vec::with_capacity(line.len());
+    for &m in line {
+        if g.outcome().is_some() {
+            break;
+        }
+        pv.push(g.format_move(m));
+        g.play_unchecked(m);
+    }
+    pv
+}
+
+/// Evaluates positions, one at a time, for one thread: exactly where the game's solver
+/// judges them, else by the review's bot.
+struct Evaluator<G: Game> {
+    spec: BotSpec,
+    seed: u64,
+    judge: Option<Judge<G>>,
+}
+
+impl<G: Game> Evaluator<G> {
+    fn new(spec: BotSpec, seed: u64) -> Evaluator<G> {
+        Evaluator {
+            spec,
+            seed,
+            judge: crate::new_judge::<G>(),
+        }
+    }
+
+    fn eval(&mut self, game: &G, i: usize, stop: &AtomicBool) -> PositionEval {
         if let Some(o) = game.outcome() {
             return PositionEval::finished(&o, game.to_move());
         }
-        if let Some(sr) = (game as &dyn Any).downcast_ref::<SightReduction>() {
-            if let Some(e) = self.sight_reduction(sr, stop) {
-                return e;
+        if let Some(judge) = &mut self.judge {
+            if let Some(j) = judge(game, Budget::UNLIMITED.stopped_by(stop), EXACT_PV) {
+                return PositionEval::judged(game, j);
             }
         }
         let mut bot = crate::new_bot::<G>(&self.spec, seed_for(self.seed, i))
             .expect("the bot was made once before the review started");
         let r = bot.search(game, stop);
-        let mut g = game.clone();
-        let mut pv = Vec::with_capacity(r.pv.len());
-        for &m in &r.pv {
-            if g.outcome().is_some() {
-                break;
-            }
-            pv.push(g.format_move(m));
-            g.play_unchecked(m);
-        }
         PositionEval {
             value: r.value.for_seat(game.to_move()),
             best: Some(game.format_move(r.best)),
-            pv,
+            pv: line_text(game, &r.pv),
             moves: None,
             solitaire: false,
             nodes: r.nodes,
         }
     }
+}
 
-    fn solver(&mut self) -> &mut Solver {
-        self.solver.get_or_insert_with(|| {
-            Box::new(Solver::new(SolverConfig {
-                table_bytes: TABLE_BYTES,
-                ..SolverConfig::default()
-            }))
-        })
-    }
+struct PuzzleHint(u64);
 
-    /// Sight Reduction's removal phase, exactly: the match solver's value of every move, or
-    /// the solitaire solver's answer. `None` outside the removal phase, or when stopped.
-    fn sight_reduction(
-        &mut self,
-        game: &SightReduction,
-        stop: &AtomicBool,
-    ) -> Option<PositionEval> {
-        if game.phase() != Phase::Remove {
+impl crate::AiGameVisitor for PuzzleHint {
+    type Output = Option<(Vec<String>, bool)>;
+    fn visit<G: GameAi>(self, game: &G) -> Self::Output {
+        if !game.is_solitaire() || game.outcome().is_some() {
             return None;
         }
-        if game.is_solitaire() {
-            return Some(solitaire_eval(game));
-        }
-        let rules = RuleSet::of(game.config());
-        let pos = Position::of(game).ok()?;
-        let distance = game.occupied().count_ones() <= DISTANCE_PIECES;
-        let solver = self.solver();
-        let before = solver.stats().nodes;
-        let budget = Budget::UNLIMITED.stopped_by(stop);
-        let values = solver
-            .move_values_within(rules, pos, distance, budget)
-            .ok()?;
-        let best = exact_best(game, &values)?;
-        let mut pv = vec![game.format_move(values[best].0)];
-        let mut g = game.clone();
-        g.play_unchecked(values[best].0);
-        while pv.len() < EXACT_PV && g.outcome().is_none() {
-            let p = Position::of(&g).ok()?;
-            let d = g.occupied().count_ones() <= DISTANCE_PIECES;
-            let vs = solver.move_values_within(rules, p, d, budget).ok()?;
-            let b = exact_best(&g, &vs)?;
-            pv.push(g.format_move(vs[b].0));
-            g.play_unchecked(vs[b].0);
-        }
-        let nodes = solver.stats().nodes - before;
-        Some(PositionEval {
-            value: Value::proven(values[best].1),
-            best: pv.first().cloned(),
-            pv,
-            moves: Some(
-                values
-                    .iter()
-                    .map(|&(m, v)| (game.format_move(m), v))
-                    .collect(),
-            ),
-            solitaire: false,
-            nodes,
-        })
+        let budget = Budget::nodes(self.0);
+        let judgement = G::Endgame::default().judge(game, budget, EXACT_PV)?;
+        let Judgement::Solitaire {
+            value: Some(proven),
+            line,
+            ..
+        } = judgement
+        else {
+            return None;
+        };
+        let pv = line_text(game, &line);
+        (!pv.is_empty()).then(|| (pv, proven.result == Wdl::Win))
     }
 }
 
-/// The best of a removal-phase position's moves (an index into `values`): the fastest win or
-/// the longest loss where distances are known; where they are not, the winning removal that
-/// leaves the opponent the fewest removals (as the bots choose), else the first move.
-fn exact_best(
-    game: &SightReduction,
-    values: &[(boardlab_sight_reduction::Move, Proven)],
-) -> Option<usize> {
-    let seat = game.to_move();
-    let rules = RuleSet::of(game.config());
-    let side = game.side_to_move();
-    let (me, opp) = (game.pieces(side), game.pieces(side.other()));
-    let replies = |m| move_mask(m).map_or(0, |mask| rules.removable(opp, me & !mask).count_ones());
-    (0..values.len()).min_by_key(|&i| {
-        let (m, v) = values[i];
-        (-v.rank_for(seat), replies(m), i)
-    })
-}
-
-/// A solitaire position by the solitaire solver: solvable (a proven win for the one seat),
-/// unsolvable (a proven loss), or undecided within [`SOLITAIRE_NODES`] (an even estimate).
-fn solitaire_eval(game: &SightReduction) -> PositionEval {
-    solitaire_eval_within(game, SOLITAIRE_NODES)
-}
-
-fn solitaire_eval_within(game: &SightReduction, node_limit: u64) -> PositionEval {
-    let seat = game.to_move();
-    let config = SolverConfig {
-        table_bytes: SOLITAIRE_TABLE_BYTES,
-        node_limit,
-    };
-    let r = solitaire::solve(game, config).expect("a solitaire game in its removal phase");
-    let value = if r.solved {
-        Value::proven(Proven::win(seat))
-    } else if r.exhaustive {
-        Value::proven(Proven::loss(seat))
-    } else {
-        Value::estimate(seat, 0.5)
-    };
-    let mut g = game.clone();
-    let mut pv = Vec::new();
-    for &m in r.moves.iter().take(EXACT_PV) {
-        pv.push(g.format_move(m));
-        g.play_unchecked(m);
-    }
-    PositionEval {
-        value,
-        best: pv.first().cloned(),
-        pv,
-        moves: None,
-        solitaire: true,
-        nodes: r.nodes,
-    }
-}
-
-/// An exact hint for a puzzle (a Sight Reduction solitaire in its removal phase) from the
-/// solitaire solver within `node_limit` positions: the best line, and whether the puzzle can
-/// still be solved. `None` for other games and positions, or when the search was cut short.
+/// An exact hint for a puzzle (a one-person game the game's solver can judge) within
+/// `node_limit` positions: the best line, and whether the puzzle can still be solved. `None`
+/// for other games and positions, or when the search was cut short.
 #[must_use]
-pub fn puzzle_hint(game: &boardlab_games::AnyGame, node_limit: u64) -> Option<(Vec<String>, bool)> {
-    let boardlab_games::AnyGame::SightReduction(g) = game else {
-        return None;
-    };
-    if !g.is_solitaire() || g.phase() != Phase::Remove || g.outcome().is_some() {
-        return None;
-    }
-    let e = solitaire_eval_within(g, node_limit);
-    let proven = e.value.proven?;
-    (!e.pv.is_empty()).then(|| (e.pv, proven.result == Wdl::Win))
+pub fn puzzle_hint(game: &AnyGame, node_limit: u64) -> Option<(Vec<String>, bool)> {
+    crate::visit_game(game, PuzzleHint(node_limit))
+        .ok()
+        .flatten()
 }
 
 struct ReviewSpec;
@@ -569,11 +517,7 @@ fn evaluate_all<G: Game>(
     let total = positions.len();
     if threads <= 1 {
         // On the caller's thread: no thread of its own (a review may itself run on a pool).
-        let mut ev = Evaluator {
-            spec,
-            seed,
-            solver: None,
-        };
+        let mut ev = Evaluator::<G>::new(spec, seed);
         let mut out = Vec::with_capacity(total);
         for (i, g) in positions.iter().enumerate() {
             if stop.load(Ordering::Relaxed) {
@@ -596,11 +540,7 @@ fn evaluate_all<G: Game>(
             let next = &next;
             let spec = spec.clone();
             s.spawn(move || {
-                let mut ev = Evaluator {
-                    spec,
-                    seed,
-                    solver: None,
-                };
+                let mut ev = Evaluator::<G>::new(spec, seed);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= total || stop.load(Ordering::Relaxed) {
@@ -983,6 +923,8 @@ mod tests {
     use super::*;
 
     use boardlab_core::toy::{self, Toy};
+    use boardlab_core::Notation;
+    use boardlab_sight_reduction::SightReduction;
 
     /// Black to move wins only with d2; it plays b3, then White a1 and Black d2.
     fn blunder_game() -> (SightReduction, Vec<boardlab_sight_reduction::Move>) {

@@ -136,14 +136,22 @@ macro_rules! registry {
                 })
             }
 
-            /// Plays move text; returns its canonical notation.
+            /// Plays move text; returns its canonical notation and the cells it touched (see
+            /// [`$crate::__core::Present::touched`]), from one reading of the text.
             ///
             /// # Errors
             /// Malformed or illegal text; the game is unchanged.
-            pub fn play_text(&mut self, text: &str) -> Result<String, $crate::__core::MoveError> {
+            pub fn play_text(&mut self, text: &str) -> Result<$crate::__core::present::PlayedMove, $crate::__core::MoveError> {
                 dispatch!(self, g => {
-                    let mv = g.play_text(text)?;
-                    Ok(g.format_move(mv))
+                    let mv = g.parse_move(text)?;
+                    let touched = if g.is_legal(mv) {
+                        $crate::__core::Present::touched(g, mv)
+                    } else {
+                        Vec::new()
+                    };
+                    g.play(mv)?;
+                    let notation = g.format_move(mv);
+                    Ok($crate::__core::present::PlayedMove { notation, touched })
                 })
             }
 
@@ -207,16 +215,6 @@ macro_rules! registry {
             #[must_use]
             pub fn interaction(&self) -> $crate::__core::present::Interaction {
                 dispatch!(self, g => $crate::__core::Present::interaction(g))
-            }
-
-            /// The cells the move `text` touches in this position: empty for text that is not a legal
-            /// move here (see [`$crate::__core::Present::touched`]).
-            #[must_use]
-            pub fn touched(&self, text: &str) -> Vec<$crate::__core::present::Text> {
-                dispatch!(self, g => match g.parse_move(text) {
-                    Ok(mv) if g.is_legal(mv) => $crate::__core::Present::touched(g, mv),
-                    _ => Vec::new(),
-                })
             }
 
             /// The cells that mark the move `text` where it is suggested in this position: empty for

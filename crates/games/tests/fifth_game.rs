@@ -33,8 +33,11 @@ fn a_fifth_game_is_listed_named_and_played() {
     }
     assert_eq!(game.position_text(), "bw./wbb/wbw b");
     assert!(game.play_text("b2").is_err(), "a taken square is refused");
-    assert_eq!(game.touched("c3"), ["c3"]);
-    game.play_text("c3").unwrap();
+    let played = game.play_text("C3").unwrap();
+    assert_eq!(
+        (played.notation.as_str(), played.touched),
+        ("c3", vec!["c3".into()])
+    );
     assert_eq!(
         game.outcome().unwrap().winner(),
         None,

@@ -550,7 +550,10 @@ impl PyGame {
     /// Plays move text; returns its canonical notation. Raises MalformedMoveError or
     /// IllegalMoveError with the engine's message, leaving the game unchanged.
     fn play(&mut self, text: &str) -> PyResult<String> {
-        self.game.play_text(text).map_err(move_error)
+        self.game
+            .play_text(text)
+            .map(|played| played.notation)
+            .map_err(move_error)
     }
 
     /// A copy of the game.

@@ -449,10 +449,9 @@ async fn post_position(JsonBody(req): JsonBody<PositionRequest>) -> Result<Respo
         if game.outcome().is_some() {
             return Err(bad("the game is already over".into()));
         }
-        let cells = game.touched(text);
-        let canonical = game.play_text(text).map_err(|e| bad(e.to_string()))?;
-        moves.push(canonical);
-        last_cells = cells;
+        let played = game.play_text(text).map_err(|e| bad(e.to_string()))?;
+        moves.push(played.notation);
+        last_cells = played.touched;
     }
     let view = view::position(&game, moves, last_cells);
     Ok(json_response(

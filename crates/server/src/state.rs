@@ -504,12 +504,12 @@ impl Live {
                         ),
                     });
                 }
-                let cells = self.game.touched(data);
-                let text = self.game.play_text(data).map_err(ActionError::Move)?;
+                let played = self.game.play_text(data).map_err(ActionError::Move)?;
+                let text = played.notation;
                 self.moves.push(Played {
                     text: text.clone(),
                     seat,
-                    cells,
+                    cells: played.touched,
                 });
                 if self.draw_offer == Some(other) || self.game.outcome().is_some() {
                     // Pending offers end with the game.

@@ -16,8 +16,8 @@
 
 pub mod encoding;
 pub mod kernel;
-pub mod solver;
 mod present;
+pub mod solver;
 mod tutorial;
 
 use boardlab_core::rand::Rng;

@@ -5,3 +5,4 @@ pub mod assideum;
 pub mod obsidio;
 pub mod opprimo;
 pub mod sight_reduction;
+mod sight_reduction_judge;

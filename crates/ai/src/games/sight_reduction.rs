@@ -9,11 +9,12 @@
 use crate::knowledge::{Endgame, GameAi};
 use crate::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
+use boardlab_core::Budget;
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven};
 use boardlab_sight_reduction::kernel::{self, move_mask, RuleSet};
+use boardlab_sight_reduction::solver::{Position, Solver, SolverConfig};
 use boardlab_sight_reduction::{Config, Move, Phase, Side, SightReduction};
-use boardlab_solve::{Budget, Position, Solver, SolverConfig};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -68,6 +69,8 @@ pub struct SolverEndgame {
     /// kept between moves, and the options they hold for.
     placements: HashMap<(u32, u32), bool>,
     placement_config: Option<Config>,
+    /// The solver of reviews' judgements (its own table size), made on first use.
+    pub(super) judge_solver: Option<Box<Solver>>,
 }
 
 /// The most placements kept decided between moves.
@@ -420,6 +423,15 @@ impl SolverEndgame {
 }
 
 impl Endgame<SightReduction> for SolverEndgame {
+    fn judge(
+        &mut self,
+        game: &SightReduction,
+        budget: Budget<'_>,
+        line: usize,
+    ) -> Option<crate::knowledge::Judgement<Move>> {
+        self.judge_position(game, budget, line)
+    }
+
     fn value(
         &mut self,
         game: &SightReduction,

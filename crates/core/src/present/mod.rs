@@ -61,6 +61,16 @@ pub trait Present: Game {
     }
 }
 
+/// A move just played, as the generic layers see it: its canonical notation and the cells it
+/// touched (for marking it on the board).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayedMove {
+    /// The move's canonical notation.
+    pub notation: String,
+    /// The cells it touched ([`Present::touched`]).
+    pub touched: Vec<Text>,
+}
+
 /// One entry of a game's legend: a name, what it means, and a picture.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LegendItem {

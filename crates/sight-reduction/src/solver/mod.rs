@@ -13,6 +13,7 @@
 //!   [`Solver::move_values_within`]).
 //! - [`solitaire`]: the one-person puzzle (`mode=solitaire`): a solution that reaches the
 //!   goal, or a proof that none exists and the lowest score reachable.
+//!
 //! Values are [`Proven`] results, stated for the seat to move in the position solved
 //! ([`Position::seat`]): a win or a loss (no draws exist in Sight Reduction), with the plies to
 //! the end when the distance is asked for — the winner winning as fast as possible, the loser
@@ -46,12 +47,12 @@ mod search;
 pub mod solitaire;
 pub mod tt;
 
-pub use boardlab_core::budget::{Budget, OutOfBudget, CHECK_EVERY};
-use boardlab_core::Rules as _;
-use boardlab_core::{Game, Proven, Seat};
 use crate::kernel::{self, with_variant};
 pub use crate::kernel::{move_mask, to_move, RuleSet};
 use crate::{Move, Phase, Side, SightReduction, BLACK, WHITE};
+pub use boardlab_core::budget::{Budget, OutOfBudget, CHECK_EVERY};
+use boardlab_core::Rules as _;
+use boardlab_core::{Game, Proven, Seat};
 pub use search::Stats;
 use search::{parent_score, Search};
 use thiserror::Error;

@@ -7,12 +7,12 @@
 //! whatever happens outnumber every removal the opponent could make, and loses when the
 //! opponent's sure removals are at least as many as its own possible ones.
 
+use crate::kernel::{for_each_pair, removable, sees_along, Variant};
 use crate::solver::budget::Meter;
 use crate::solver::groups::{between, most_moves, segment_group, SightGroups};
 use crate::solver::tt::Table;
 use crate::solver::{key, Score, LOSS_MAX, WIN_MIN};
 use boardlab_core::budget::Budget;
-use crate::kernel::{for_each_pair, removable, sees_along, Variant};
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -11,11 +11,11 @@
 //! colour joined by shared lines keeps at least one piece (with pairs, a group can vanish,
 //! but a piece alone on its lines stays).
 
+use crate::kernel::{moves, removable, sees_along, with_variant, Variant};
 use crate::solver::groups::{line_groups, line_span, segment_groups};
 use crate::solver::{to_move, RuleSet, SolveError, SolverConfig};
-use boardlab_core::Game;
-use crate::kernel::{moves, removable, sees_along, with_variant, Variant};
 use crate::{Move, Phase, Side, SightReduction, Square, BLACK, WHITE};
+use boardlab_core::Game;
 
 /// The goal of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
