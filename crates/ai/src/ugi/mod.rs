@@ -15,6 +15,8 @@
 //! protocol's conventions for the moves and values of boardlab's games, shared by this client
 //! and by the engine of `boardlab ugi`.
 
+pub mod engine;
+
 use crate::search::{Bot, SearchResult, Value};
 use crate::spec::UgiSpec;
 use boardlab_core::{Game, Options, Proven, Seat};
