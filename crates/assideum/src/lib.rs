@@ -317,6 +317,14 @@ impl Notation for Assideum {
 }
 
 impl Game for Assideum {
+    fn encoding(&self) -> Option<&dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
+    fn encoding_mut(&mut self) -> Option<&mut dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
     fn info() -> &'static GameInfo {
         &INFO
     }

@@ -19,7 +19,7 @@
 //! the board is mirrored in the same way as the action ids when that seat plays the second
 //! colour. Row 0 is the rank nearest to the viewer (rank 1 unmirrored).
 
-use crate::game::Game;
+use crate::game::{Game, IllegalMove, MoveError};
 use crate::player::Seat;
 
 /// A game's action ids and planes. See the [module documentation](self).
@@ -62,6 +62,109 @@ pub trait Encoding: Game {
         let mut out = vec![0.0; c * h * w];
         self.write_planes(self.to_move(), &mut out);
         out
+    }
+}
+
+/// [`Encoding`] as an object, for code that holds games of any kind (the Python binding, the
+/// learning environments): ids and planes of the position at hand, moves as text. Every
+/// `Encoding` is one; a game offers it through [`Game::encoding`].
+pub trait DynEncoding {
+    /// See [`Encoding::action_count`].
+    fn action_count(&self) -> u32;
+
+    /// The ids of the legal moves, in the game's move order.
+    fn legal_actions(&self) -> Vec<u32>;
+
+    /// The id of the move `text`, which must be legal here.
+    ///
+    /// # Errors
+    /// Malformed text or an illegal move, in the game's words.
+    fn action_of_text(&self, text: &str) -> Result<u32, MoveError>;
+
+    /// The legal move that `action` names here, in notation.
+    ///
+    /// # Errors
+    /// An id out of range, a finished game, an id that names no move here or names an
+    /// illegal one, said in words.
+    fn move_of_action(&self, action: u32) -> Result<String, String>;
+
+    /// Plays the legal move that `action` names; returns its notation. Nothing changes on an
+    /// error (see [`DynEncoding::move_of_action`]).
+    ///
+    /// # Errors
+    /// As [`DynEncoding::move_of_action`].
+    fn play_action(&mut self, action: u32) -> Result<String, String>;
+
+    /// See [`Encoding::planes_shape`].
+    fn planes_shape(&self) -> [usize; 3];
+
+    /// See [`Encoding::write_planes`].
+    fn write_planes(&self, view: Seat, out: &mut [f32]);
+}
+
+/// The legal move `id` names in `g`, or why there is none.
+fn legal_move_of<G: Encoding>(g: &G, id: u32) -> Result<G::Move, String> {
+    let count = g.action_count();
+    if id >= count {
+        return Err(format!(
+            "action {id} is out of range: {} has actions 0..{count}",
+            G::info().name
+        ));
+    }
+    if let Some(o) = g.outcome() {
+        return Err(format!("action {id}: the game is over ({o})"));
+    }
+    match g.move_of(id) {
+        Some(mv) if g.is_legal(mv) => Ok(mv),
+        Some(mv) => Err(format!(
+            "action {id} ({}) is not legal here: {}",
+            g.format_move(mv),
+            g.why_illegal(mv)
+        )),
+        None => Err(format!("action {id} names no move in this position")),
+    }
+}
+
+impl<G: Encoding> DynEncoding for G {
+    fn action_count(&self) -> u32 {
+        Encoding::action_count(self)
+    }
+
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        Encoding::legal_actions(self, &mut out);
+        out
+    }
+
+    fn action_of_text(&self, text: &str) -> Result<u32, MoveError> {
+        let mv = self.parse_move(text)?;
+        if !self.is_legal(mv) {
+            return Err(IllegalMove {
+                text: self.format_move(mv),
+                reason: self.why_illegal(mv),
+            }
+            .into());
+        }
+        Ok(self.action_of(mv))
+    }
+
+    fn move_of_action(&self, action: u32) -> Result<String, String> {
+        legal_move_of(self, action).map(|m| self.format_move(m))
+    }
+
+    fn play_action(&mut self, action: u32) -> Result<String, String> {
+        let mv = legal_move_of(self, action)?;
+        let text = self.format_move(mv);
+        self.play_unchecked(mv);
+        Ok(text)
+    }
+
+    fn planes_shape(&self) -> [usize; 3] {
+        Encoding::planes_shape(self)
+    }
+
+    fn write_planes(&self, view: Seat, out: &mut [f32]) {
+        Encoding::write_planes(self, view, out);
     }
 }
 

@@ -268,6 +268,17 @@ pub trait Game: Rules + Notation {
         false
     }
 
+    /// The game's action ids and planes (a capability: `None` for a game without an
+    /// [`Encoding`](crate::Encoding); a game with one answers `Some(self)`).
+    fn encoding(&self) -> Option<&dyn crate::encoding::DynEncoding> {
+        None
+    }
+
+    /// [`Game::encoding`], to play by action ids.
+    fn encoding_mut(&mut self) -> Option<&mut dyn crate::encoding::DynEncoding> {
+        None
+    }
+
     /// Why `mv` is illegal here, for error messages. Games may override for better messages.
     fn why_illegal(&self, mv: Self::Move) -> String {
         let _ = mv;

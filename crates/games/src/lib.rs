@@ -205,6 +205,36 @@ macro_rules! registry {
                 dispatch!(self, g => g.is_solitaire())
             }
 
+            /// The game's action ids and planes, or `None` for a game without an encoding
+            /// (see [`$crate::__core::Game::encoding`]).
+            #[must_use]
+            pub fn encoding(&self) -> Option<&dyn $crate::__core::encoding::DynEncoding> {
+                dispatch!(self, g => g.encoding())
+            }
+
+            /// [`AnyGame::encoding`], to play by action ids.
+            pub fn encoding_mut(&mut self) -> Option<&mut dyn $crate::__core::encoding::DynEncoding> {
+                dispatch!(self, g => g.encoding_mut())
+            }
+
+            /// The number of move sequences of `depth` moves from here (see
+            /// [`$crate::__core::perft::perft`]).
+            #[must_use]
+            pub fn perft(&self, depth: u32) -> u64 {
+                dispatch!(self, g => $crate::__core::perft::perft(g, depth))
+            }
+
+            /// [`AnyGame::perft`] per legal move, in notation.
+            #[must_use]
+            pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+                dispatch!(self, g => $crate::__core::perft::divide(g, depth))
+            }
+
+            /// Plays uniformly random moves from `seed` to the end; returns how many.
+            pub fn playout(&mut self, seed: u64) -> u32 {
+                dispatch!(self, g => g.playout(&mut $crate::__core::rng(seed)))
+            }
+
             /// The position as a drawable board (see [`$crate::__core::Present::board`]).
             #[must_use]
             pub fn board(&self) -> $crate::__core::present::Board {

@@ -1169,6 +1169,14 @@ impl Notation for Obsidio {
 }
 
 impl Game for Obsidio {
+    fn encoding(&self) -> Option<&dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
+    fn encoding_mut(&mut self) -> Option<&mut dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
     fn info() -> &'static GameInfo {
         &INFO
     }

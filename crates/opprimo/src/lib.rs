@@ -843,6 +843,14 @@ impl Notation for Opprimo {
 }
 
 impl Game for Opprimo {
+    fn encoding(&self) -> Option<&dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
+    fn encoding_mut(&mut self) -> Option<&mut dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
     fn info() -> &'static GameInfo {
         &INFO
     }

@@ -8,7 +8,7 @@
 //! `docs/python.md` is the reference.
 
 use boardlab_ai::{AiError, BotSpec};
-use boardlab_core::encoding::Encoding;
+use boardlab_core::encoding::DynEncoding;
 use boardlab_core::Game as _;
 use boardlab_core::{split_moves, MoveError, NewGameError, Outcome, Proven, Seat, Wdl};
 use boardlab_games::{AnyGame, GameKind};
@@ -80,32 +80,6 @@ const MAX_MASK: u32 = 1 << 26;
 
 /// The positions a solitaire search visits when the caller sets no limit (as the command line).
 const SOLITAIRE_NODES: u64 = 2_000_000_000;
-
-/// Generic code run with a game's type and its encoding.
-trait Visit {
-    type Out;
-    fn visit<G: Encoding>(self, game: &G) -> Self::Out;
-}
-
-/// Generic code run with a game's type that may change the game.
-trait VisitMut {
-    type Out;
-    fn visit<G: Encoding>(self, game: &mut G) -> Self::Out;
-}
-
-macro_rules! dispatch {
-    ($($variant:ident => $ty:ty),* $(,)?) => {
-        fn visit<V: Visit>(game: &AnyGame, v: V) -> V::Out {
-            match game { $(AnyGame::$variant(g) => v.visit::<$ty>(g)),* }
-        }
-
-        fn visit_mut<V: VisitMut>(game: &mut AnyGame, v: V) -> V::Out {
-            match game { $(AnyGame::$variant(g) => v.visit::<$ty>(g)),* }
-        }
-    };
-}
-
-boardlab_games::with_games!(dispatch);
 
 fn kind_of(name: &str) -> PyResult<GameKind> {
     name.parse::<GameKind>()
@@ -243,137 +217,27 @@ fn outcome_dict<'py>(py: Python<'py>, o: &Outcome) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-struct Perft(u32);
-impl Visit for Perft {
-    type Out = u64;
-    fn visit<G: Encoding>(self, g: &G) -> u64 {
-        boardlab_core::perft::perft(g, self.0)
-    }
+/// The game's action ids and planes, or the error a learning program gets for a game that
+/// defines none.
+fn encoding_of(game: &AnyGame) -> PyResult<&dyn DynEncoding> {
+    game.encoding().ok_or_else(|| no_encoding(game))
 }
 
-struct Divide(u32);
-impl Visit for Divide {
-    type Out = Vec<(String, u64)>;
-    fn visit<G: Encoding>(self, g: &G) -> Vec<(String, u64)> {
-        boardlab_core::perft::divide(g, self.0)
-    }
+fn encoding_of_mut(game: &mut AnyGame) -> PyResult<&mut dyn DynEncoding> {
+    let kind = game.kind();
+    game.encoding_mut()
+        .ok_or_else(|| no_encoding_error(kind.name()))
 }
 
-struct Playout(u64);
-impl VisitMut for Playout {
-    type Out = u32;
-    fn visit<G: Encoding>(self, g: &mut G) -> u32 {
-        g.playout(&mut boardlab_core::rng(self.0))
-    }
+fn no_encoding(game: &AnyGame) -> PyErr {
+    no_encoding_error(game.kind().name())
 }
 
-struct ActionCount;
-impl Visit for ActionCount {
-    type Out = u32;
-    fn visit<G: Encoding>(self, g: &G) -> u32 {
-        g.action_count()
-    }
-}
-
-struct LegalActions;
-impl Visit for LegalActions {
-    type Out = Vec<u32>;
-    fn visit<G: Encoding>(self, g: &G) -> Vec<u32> {
-        let mut out = Vec::new();
-        g.legal_actions(&mut out);
-        out
-    }
-}
-
-/// The id of move text: `Err` with the engine's message when the text is malformed or the
-/// move illegal.
-struct ActionOf<'a>(&'a str);
-impl Visit for ActionOf<'_> {
-    type Out = Result<u32, MoveError>;
-    fn visit<G: Encoding>(self, g: &G) -> Result<u32, MoveError> {
-        let mv = g.parse_move(self.0)?;
-        if !g.is_legal(mv) {
-            return Err(boardlab_core::IllegalMove {
-                text: g.format_move(mv),
-                reason: g.why_illegal(mv),
-            }
-            .into());
-        }
-        Ok(g.action_of(mv))
-    }
-}
-
-/// The legal move an id names, in notation, or why there is none.
-struct MoveOf(u32);
-impl Visit for MoveOf {
-    type Out = Result<String, String>;
-    fn visit<G: Encoding>(self, g: &G) -> Result<String, String> {
-        legal_move_of(g, self.0).map(|m| g.format_move(m))
-    }
-}
-
-fn legal_move_of<G: Encoding>(g: &G, id: u32) -> Result<G::Move, String> {
-    let count = g.action_count();
-    if id >= count {
-        return Err(format!(
-            "action {id} is out of range: {} has actions 0..{count}",
-            G::info().name
-        ));
-    }
-    if let Some(o) = g.outcome() {
-        return Err(format!("action {id}: the game is over ({o})"));
-    }
-    match g.move_of(id) {
-        Some(mv) if g.is_legal(mv) => Ok(mv),
-        Some(mv) => Err(format!(
-            "action {id} ({}) is not legal here: {}",
-            g.format_move(mv),
-            g.why_illegal(mv)
-        )),
-        None => Err(format!("action {id} names no move in this position")),
-    }
-}
-
-/// Plays an id; returns the move's notation.
-struct PlayAction(u32);
-impl VisitMut for PlayAction {
-    type Out = Result<String, String>;
-    fn visit<G: Encoding>(self, g: &mut G) -> Result<String, String> {
-        let mv = legal_move_of(g, self.0)?;
-        let text = g.format_move(mv);
-        g.play_unchecked(mv);
-        Ok(text)
-    }
-}
-
-/// The legal-action mask as bytes (1 for a legal id).
-struct Mask;
-impl Visit for Mask {
-    type Out = (u32, Vec<u32>);
-    fn visit<G: Encoding>(self, g: &G) -> (u32, Vec<u32>) {
-        let mut out = Vec::new();
-        g.legal_actions(&mut out);
-        (g.action_count(), out)
-    }
-}
-
-struct Shape;
-impl Visit for Shape {
-    type Out = [usize; 3];
-    fn visit<G: Encoding>(self, g: &G) -> [usize; 3] {
-        g.planes_shape()
-    }
-}
-
-struct Planes(Seat);
-impl Visit for Planes {
-    type Out = Vec<f32>;
-    fn visit<G: Encoding>(self, g: &G) -> Vec<f32> {
-        let [c, h, w] = g.planes_shape();
-        let mut out = vec![0.0; c * h * w];
-        g.write_planes(self.0, &mut out);
-        out
-    }
+fn no_encoding_error(name: &str) -> PyErr {
+    BoardlabError::new_err(format!(
+        "{name} defines no action ids or planes, which the learning environments need; \
+         play it by move text instead"
+    ))
 }
 
 /// One game of any kind: a position and everything the rules need to go on from it.
@@ -595,7 +459,7 @@ impl PyGame {
     /// The number of move sequences of length `depth` from here.
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
         let game = &self.game;
-        py.detach(|| visit(game, Perft(depth)))
+        py.detach(|| game.perft(depth))
     }
 
     /// Each legal move with its perft count at `depth − 1`, as a dict in move order.
@@ -604,7 +468,7 @@ impl PyGame {
             return Err(BoardlabError::new_err("divide needs a depth of at least 1"));
         }
         let game = &self.game;
-        let rows = py.detach(|| visit(game, Divide(depth)));
+        let rows = py.detach(|| game.divide(depth));
         let d = PyDict::new(py);
         for (m, n) in rows {
             d.set_item(m, n)?;
@@ -617,44 +481,51 @@ impl PyGame {
     #[pyo3(signature = (seed=0))]
     fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u32 {
         let game = &mut self.game;
-        py.detach(|| visit_mut(game, Playout(seed)))
+        py.detach(|| game.playout(seed))
     }
 
     /// The number of action ids of this game's options (fixed for the options).
     #[getter]
-    fn action_count(&self) -> u32 {
-        visit(&self.game, ActionCount)
+    fn action_count(&self) -> PyResult<u32> {
+        Ok(encoding_of(&self.game)?.action_count())
     }
 
     /// The ids of the legal moves, in the game's move order.
-    fn legal_actions(&self) -> Vec<u32> {
-        visit(&self.game, LegalActions)
+    fn legal_actions(&self) -> PyResult<Vec<u32>> {
+        Ok(encoding_of(&self.game)?.legal_actions())
     }
 
     /// The id of a legal move given as text.
     fn action_of(&self, text: &str) -> PyResult<u32> {
-        visit(&self.game, ActionOf(text)).map_err(move_error)
+        encoding_of(&self.game)?
+            .action_of_text(text)
+            .map_err(move_error)
     }
 
     /// The legal move an id names, in notation.
     fn move_of(&self, action: i64) -> PyResult<String> {
         let id = u32::try_from(action)
             .map_err(|_| IllegalMoveError::new_err(format!("action {action} is out of range")))?;
-        visit(&self.game, MoveOf(id)).map_err(IllegalMoveError::new_err)
+        encoding_of(&self.game)?
+            .move_of_action(id)
+            .map_err(IllegalMoveError::new_err)
     }
 
     /// Plays the legal move an id names; returns its notation.
     fn play_action(&mut self, action: i64) -> PyResult<String> {
         let id = u32::try_from(action)
             .map_err(|_| IllegalMoveError::new_err(format!("action {action} is out of range")))?;
-        visit_mut(&mut self.game, PlayAction(id)).map_err(IllegalMoveError::new_err)
+        encoding_of_mut(&mut self.game)?
+            .play_action(id)
+            .map_err(IllegalMoveError::new_err)
     }
 
     /// The legal action ids as a NumPy `int8` array of `action_count` entries, 1 for a legal
     /// id (all zeros in a finished game). Refused (BoardlabError) above `MAX_MASK` ids, where
     /// `legal_actions` serves instead.
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (count, legal) = visit(&self.game, Mask);
+        let encoding = encoding_of(&self.game)?;
+        let (count, legal) = (encoding.action_count(), encoding.legal_actions());
         if count > MAX_MASK {
             return Err(BoardlabError::new_err(format!(
                 "{} with these options has {count} action ids, too many for a mask (at most \
@@ -674,9 +545,9 @@ impl PyGame {
 
     /// The shape of the planes: (channels, height, width).
     #[getter]
-    fn planes_shape(&self) -> (usize, usize, usize) {
-        let [c, h, w] = visit(&self.game, Shape);
-        (c, h, w)
+    fn planes_shape(&self) -> PyResult<(usize, usize, usize)> {
+        let [c, h, w] = encoding_of(&self.game)?.planes_shape();
+        Ok((c, h, w))
     }
 
     /// The position as a NumPy `float32` array of shape `planes_shape` (channels, height,
@@ -687,8 +558,10 @@ impl PyGame {
             Some(s) => seat_of(s)?,
             None => self.game.to_move(),
         };
-        let [c, h, w] = visit(&self.game, Shape);
-        let values = visit(&self.game, Planes(view));
+        let encoding = encoding_of(&self.game)?;
+        let [c, h, w] = encoding.planes_shape();
+        let mut values = vec![0.0; c * h * w];
+        encoding.write_planes(view, &mut values);
         let bytes = PyByteArray::new_with(py, values.len() * 4, |buf| {
             for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
                 chunk.copy_from_slice(&v.to_le_bytes());
@@ -867,7 +740,7 @@ fn play_random_game<'py>(
     let kind = kind_of(name)?;
     let options = options_of(kind, options)?;
     let mut game = AnyGame::new(kind, &options, seed).map_err(new_game_error)?;
-    let plies = py.detach(|| visit_mut(&mut game, Playout(seed)));
+    let plies = py.detach(|| game.playout(seed));
     let d = PyDict::new(py);
     d.set_item("plies", plies)?;
     match game.outcome() {

@@ -1109,6 +1109,14 @@ impl Notation for SightReduction {
 }
 
 impl Game for SightReduction {
+    fn encoding(&self) -> Option<&dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
+    fn encoding_mut(&mut self) -> Option<&mut dyn boardlab_core::encoding::DynEncoding> {
+        Some(self)
+    }
+
     fn info() -> &'static GameInfo {
         &INFO
     }
