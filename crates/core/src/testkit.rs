@@ -512,7 +512,7 @@ pub struct Suite<G: Game, R: Reference> {
     /// How many counts (`perft` lines) the perft file holds, so that a damaged file is noticed.
     pub perft_counts: usize,
     /// The reference engine in the same state as a game just made by [`Game::new`] or read from
-    /// a position text by [`Game::from_position`].
+    /// a position text by [`Notation::from_position`](crate::game::Notation::from_position).
     pub reference: fn(&G) -> R,
     /// The games the fast and the reference engine play side by side.
     pub reference_playouts: Vec<Runs>,
