@@ -56,6 +56,12 @@
 //! - the same seed gives the same game.
 //!
 //! [`compare_with_reference`] checks a fast engine against a plain reference engine.
+//! [`check_setups`] and [`rejected_problems`] check a game's two reading steps (set-up, then
+//! the rules' checks) against `from_position` and against play.
+
+mod setups;
+
+pub use setups::{check_case_setups, check_setups, rejected_problems};
 
 use crate::game::Audit;
 use crate::game::Game;

@@ -350,6 +350,26 @@ mod tests {
     }
 
     #[test]
+    fn set_ups_read_then_check() {
+        assert!(crate::testkit::check_setups::<Toy>(&options(), 0..20, 9) > 100);
+        let problems = crate::testkit::rejected_problems::<Toy>(&options(), "bb./ww./... w");
+        assert_eq!(problems, [MISMATCH]);
+        let setup = ToySetup {
+            stones: [0b11, 0b10],
+            to_move: Colour::Black,
+        };
+        let rejected = Toy::from_setup(&options(), setup.clone()).unwrap_err();
+        assert_eq!(rejected.setup, setup);
+        assert_eq!(
+            rejected.reason,
+            crate::Rejection::Problems(vec![
+                "each of the nine squares holds at most one stone".into()
+            ])
+        );
+        assert!(Toy::read_setup(&options(), "bb./ww./... x").is_err());
+    }
+
+    #[test]
     fn passes_the_conformance_kit() {
         crate::testkit::conformance::<Toy>(&[options()], 20, 20);
     }
