@@ -32,12 +32,13 @@ pub mod tables;
 mod tutorial;
 
 pub use board::{Board, Carry, Facing, FireAt, Kind, Move, Side, BLACK, WHITE};
+pub use position::Setup;
 
 use boardlab_core::rand::Rng;
 use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
-    ParseMoveError, PositionError, Seat,
+    ParseMoveError, PositionError, Rejected, Seat,
 };
 
 /// The position text of the opening set-up.
@@ -281,14 +282,36 @@ impl Rules for Assideum {
 }
 
 impl Notation for Assideum {
-    /// Reads `BOARD SIDE [QUIET]` (see [`position`]).
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let (range, quiet_limit) = Self::blank(options)?;
-        let (board, quiet) =
-            position::parse(text, range, quiet_limit).map_err(|problems| PositionError {
+    type Setup = Setup;
+
+    /// Reads `BOARD SIDE [QUIET]` (see [`position`]); the rules' checks are left to
+    /// `from_setup`.
+    fn read_setup(options: &Options, text: &str) -> Result<Setup, NewGameError> {
+        let (range, _) = Self::blank(options)?;
+        let mut problems = Vec::new();
+        let setup = Setup::read(text, range, &mut problems);
+        if problems.is_empty() {
+            Ok(setup)
+        } else {
+            Err(PositionError {
                 text: text.to_string(),
                 problems,
-            })?;
+            }
+            .into())
+        }
+    }
+
+    /// Checks the set-up with [`Setup::problems`]. The position counts as the first
+    /// occurrence for the repetition draw.
+    fn from_setup(options: &Options, setup: Setup) -> Result<Self, Rejected<Setup>> {
+        let (range, quiet_limit) = match Self::blank(options) {
+            Ok(read) => read,
+            Err(e) => return Err(Rejected::new(setup, e)),
+        };
+        let problems = setup.problems(quiet_limit);
+        let Setup { mut board, quiet } = Rejected::unless_problems(setup, problems)?;
+        board.range = range;
+        board.hash = board.hash_from_scratch();
         Ok(Self::with_board(board, quiet_limit, quiet))
     }
 

@@ -223,6 +223,96 @@ impl Cursor<'_> {
     }
 }
 
+impl Cursor<'_> {
+    /// A Fighter's move after its `f`: flight, flight with attack or strike in place.
+    fn fighter_move(&mut self) -> Result<Move, String> {
+        let from = self.square("the Fighter's square after 'f'")?;
+        if self.eat(b'x') {
+            if self.done() {
+                return Ok(Move::Strike { square: from });
+            }
+            let to = self.square("the square attacked")?;
+            Ok(Move::Fly {
+                from,
+                to,
+                attack: true,
+            })
+        } else if self.eat(b'-') {
+            let to = self.square("the square flown to")?;
+            Ok(Move::Fly {
+                from,
+                to,
+                attack: false,
+            })
+        } else {
+            Err("after a Fighter's square write '-' and a square (flight), 'x' and a square (flight with attack), or 'x' alone (strike in place)".into())
+        }
+    }
+
+    /// Ranger fire after its `r`.
+    fn fire(&mut self) -> Result<Move, String> {
+        let ranger = self.square("the Ranger's square after 'r'")?;
+        if !self.eat(b'*') {
+            return Err("Ranger fire is written r, the Ranger's square, '*', the target square and f (Fighters) or g (ground piece), e.g. rd1*d4g".into());
+        }
+        let target = self.square("the target square after '*'")?;
+        let at = if self.eat(b'f') {
+            FireAt::Fighters
+        } else if self.eat(b'g') {
+            FireAt::Ground
+        } else {
+            return Err("end Ranger fire with f (fire at the flying Fighters there) or g (fire at the ground piece)".into());
+        };
+        if target == ranger {
+            return Err("a Ranger fires at another square".into());
+        }
+        Ok(Move::Fire { ranger, target, at })
+    }
+
+    /// A ground piece's move: step, slide or attack, spin, and carried Fighters.
+    fn ground_move(&mut self) -> Result<Move, String> {
+        let from = self.square("the moving piece's square")?;
+        let mut to = from;
+        let mut attack = false;
+        if self.eat(b'-') {
+            to = self.square("the destination square after '-'")?;
+        } else if self.eat(b'x') {
+            to = self.square("the attacked square after 'x'")?;
+            attack = true;
+        }
+        if to == from && (attack || self.pos > 2) {
+            return Err(
+                "a step needs two different squares (write a spin in place as b1>e)".into(),
+            );
+        }
+        let mut face = None;
+        if self.eat(b'>') {
+            let letter = self.peek().map(char::from);
+            face = Some(
+                letter
+                    .and_then(Facing::from_letter)
+                    .ok_or("after '>' write the new facing: n, e, s or w")?,
+            );
+            self.pos += 1;
+        }
+        if to == from && face.is_none() {
+            return Err("after a square write '-' or 'x' and a square (move, attack) or '>' and a facing (spin)".into());
+        }
+        let carry = if self.eat(b'{') {
+            self.carry()?
+        } else {
+            Carry::NONE
+        };
+        Ok(Move::Ground {
+            from,
+            to,
+            attack,
+            face,
+            carry,
+        })
+    }
+}
+
 /// Reads move text (case-insensitive, surrounding white space ignored). Syntax only.
 ///
 /// # Errors
@@ -243,82 +333,12 @@ pub fn parse(text: &str) -> Result<Move, String> {
     let second_is_letter = bytes.len() > 1 && bytes[1].is_ascii_alphabetic();
     let mv = if second_is_letter && bytes[0] == b'f' {
         c.pos = 1;
-        let from = c.square("the Fighter's square after 'f'")?;
-        if c.eat(b'x') {
-            if c.done() {
-                Move::Strike { square: from }
-            } else {
-                let to = c.square("the square attacked")?;
-                Move::Fly {
-                    from,
-                    to,
-                    attack: true,
-                }
-            }
-        } else if c.eat(b'-') {
-            let to = c.square("the square flown to")?;
-            Move::Fly {
-                from,
-                to,
-                attack: false,
-            }
-        } else {
-            return Err("after a Fighter's square write '-' and a square (flight), 'x' and a square (flight with attack), or 'x' alone (strike in place)".into());
-        }
+        c.fighter_move()?
     } else if second_is_letter && bytes[0] == b'r' {
         c.pos = 1;
-        let ranger = c.square("the Ranger's square after 'r'")?;
-        if !c.eat(b'*') {
-            return Err("Ranger fire is written r, the Ranger's square, '*', the target square and f (Fighters) or g (ground piece), e.g. rd1*d4g".into());
-        }
-        let target = c.square("the target square after '*'")?;
-        let at = if c.eat(b'f') {
-            FireAt::Fighters
-        } else if c.eat(b'g') {
-            FireAt::Ground
-        } else {
-            return Err("end Ranger fire with f (fire at the flying Fighters there) or g (fire at the ground piece)".into());
-        };
-        if target == ranger {
-            return Err("a Ranger fires at another square".into());
-        }
-        Move::Fire { ranger, target, at }
+        c.fire()?
     } else {
-        let from = c.square("the moving piece's square")?;
-        let mut to = from;
-        let mut attack = false;
-        if c.eat(b'-') {
-            to = c.square("the destination square after '-'")?;
-        } else if c.eat(b'x') {
-            to = c.square("the attacked square after 'x'")?;
-            attack = true;
-        }
-        if to == from && (attack || c.pos > 2) {
-            return Err(
-                "a step needs two different squares (write a spin in place as b1>e)".into(),
-            );
-        }
-        let mut face = None;
-        if c.eat(b'>') {
-            let letter = c.peek().map(char::from);
-            face = Some(
-                letter
-                    .and_then(Facing::from_letter)
-                    .ok_or("after '>' write the new facing: n, e, s or w")?,
-            );
-            c.pos += 1;
-        }
-        if to == from && face.is_none() {
-            return Err("after a square write '-' or 'x' and a square (move, attack) or '>' and a facing (spin)".into());
-        }
-        let carry = if c.eat(b'{') { c.carry()? } else { Carry::NONE };
-        Move::Ground {
-            from,
-            to,
-            attack,
-            face,
-            carry,
-        }
+        c.ground_move()?
     };
     if !c.done() {
         return Err(format!("unexpected '{}' at the end", c.rest()));

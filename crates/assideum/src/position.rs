@@ -179,175 +179,237 @@ fn read_board(b: &mut Board, text: &str, problems: &mut Vec<String>) {
         return;
     }
     for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        // Wide enough that no text can overflow it; anything past 8 is reported below.
-        let mut file = 0usize;
-        let mut chars = rank_text.chars();
-        let mut bad = false;
-        while let Some(ch) = chars.next() {
-            let tok: String = match ch {
-                '1'..='8' => {
-                    file += usize::from(ch as u8 - b'0');
-                    continue;
-                }
-                '[' => {
-                    let mut inner = String::new();
-                    let mut closed = false;
-                    for c2 in chars.by_ref() {
-                        if c2 == ']' {
-                            closed = true;
-                            break;
-                        }
-                        inner.push(c2);
-                    }
-                    if !closed {
-                        problems.push(format!("rank {}: '[' without a closing ']'", rank + 1));
-                        bad = true;
-                        break;
-                    }
+        read_rank(b, 7 - i as u8, rank_text, problems);
+    }
+}
+
+/// Reads one rank, files a→h.
+fn read_rank(b: &mut Board, rank: u8, rank_text: &str, problems: &mut Vec<String>) {
+    // Wide enough that no text can overflow it; anything past 8 is reported below.
+    let mut file = 0usize;
+    let mut chars = rank_text.chars();
+    while let Some(ch) = chars.next() {
+        let tok: String = match ch {
+            '1'..='8' => {
+                file += usize::from(ch as u8 - b'0');
+                continue;
+            }
+            '[' => match read_group(&mut chars) {
+                Some(inner) => {
                     if inner.is_empty() {
                         problems.push(format!("rank {}: empty group '[]'", rank + 1));
                     }
                     inner
                 }
-                c if matches!(c.to_ascii_uppercase(), 'K' | 'V' | 'S' | 'C') => c.to_string(),
-                'P' | 'p' | 'R' | 'r' => {
-                    problems.push(format!(
-                        "rank {}: a Portal or Ranger is written in brackets with its facing, e.g. [{ch}n]",
-                        rank + 1
-                    ));
-                    file += 1;
-                    continue;
+                None => {
+                    problems.push(format!("rank {}: '[' without a closing ']'", rank + 1));
+                    return;
                 }
-                // A lone Fighter may be written without brackets.
-                'F' | 'f' => ch.to_string(),
-                other => {
-                    problems.push(format!(
-                        "rank {}: '{other}' is not a piece, a digit 1-8 or '['",
-                        rank + 1
-                    ));
-                    bad = true;
-                    break;
-                }
-            };
-            if file < 8 {
-                read_square(b, rank * 8 + file as u8, &tok, problems);
-            }
-            file += 1;
-        }
-        if !bad && file != 8 {
-            problems.push(format!(
-                "rank {} ('{rank_text}') covers {file} squares; each rank needs exactly 8",
-                rank + 1
-            ));
-        }
-    }
-}
-
-/// Checks that the pieces could occur in a game: army sizes, one Commander each, Ved'rin
-/// placement, no two sides' flying Fighters together, the side not to move out of siege.
-fn check_state(b: &Board, quiet: u32, quiet_limit: u32, problems: &mut Vec<String>) {
-    for c in [WHITE, BLACK] {
-        for (k, most) in ARMY {
-            let n = (b.colour[c.index()] & b.kind[k as usize]).count_ones();
-            if k == Kind::Commander && n != 1 {
+            },
+            c if matches!(c.to_ascii_uppercase(), 'K' | 'V' | 'S' | 'C') => c.to_string(),
+            'P' | 'p' | 'R' | 'r' => {
                 problems.push(format!(
-                    "{} needs exactly one Commander, found {n}",
-                    colour_name(c)
+                    "rank {}: a Portal or Ranger is written in brackets with its facing, e.g. [{ch}n]",
+                    rank + 1
                 ));
-            } else if n > most {
-                problems.push(format!(
-                    "{} has {n} {}s; the army has {most}",
-                    colour_name(c),
-                    k.name()
-                ));
+                file += 1;
+                continue;
             }
-        }
-        let fighters = b.f1[c.index()].count_ones() + b.f2[c.index()].count_ones();
-        if fighters > FIGHTERS_PER_ARMY {
-            problems.push(format!(
-                "{} has {fighters} Fighters; the army has {FIGHTERS_PER_ARMY}",
-                colour_name(c)
-            ));
-        }
-        let plain_ved = b.colour[c.index()] & b.kind[Kind::Vedrin as usize] & !b.promoted;
-        let (own_back, far) = if c == WHITE {
-            (0xFFu64, 0xFFu64 << 56)
-        } else {
-            (0xFFu64 << 56, 0xFFu64)
+            // A lone Fighter may be written without brackets.
+            'F' | 'f' => ch.to_string(),
+            other => {
+                problems.push(format!(
+                    "rank {}: '{other}' is not a piece, a digit 1-8 or '['",
+                    rank + 1
+                ));
+                return;
+            }
         };
-        for s in Bits(plain_ved & far) {
-            problems.push(format!(
-                "{}: an unpromoted {} Ved'rin on the far rank (it would be promoted: write [{}+])",
-                crate::notation::square_name(s),
-                colour_name(c),
-                if c == WHITE { 'V' } else { 'v' }
-            ));
+        if file < 8 {
+            read_square(b, rank * 8 + file as u8, &tok, problems);
         }
-        for s in Bits(plain_ved & own_back) {
-            problems.push(format!(
-                "{}: an unpromoted {} Ved'rin on its own back rank (it only moves forward)",
-                crate::notation::square_name(s),
-                colour_name(c)
-            ));
-        }
+        file += 1;
     }
-    for s in Bits(b.flying(WHITE) & b.flying(BLACK)) {
+    if file != 8 {
         problems.push(format!(
-            "{}: flying Fighters of both colours on one square",
-            crate::notation::square_name(s)
-        ));
-    }
-    if problems.is_empty() && b.in_siege(b.side.other()) {
-        problems.push(format!(
-            "{} is not to move but its Commander is in siege",
-            colour_name(b.side.other())
-        ));
-    }
-    if quiet > quiet_limit {
-        problems.push(format!(
-            "the quiet-ply count {quiet} is above quiet-plies={quiet_limit} (the game ends there)"
+            "rank {} ('{rank_text}') covers {file} squares; each rank needs exactly 8",
+            rank + 1
         ));
     }
 }
 
-/// Reads a position text. Returns the board (hash set) and the quiet-ply count.
-///
-/// # Errors
-/// Every problem found.
-pub fn parse(text: &str, range: u8, quiet_limit: u32) -> Result<(Board, u32), Vec<String>> {
-    let mut problems = Vec::new();
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut b = Board::empty(range);
-    if words.len() < 2 || words.len() > 3 {
-        return Err(vec![format!(
-            "expected BOARD SIDE [QUIET], e.g. {}",
-            crate::START_POSITION
-        )]);
+/// The text of a bracket group up to its `]`, which it consumes; `None` when there is none.
+fn read_group(chars: &mut std::str::Chars<'_>) -> Option<String> {
+    let mut inner = String::new();
+    for c in chars.by_ref() {
+        if c == ']' {
+            return Some(inner);
+        }
+        inner.push(c);
     }
-    read_board(&mut b, words[0], &mut problems);
-    match words[1] {
-        "w" | "W" => b.side = WHITE,
-        "b" | "B" => b.side = BLACK,
-        other => problems.push(format!("'{other}' is not a side to move; accepted: w, b")),
-    }
-    let quiet = match words.get(2) {
-        None => 0,
-        Some(q) => q.parse::<u32>().unwrap_or_else(|_| {
+    None
+}
+
+/// A position as written, not yet checked against the rules: any arrangement of pieces and
+/// Fighters, the side to move and the quiet-ply count. `Assideum::from_setup`
+/// ([`boardlab_core::Notation::from_setup`]) checks it and names every problem
+/// ([`Setup::problems`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The pieces, Fighters and side to move. Its `range` and `hash` play no part: the game
+    /// takes the range from its options and computes the hash.
+    pub board: Board,
+    /// Plies played in a row without any piece removed.
+    pub quiet: u32,
+}
+
+impl Setup {
+    /// Reads `text` (syntax only), adding a line to `problems` for each thing wrong. The board
+    /// gets the Ranger range `range`.
+    pub(crate) fn read(text: &str, range: u8, problems: &mut Vec<String>) -> Setup {
+        let mut setup = Setup {
+            board: Board::empty(range),
+            quiet: 0,
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() < 2 || words.len() > 3 {
             problems.push(format!(
-                "'{q}' is not a quiet-ply count (a whole number, plies without a removal)"
+                "expected BOARD SIDE [QUIET], e.g. {}",
+                crate::START_POSITION
             ));
-            0
-        }),
-    };
-    if problems.is_empty() {
-        check_state(&b, quiet, quiet_limit, &mut problems);
+            return setup;
+        }
+        read_board(&mut setup.board, words[0], problems);
+        match words[1] {
+            "w" | "W" => setup.board.side = WHITE,
+            "b" | "B" => setup.board.side = BLACK,
+            other => problems.push(format!("'{other}' is not a side to move; accepted: w, b")),
+        }
+        if let Some(q) = words.get(2) {
+            match q.parse::<u32>() {
+                Ok(quiet) => setup.quiet = quiet,
+                Err(_) => problems.push(format!(
+                    "'{q}' is not a quiet-ply count (a whole number, plies without a removal)"
+                )),
+            }
+        }
+        setup
     }
-    if problems.is_empty() {
-        b.hash = b.hash_from_scratch();
-        Ok((b, quiet))
+
+    /// Everything that keeps this set-up from being a position of a game with the draw after
+    /// `quiet_limit` quiet plies: bit sets that contradict each other, army sizes, one
+    /// Commander each, Ved'rin placement, flying Fighters of both sides together, the side not
+    /// to move in siege, a quiet-ply count past the limit. Empty when it is a valid position.
+    #[must_use]
+    pub fn problems(&self, quiet_limit: u32) -> Vec<String> {
+        let b = &self.board;
+        let mut problems = bit_problems(b);
+        for c in [WHITE, BLACK] {
+            army_problems(b, c, &mut problems);
+        }
+        for s in Bits(b.flying(WHITE) & b.flying(BLACK)) {
+            problems.push(format!(
+                "{}: flying Fighters of both colours on one square",
+                crate::notation::square_name(s)
+            ));
+        }
+        if problems.is_empty() && b.in_siege(b.side.other()) {
+            problems.push(format!(
+                "{} is not to move but its Commander is in siege",
+                colour_name(b.side.other())
+            ));
+        }
+        if self.quiet > quiet_limit {
+            problems.push(format!(
+                "the quiet-ply count {} is above quiet-plies={quiet_limit} (the game ends there)",
+                self.quiet
+            ));
+        }
+        problems
+    }
+}
+
+/// Bit sets of the board that no position text gives: a square with two ground pieces or
+/// colours, a mark (kind, facing, promotion, second Fighter) without what it marks.
+fn bit_problems(b: &Board) -> Vec<String> {
+    let mut problems = Vec::new();
+    let (mut kinds, mut shared) = (0u64, b.colour[0] & b.colour[1]);
+    for k in b.kind {
+        shared |= kinds & k;
+        kinds |= k;
+    }
+    let marks = [
+        (shared, "two ground pieces on one square"),
+        (
+            b.occupied() ^ kinds,
+            "a ground piece without both a kind and a colour",
+        ),
+        (
+            b.promoted & !b.kind[Kind::Vedrin as usize],
+            "a promotion mark without a Ved'rin",
+        ),
+        (
+            (b.face[0] | b.face[1])
+                & !(b.kind[Kind::Portal as usize] | b.kind[Kind::Ranger as usize]),
+            "a facing without a Portal or Ranger",
+        ),
+        (
+            (b.f2[0] & !b.f1[0]) | (b.f2[1] & !b.f1[1]),
+            "a second Fighter without a first",
+        ),
+    ];
+    for (set, what) in marks {
+        for s in Bits(set) {
+            problems.push(format!("{}: {what}", crate::notation::square_name(s)));
+        }
+    }
+    problems
+}
+
+/// The checks of one colour's army: sizes, one Commander, Ved'rin placement.
+fn army_problems(b: &Board, c: Side, problems: &mut Vec<String>) {
+    for (k, most) in ARMY {
+        let n = (b.colour[c.index()] & b.kind[k as usize]).count_ones();
+        if k == Kind::Commander && n != 1 {
+            problems.push(format!(
+                "{} needs exactly one Commander, found {n}",
+                colour_name(c)
+            ));
+        } else if n > most {
+            problems.push(format!(
+                "{} has {n} {}s; the army has {most}",
+                colour_name(c),
+                k.name()
+            ));
+        }
+    }
+    let fighters = b.f1[c.index()].count_ones() + b.f2[c.index()].count_ones();
+    if fighters > FIGHTERS_PER_ARMY {
+        problems.push(format!(
+            "{} has {fighters} Fighters; the army has {FIGHTERS_PER_ARMY}",
+            colour_name(c)
+        ));
+    }
+    let plain_ved = b.colour[c.index()] & b.kind[Kind::Vedrin as usize] & !b.promoted;
+    let (own_back, far) = if c == WHITE {
+        (0xFFu64, 0xFFu64 << 56)
     } else {
-        Err(problems)
+        (0xFFu64 << 56, 0xFFu64)
+    };
+    for s in Bits(plain_ved & far) {
+        problems.push(format!(
+            "{}: an unpromoted {} Ved'rin on the far rank (it would be promoted: write [{}+])",
+            crate::notation::square_name(s),
+            colour_name(c),
+            if c == WHITE { 'V' } else { 'v' }
+        ));
+    }
+    for s in Bits(plain_ved & own_back) {
+        problems.push(format!(
+            "{}: an unpromoted {} Ved'rin on its own back rank (it only moves forward)",
+            crate::notation::square_name(s),
+            colour_name(c)
+        ));
     }
 }
 

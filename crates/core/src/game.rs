@@ -33,7 +33,7 @@ pub struct GameInfo {
     /// Moves written as several words, as `"swap:2"` (the word `swap` and 2 more words), so
     /// that a space-separated move list can be split (see [`split_moves`]).
     pub multi_word_moves: &'static [&'static str],
-    /// Whether the game defines a position text ([`Game::from_position`]).
+    /// Whether the game defines a position text ([`Notation::from_position`]).
     pub has_position_text: bool,
 }
 
@@ -132,6 +132,81 @@ pub enum NewGameError {
     Unsupported(String),
 }
 
+/// Why [`Notation::from_setup`] refused a set-up.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Rejection {
+    /// Options that make no game, whatever the set-up.
+    #[error(transparent)]
+    Options(#[from] OptionError),
+    /// A combination of options and set-up the game cannot play.
+    #[error("{0}")]
+    Unsupported(String),
+    /// Every problem the rules find in the set-up, one line each.
+    #[error("invalid set-up: {}", .0.join("; "))]
+    Problems(Vec<String>),
+}
+
+impl Rejection {
+    /// The error [`Notation::from_position`] gives when the set-up read from `text` is
+    /// refused: the problems as a [`PositionError`] on that text, other reasons unchanged.
+    #[must_use]
+    pub fn into_error(self, text: &str) -> NewGameError {
+        match self {
+            Rejection::Options(e) => NewGameError::Options(e),
+            Rejection::Unsupported(why) => NewGameError::Unsupported(why),
+            Rejection::Problems(problems) => NewGameError::Position(PositionError {
+                text: text.to_string(),
+                problems,
+            }),
+        }
+    }
+}
+
+impl From<NewGameError> for Rejection {
+    fn from(e: NewGameError) -> Self {
+        match e {
+            NewGameError::Options(e) => Rejection::Options(e),
+            NewGameError::Unsupported(why) => Rejection::Unsupported(why),
+            NewGameError::Position(p) => Rejection::Problems(p.problems),
+        }
+    }
+}
+
+/// A set-up that [`Notation::from_setup`] refused, given back unchanged with the reason, so
+/// that it can be corrected and checked again.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{reason}")]
+pub struct Rejected<S> {
+    /// The set-up as it was handed in.
+    pub setup: S,
+    /// Why it makes no game.
+    pub reason: Rejection,
+}
+
+impl<S> Rejected<S> {
+    /// Refuses `setup` for `reason` (a [`Rejection`], an [`OptionError`] or a
+    /// [`NewGameError`]).
+    #[must_use]
+    pub fn new(setup: S, reason: impl Into<Rejection>) -> Self {
+        Rejected {
+            setup,
+            reason: reason.into(),
+        }
+    }
+
+    /// Passes `setup` on when `problems` is empty; otherwise refuses it, listing them.
+    ///
+    /// # Errors
+    /// The set-up with [`Rejection::Problems`] when there is any problem.
+    pub fn unless_problems(setup: S, problems: Vec<String>) -> Result<S, Self> {
+        if problems.is_empty() {
+            Ok(setup)
+        } else {
+            Err(Rejected::new(setup, Rejection::Problems(problems)))
+        }
+    }
+}
+
 /// The rules of a game: who moves, which moves are legal, where a move leads and when the game
 /// is over. Everything a search needs, and nothing about text.
 ///
@@ -198,7 +273,17 @@ pub trait Rules: Clone + PartialEq + Debug + Send + Sync + Sized + 'static {
 }
 
 /// A game's notation: moves and positions as text, and a text diagram.
+///
+/// A position text is read in two steps, as a chess library reads a FEN: [`Notation::read_setup`]
+/// turns the text into a [`Notation::Setup`] (syntax), then [`Notation::from_setup`] checks
+/// that set-up against the options and the rules and builds the game, or gives the set-up back
+/// in a [`Rejected`]. [`Notation::from_position`] does both.
 pub trait Notation: Rules {
+    /// A position as read from text and not yet checked: the pieces, the side to move and
+    /// whatever else the text holds, in plain public fields, so that a set-up can also be
+    /// built or edited in code before [`Notation::from_setup`] checks it.
+    type Setup: Clone + Debug;
+
     /// Reads move text (case-insensitive). Checks syntax only: a legal-looking but illegal
     /// move parses; [`Game::play`] rejects it.
     ///
@@ -209,11 +294,32 @@ pub trait Notation: Rules {
     /// The canonical (lower-case) notation of `mv`.
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// The game starting from a position text (where the game defines one).
+    /// Reads a position text into a set-up (where the game defines one). Checks what the text
+    /// says, not whether the rules allow it: that is [`Notation::from_setup`]'s part.
+    ///
+    /// # Errors
+    /// Options the text cannot be read under (reading may depend on them, as a board size
+    /// does), or a [`PositionError`] naming every problem found. When the text cannot be read,
+    /// a game may add what its rules' checks find in the parts that could be, so that one
+    /// message lists everything to correct.
+    fn read_setup(options: &Options, text: &str) -> Result<Self::Setup, NewGameError>;
+
+    /// The game in the position `setup` describes, once the options and the rules allow it.
+    ///
+    /// # Errors
+    /// The set-up, unchanged, with the reason: bad options, a combination the game cannot
+    /// play, or every problem the rules find in it.
+    fn from_setup(options: &Options, setup: Self::Setup) -> Result<Self, Rejected<Self::Setup>>;
+
+    /// The game starting from a position text (where the game defines one): the text read by
+    /// [`Notation::read_setup`], then checked by [`Notation::from_setup`].
     ///
     /// # Errors
     /// Every problem found in the text, or options that do not go with it.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError>;
+    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+        let setup = Self::read_setup(options, text)?;
+        Self::from_setup(options, setup).map_err(|rejected| rejected.reason.into_error(text))
+    }
 
     /// The position text of the current position; `from_position` reads it back.
     fn position_text(&self) -> String;

@@ -1,7 +1,9 @@
 //! The game API shared by every boardlab game.
 //!
 //! - [`Game`]: one game's rules behind one trait (legal moves in a fixed order, checked and
-//!   unchecked play, outcome, notation, position text, Zobrist hash).
+//!   unchecked play, outcome, notation, position text, Zobrist hash). A position text is read
+//!   into the game's [`Notation::Setup`], which the rules then check ([`Notation::from_setup`]
+//!   gives a refused set-up back in a [`Rejected`]).
 //! - [`Options`]/[`OptionSpec`]: each game's options as a schema, parsed with clear errors.
 //! - [`Seat`], [`Colour`], [`Outcome`], [`Wdl`], [`Proven`]: who plays, how it ended and what
 //!   exact search proved, always from a named point of view.
@@ -40,7 +42,7 @@ pub use budget::{Budget, OutOfBudget};
 pub use encoding::Encoding;
 pub use game::{
     setup, split_moves, Audit, Game, GameInfo, IllegalMove, MoveError, NewGameError, Notation,
-    ParseMoveError, PositionError, Rules, SetupError,
+    ParseMoveError, PositionError, Rejected, Rejection, Rules, SetupError,
 };
 pub use options::{OptionError, OptionSpec, OptionValues, Options};
 pub use player::{Colour, Outcome, Proven, Seat, Wdl};

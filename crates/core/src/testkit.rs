@@ -56,6 +56,12 @@
 //! - the same seed gives the same game.
 //!
 //! [`compare_with_reference`] checks a fast engine against a plain reference engine.
+//! [`check_setups`] and [`rejected_problems`] check a game's two reading steps (set-up, then
+//! the rules' checks) against `from_position` and against play.
+
+mod setups;
+
+pub use setups::{check_case_setups, check_setups, rejected_problems};
 
 use crate::game::Audit;
 use crate::game::Game;
@@ -512,7 +518,7 @@ pub struct Suite<G: Game, R: Reference> {
     /// How many counts (`perft` lines) the perft file holds, so that a damaged file is noticed.
     pub perft_counts: usize,
     /// The reference engine in the same state as a game just made by [`Game::new`] or read from
-    /// a position text by [`Game::from_position`].
+    /// a position text by [`Notation::from_position`](crate::game::Notation::from_position).
     pub reference: fn(&G) -> R,
     /// The games the fast and the reference engine play side by side.
     pub reference_playouts: Vec<Runs>,

@@ -13,7 +13,7 @@ use crate::present::{
 };
 use crate::{
     Colour, Game, GameInfo, NewGameError, Options, Outcome, ParseMoveError, PositionError, Present,
-    Seat,
+    Rejected, Seat,
 };
 
 const LINES: [[u8; 3]; 8] = [
@@ -126,34 +126,74 @@ impl Rules for Toy {
     }
 }
 
-impl Notation for Toy {
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let bad = |why: &str| NewGameError::Position(PositionError::new(text, why));
+/// A position of the toy game as read from text, not yet checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToySetup {
+    /// Stones of Black and White, one bit per square (bit 0 is `a1`).
+    pub stones: [u16; 2],
+    /// The colour to move as written.
+    pub to_move: Colour,
+}
+
+impl ToySetup {
+    /// Reads `BOARD SIDE`; the first problem found.
+    fn read(text: &str) -> Result<ToySetup, &'static str> {
         let (board, side) = text
             .split_once(' ')
-            .ok_or_else(|| bad("expected the board and the colour to move"))?;
+            .ok_or("expected the board and the colour to move")?;
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 3 || ranks.iter().any(|r| r.len() != 3) {
-            return Err(bad("expected three ranks of three squares"));
+            return Err("expected three ranks of three squares");
         }
-        let mut g = Toy::new(options, 0)?;
+        let mut stones = [0u16; 2];
         for (i, rank) in ranks.iter().enumerate() {
             for (f, c) in rank.chars().enumerate() {
                 let sq = (2 - i) * 3 + f;
                 match c {
-                    'b' => g.stones[0] |= 1 << sq,
-                    'w' => g.stones[1] |= 1 << sq,
+                    'b' => stones[0] |= 1 << sq,
+                    'w' => stones[1] |= 1 << sq,
                     '.' => {}
-                    _ => return Err(bad("squares are 'b', 'w' or '.'")),
+                    _ => return Err("squares are 'b', 'w' or '.'"),
                 }
             }
         }
-        let expected = if g.side() == 0 { "b" } else { "w" };
-        if side.trim() != expected {
-            return Err(bad(
-                "the colour to move does not match the stones on the board",
-            ));
+        let to_move = match side.trim() {
+            "b" => Colour::Black,
+            "w" => Colour::White,
+            _ => return Err(MISMATCH),
+        };
+        Ok(ToySetup { stones, to_move })
+    }
+
+    /// The first rule the set-up breaks.
+    fn problem(&self) -> Option<&'static str> {
+        let [black, white] = self.stones;
+        if black & white != 0 || (black | white) >> 9 != 0 {
+            return Some("each of the nine squares holds at most one stone");
         }
+        let black_moves = (black.count_ones() + white.count_ones()) % 2 == 0;
+        (black_moves != (self.to_move == Colour::Black)).then_some(MISMATCH)
+    }
+}
+
+const MISMATCH: &str = "the colour to move does not match the stones on the board";
+
+impl Notation for Toy {
+    type Setup = ToySetup;
+
+    fn read_setup(options: &Options, text: &str) -> Result<ToySetup, NewGameError> {
+        Toy::new(options, 0)?;
+        ToySetup::read(text).map_err(|why| PositionError::new(text, why).into())
+    }
+
+    fn from_setup(options: &Options, setup: ToySetup) -> Result<Self, Rejected<ToySetup>> {
+        let mut g = match Toy::new(options, 0) {
+            Ok(g) => g,
+            Err(e) => return Err(Rejected::new(setup, e)),
+        };
+        let problems = setup.problem().into_iter().map(String::from).collect();
+        let setup = Rejected::unless_problems(setup, problems)?;
+        g.stones = setup.stones;
         g.hash = g.compute_hash();
         Ok(g)
     }
@@ -309,6 +349,26 @@ mod tests {
         g.play_text("c3").unwrap();
         assert_eq!(g.outcome().unwrap().winner(), Some(Seat::First));
         assert!(Toy::from_position(&options(), "bb./ww./... w").is_err());
+    }
+
+    #[test]
+    fn set_ups_read_then_check() {
+        assert!(crate::testkit::check_setups::<Toy>(&options(), 0..20, 9) > 100);
+        let problems = crate::testkit::rejected_problems::<Toy>(&options(), "bb./ww./... w");
+        assert_eq!(problems, [MISMATCH]);
+        let setup = ToySetup {
+            stones: [0b11, 0b10],
+            to_move: Colour::Black,
+        };
+        let rejected = Toy::from_setup(&options(), setup.clone()).unwrap_err();
+        assert_eq!(rejected.setup, setup);
+        assert_eq!(
+            rejected.reason,
+            crate::Rejection::Problems(vec![
+                "each of the nine squares holds at most one stone".into()
+            ])
+        );
+        assert!(Toy::read_setup(&options(), "bb./ww./... x").is_err());
     }
 
     #[test]

@@ -36,9 +36,10 @@ use boardlab_core::rand::Rng;
 use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
-    ParseMoveError, Seat,
+    ParseMoveError, PositionError, Rejected, Seat,
 };
 use geometry::{nth_bit, Bits, Geometry, Kind, Square, NO_SQUARE};
+pub use position::Setup;
 use std::fmt::Write as _;
 
 boardlab_core::sides! {
@@ -1004,10 +1005,29 @@ impl Rules for Obsidio {
 }
 
 impl Notation for Obsidio {
-    /// Reads the position text described in `docs/rules/obsidio.md`.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+    type Setup = Setup;
+
+    /// Reads the position text described in `docs/rules/obsidio.md`. Besides the syntax, the
+    /// items must agree with the board (the supply, the claimer, the last moves); when the
+    /// text can be read only in part, the error also lists what the rules' checks find in
+    /// the rest.
+    fn read_setup(options: &Options, text: &str) -> Result<Setup, NewGameError> {
         let start = Obsidio::start(Config::from_options(options));
-        position::parse(start, text).map_err(NewGameError::from)
+        Setup::read(&start, text).map_err(|problems| {
+            PositionError {
+                text: text.to_string(),
+                problems,
+            }
+            .into()
+        })
+    }
+
+    /// Checks the set-up with [`Setup::problems`].
+    fn from_setup(options: &Options, setup: Setup) -> Result<Self, Rejected<Setup>> {
+        let cfg = Config::from_options(options);
+        let problems = setup.problems(&cfg);
+        let setup = Rejected::unless_problems(setup, problems)?;
+        Ok(setup.build(Obsidio::start(cfg)))
     }
 
     fn position_text(&self) -> String {

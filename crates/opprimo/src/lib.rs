@@ -51,7 +51,7 @@ use boardlab_core::rand::Rng;
 use boardlab_core::{Audit, Notation, Rules};
 use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
-    ParseMoveError, PositionError, Seat,
+    ParseMoveError, PositionError, Rejected, Seat,
 };
 use std::fmt::Write as _;
 
@@ -284,23 +284,6 @@ pub struct Opprimo {
 }
 
 impl Opprimo {
-    /// A game from a checked set-up.
-    ///
-    /// # Errors
-    /// Bad options, or every problem of the set-up (see [`Setup::problems`]).
-    pub fn from_setup(options: &Options, setup: &Setup) -> Result<Opprimo, NewGameError> {
-        let (castle, max_plies) = read_options(options)?;
-        let problems = setup.problems(castle, max_plies);
-        if !problems.is_empty() {
-            return Err(PositionError {
-                text: setup.to_string(),
-                problems,
-            }
-            .into());
-        }
-        Ok(Opprimo::build(castle, max_plies, setup))
-    }
-
     fn build(castle: Castle, max_plies: u32, setup: &Setup) -> Opprimo {
         let mut g = Opprimo {
             castle,
@@ -751,20 +734,34 @@ impl Rules for Opprimo {
 }
 
 impl Notation for Opprimo {
-    /// Reads the position text described in [`position`]. The position counts as the first
-    /// occurrence for the repetition draw.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
+    type Setup = Setup;
+
+    /// Reads the position text described in [`position`]. When the text cannot be read, the
+    /// error also lists what [`Setup::problems`] finds in the parts that could be.
+    fn read_setup(options: &Options, text: &str) -> Result<Setup, NewGameError> {
         let (castle, max_plies) = read_options(options)?;
         let mut problems = Vec::new();
         let setup = Setup::read(text, &mut problems);
-        problems.extend(setup.problems(castle, max_plies));
-        if !problems.is_empty() {
-            return Err(PositionError {
-                text: text.to_string(),
-                problems,
-            }
-            .into());
+        if problems.is_empty() {
+            return Ok(setup);
         }
+        problems.extend(setup.problems(castle, max_plies));
+        Err(PositionError {
+            text: text.to_string(),
+            problems,
+        }
+        .into())
+    }
+
+    /// Checks the set-up with [`Setup::problems`]. The position counts as the first
+    /// occurrence for the repetition draw.
+    fn from_setup(options: &Options, setup: Setup) -> Result<Self, Rejected<Setup>> {
+        let (castle, max_plies) = match read_options(options) {
+            Ok(read) => read,
+            Err(e) => return Err(Rejected::new(setup, e)),
+        };
+        let problems = setup.problems(castle, max_plies);
+        let setup = Rejected::unless_problems(setup, problems)?;
         Ok(Opprimo::build(castle, max_plies, &setup))
     }
 

@@ -21,11 +21,11 @@ use crate::board::{
     castle_set, parse_triangle, point_at, point_name, triangle_list, triangle_name, Castle, Point,
     Side, Tri, ALL_POINTS, RED, START, TRIANGLES, TRI_MASK, YELLOW,
 };
-use boardlab_core::PositionError;
 use std::fmt;
 
 /// A position as written, not yet checked against the rules: any arrangement of soldiers,
-/// Kings and counters. [`crate::Opprimo::from_setup`] checks it and names every problem.
+/// Kings and counters. `Opprimo::from_setup` ([`boardlab_core::Notation::from_setup`]) checks
+/// it and names every problem ([`Setup::problems`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
     /// The soldiers of each colour ([`YELLOW`], [`crate::RED`]) as point sets.
@@ -82,23 +82,6 @@ impl Setup {
         self.men[0] &= keep;
         self.men[1] &= keep;
         self.officers &= keep;
-    }
-
-    /// Reads a position text (syntax only; see [`Setup::problems`] for the state).
-    ///
-    /// # Errors
-    /// Every syntax problem found.
-    pub fn parse(text: &str) -> Result<Setup, PositionError> {
-        let mut problems = Vec::new();
-        let setup = Setup::read(text, &mut problems);
-        if problems.is_empty() {
-            Ok(setup)
-        } else {
-            Err(PositionError {
-                text: text.to_string(),
-                problems,
-            })
-        }
     }
 
     /// Reads what it can of `text`, adding a line to `problems` for each thing wrong.

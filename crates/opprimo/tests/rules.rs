@@ -32,7 +32,7 @@ fn game(options: &str, pieces: &str, kings: [&str; 2], to_move: Side) -> Opprimo
     }
     s.kings = kings.map(|k| (k != "-").then(|| parse_triangle(k).unwrap()));
     s.to_move = to_move;
-    Opprimo::from_setup(&opts(options), &s).unwrap()
+    Opprimo::from_setup(&opts(options), s).unwrap()
 }
 
 fn legal(g: &Opprimo) -> Vec<String> {
@@ -743,7 +743,7 @@ fn ruling_a_trap_is_checked_first_so_a_trap_on_the_last_ply_wins() {
     )
     .setup();
     s.ply = 399;
-    let mut g = Opprimo::from_setup(&opts("max-plies=400"), &s).unwrap();
+    let mut g = Opprimo::from_setup(&opts("max-plies=400"), s).unwrap();
     play(&mut g, "c10-d11");
     assert_eq!(g.ply(), 400);
     yellow_wins_by_trap(&g);

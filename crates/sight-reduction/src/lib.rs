@@ -16,6 +16,7 @@
 
 pub mod encoding;
 pub mod kernel;
+pub mod position;
 mod present;
 pub mod solver;
 mod tutorial;
@@ -23,10 +24,11 @@ mod tutorial;
 use boardlab_core::rand::Rng;
 use boardlab_core::{
     coord, Colour, Game, GameInfo, NewGameError, OptionSpec, OptionValues, Options, Outcome,
-    ParseMoveError, PositionError, Seat,
+    ParseMoveError, PositionError, Rejected, Seat,
 };
 use boardlab_core::{Audit, Notation, Rules};
 use kernel::{nth_bit, RuleSet};
+pub use position::Setup;
 use std::fmt::Write as _;
 
 /// Squares a1…d8 as indices 0…31.
@@ -513,10 +515,6 @@ impl SightReduction {
         self.hash = self.hash_from_scratch();
     }
 
-    fn blank(options: &Options) -> Result<SightReduction, NewGameError> {
-        Ok(Self::blank_config(Config::from_options(options)?))
-    }
-
     fn blank_config(cfg: Config) -> SightReduction {
         SightReduction {
             cfg,
@@ -527,6 +525,25 @@ impl SightReduction {
             ply: 0,
             hash: 0,
         }
+    }
+
+    /// The game of a set-up that passed [`Setup::problems`] under `cfg`.
+    fn from_checked(cfg: Config, setup: &Setup) -> SightReduction {
+        let mut g = Self::blank_config(cfg);
+        g.board = setup.board;
+        g.phase = setup.resolved_phase(&cfg);
+        match g.phase {
+            Phase::Arrange { .. } | Phase::ChooseColour => g.first_seat = None,
+            Phase::ChooseFirst => g.first_seat = setup.first_seat,
+            Phase::Place | Phase::Remove => {
+                if let Some(side) = setup.side {
+                    g.side = side;
+                    g.first_seat = Some(if setup.second { side.other() } else { side });
+                }
+            }
+        }
+        g.hash = g.hash_from_scratch();
+        g
     }
 
     /// A new game from a typed configuration and a seed, as [`Game::new`] with the options
@@ -610,52 +627,6 @@ impl SightReduction {
         }
         s
     }
-}
-
-fn parse_board(text: &str, problems: &mut Vec<String>) -> [u32; 2] {
-    let mut board = [0u32; 2];
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        problems.push(format!(
-            "the board has {} ranks separated by '/'; it needs 8 (rank 8 first)",
-            ranks.len()
-        ));
-        return board;
-    }
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        let mut file = 0u8;
-        for ch in rank_text.chars() {
-            match ch.to_ascii_uppercase() {
-                'W' | 'B' if file < 4 => {
-                    let side = if ch.eq_ignore_ascii_case(&'w') {
-                        WHITE
-                    } else {
-                        BLACK
-                    };
-                    board[side.index()] |= 1 << (rank * 4 + file);
-                    file += 1;
-                }
-                'W' | 'B' => file = file.saturating_add(1),
-                d @ '1'..='4' => file = file.saturating_add(d as u8 - b'0'),
-                other => {
-                    problems.push(format!(
-                        "rank {}: '{other}' is not W, B or a digit 1-4",
-                        rank + 1
-                    ));
-                    file = 4;
-                    break;
-                }
-            }
-        }
-        if file != 4 {
-            problems.push(format!(
-                "rank {} ('{rank_text}') covers {file} squares; each rank needs exactly 4",
-                rank + 1
-            ));
-        }
-    }
-    board
 }
 
 fn parse_colour_word(word: &str) -> Option<Colour> {
@@ -844,146 +815,34 @@ impl Rules for SightReduction {
 }
 
 impl Notation for SightReduction {
-    /// Reads `BOARD SIDE [PHASE…]`. The board and side are RULINGS.md's removal-phase
-    /// notation; set-up phases add words (see `docs/notation.md`): `place`,
-    /// `arrange N` (side `-`), `color` (side `-`), `first C` (side `-`, C = the second seat's
-    /// colour), and `second` when the side to move belongs to the second seat. With
-    /// `setup=fair`, a full board with no phase word starts the arrangement; such a board
-    /// in the removal phase is written with the word `remove`.
-    fn from_position(options: &Options, text: &str) -> Result<Self, NewGameError> {
-        let mut g = Self::blank(options)?;
+    type Setup = Setup;
+
+    /// Reads the position text described in [`position`]. When the text cannot be read, the
+    /// error also lists what [`Setup::problems`] finds in the parts that could be.
+    fn read_setup(options: &Options, text: &str) -> Result<Setup, NewGameError> {
+        let cfg = Config::from_options(options)?;
         let mut problems = Vec::new();
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.len() < 2 {
-            return Err(PositionError::new(
-                text,
-                "expected the board, a space and the colour to move (w or b), e.g. \
-                 WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW w",
-            )
-            .into());
+        match Setup::read(text, &mut problems) {
+            Some(setup) if problems.is_empty() => return Ok(setup),
+            Some(partial) => problems.extend(partial.problems(&cfg)),
+            None => {}
         }
-        g.board = parse_board(words[0], &mut problems);
-        let side = match words[1].to_ascii_lowercase().as_str() {
-            "w" => Some(WHITE),
-            "b" => Some(BLACK),
-            "-" => None,
-            other => {
-                problems.push(format!(
-                    "'{other}' is not a colour to move; accepted: w, b (or - during the fair set-up)"
-                ));
-                None
-            }
+        Err(PositionError {
+            text: text.to_string(),
+            problems,
+        }
+        .into())
+    }
+
+    /// Checks the set-up with [`Setup::problems`].
+    fn from_setup(options: &Options, setup: Setup) -> Result<Self, Rejected<Setup>> {
+        let cfg = match Config::from_options(options) {
+            Ok(cfg) => cfg,
+            Err(e) => return Err(Rejected::new(setup, e)),
         };
-        let rest: Vec<String> = words[2..].iter().map(|w| w.to_ascii_lowercase()).collect();
-        let mut second = false;
-        let mut phase_words: Vec<&str> = Vec::new();
-        for w in &rest {
-            if w == "second" {
-                second = true;
-            } else {
-                phase_words.push(w);
-            }
-        }
-        let full = g.board[0] | g.board[1] == u32::MAX;
-        let count_ok = g.board[0].count_ones() == 16 && g.board[1].count_ones() == 16;
-        match phase_words.as_slice() {
-            [] | ["remove"] => {
-                if phase_words.is_empty() && g.cfg.setup == SetupKind::Fair && full {
-                    g.phase = Phase::Arrange { swaps: 0 };
-                    g.first_seat = None;
-                } else {
-                    g.phase = Phase::Remove;
-                }
-            }
-            ["place"] => g.phase = Phase::Place,
-            ["arrange", n] => match n.parse::<u8>() {
-                Ok(n @ 0..=2) => {
-                    g.phase = Phase::Arrange { swaps: n };
-                    g.first_seat = None;
-                }
-                _ => problems.push(format!("'arrange {n}': the number of swaps made is 0, 1 or 2")),
-            },
-            ["color"] => {
-                g.phase = Phase::ChooseColour;
-                g.first_seat = None;
-            }
-            ["first", c] => match parse_colour_word(c) {
-                Some(c) => {
-                    g.phase = Phase::ChooseFirst;
-                    g.first_seat = Some(side_of(c).other());
-                }
-                None => problems.push(format!("'first {c}': give the second seat's colour, w or b")),
-            },
-            other => problems.push(format!(
-                "unknown phase words '{}'; accepted: remove, place, arrange N, color, first w|b, second",
-                other.join(" ")
-            )),
-        }
-        match g.phase {
-            Phase::Arrange { .. } | Phase::ChooseColour | Phase::ChooseFirst => {
-                if g.cfg.setup != SetupKind::Fair {
-                    problems.push("fair set-up phases need setup=fair".into());
-                }
-                if !(full && count_ok) {
-                    problems
-                        .push("the fair set-up needs a full board of 16 White and 16 Black".into());
-                }
-                if side.is_some() && !phase_words.is_empty() {
-                    problems
-                        .push("during the fair set-up the colour to move is written '-'".into());
-                }
-                if second {
-                    problems
-                        .push("'second' applies only to the placement and removal phases".into());
-                }
-            }
-            Phase::Place | Phase::Remove => match side {
-                Some(s) => {
-                    g.side = s;
-                    g.first_seat = Some(if second { s.other() } else { s });
-                    if g.phase == Phase::Place {
-                        if g.cfg.setup != SetupKind::Deterministic {
-                            problems.push("the placement phase needs setup=deterministic".into());
-                        }
-                        let (w, b) = (g.board[0].count_ones(), g.board[1].count_ones());
-                        if w > 16 || b > 16 {
-                            problems.push("each colour has only 16 pieces".into());
-                        }
-                        let placed = w + b;
-                        // Placements alternate, the `first` colour first.
-                        let expected = if placed % 2 == 0 {
-                            g.cfg.first
-                        } else {
-                            g.cfg.first.other()
-                        };
-                        if full {
-                            problems.push(
-                                "a full board has no placements left: drop the word 'place'".into(),
-                            );
-                        } else if s != expected || w.abs_diff(b) > 1 {
-                            problems.push(format!(
-                                "after {placed} placements with first={} it is {}'s turn to place",
-                                colour(g.cfg.first),
-                                colour(expected)
-                            ));
-                        }
-                    }
-                    if g.cfg.solitaire && second {
-                        problems.push("solitaire has only the first seat".into());
-                    }
-                }
-                None => problems.push("give the colour to move: w or b".into()),
-            },
-        }
-        if !problems.is_empty() {
-            return Err(PositionError {
-                text: text.to_string(),
-                problems,
-            }
-            .into());
-        }
-        g.hash = g.hash_from_scratch();
-        Ok(g)
+        let problems = setup.problems(&cfg);
+        let setup = Rejected::unless_problems(setup, problems)?;
+        Ok(Self::from_checked(cfg, &setup))
     }
 
     fn position_text(&self) -> String {

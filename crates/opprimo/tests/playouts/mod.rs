@@ -55,7 +55,7 @@ fn sparse_position(opts: &Options, seed: u64) -> Option<Opprimo> {
     } else {
         RED
     };
-    Opprimo::from_setup(opts, &setup).ok()
+    Opprimo::from_setup(opts, setup).ok()
 }
 
 #[test]
