@@ -8,7 +8,7 @@
 //! rules) and, once made, the mover's Commander is not in siege.
 //!
 //! # Move order
-//! [`Game::legal_moves`] lists:
+//! [`Rules::legal_moves`] lists:
 //! 1. ground pieces of the side to move in square order (a1, b1, …, h8); for each piece:
 //!    - a Portal or Ranger first spins in place, new facing in the order n, e, s, w;
 //!    - then its steps, slides and attacks by destination square in square order; for a Portal

@@ -6,7 +6,7 @@
 //! tables. Move generation and random
 //! playouts allocate nothing: a random move is drawn by counting the moves of each kind and
 //! building only the one chosen, which is exactly the move at that index of
-//! [`Game::legal_moves`], so playouts are uniform over the legal moves.
+//! [`Rules::legal_moves`], so playouts are uniform over the legal moves.
 //!
 //! # Colours and seats
 //! Black is the first seat and moves first; White is the second seat. After a `swap` the
@@ -14,7 +14,7 @@
 //! to move. Supplies, tokens and claims belong to colours.
 //!
 //! # Move order
-//! [`Game::legal_moves`] lists:
+//! [`Rules::legal_moves`] lists:
 //! 1. dark placements (`c3`), by square in a1, b1, …, a2, … order;
 //! 2. light placements by the first square, in square order; for each, the two-token moves
 //!    (`b3,f3`) by the second square, or the single token (`b3`) when no second token can
@@ -811,7 +811,7 @@ impl Obsidio {
         None
     }
 
-    /// Whether `mv` could be a move on this board at all (what [`Game::parse_move`] ensures
+    /// Whether `mv` could be a move on this board at all (what [`Notation::parse_move`] ensures
     /// for moves read from text): squares on the board and of the right kind, claims of
     /// existing targets with the last one among them.
     fn well_formed(&self, mv: Move) -> bool {

@@ -1,5 +1,5 @@
 //! Speed of the Opprimo engine on one thread: random playouts from the start (playouts/s,
-//! plies/s, as `boardlab bench` measures them: `Game::restart` then `Game::playout` with a
+//! plies/s, as `boardlab bench` measures them: `Game::restart` then `Rules::playout` with a
 //! `SmallRng`) and perft (nodes/s), for each castle option. Rates are given per second of wall
 //! time and, where Linux reports it, per second of this thread's CPU time (steadier on a busy
 //! machine).

@@ -17,7 +17,7 @@
 //! Input is case-insensitive (`K@D1E`); output is lower case.
 //!
 //! # Move order
-//! [`Game::legal_moves`] lists:
+//! [`Rules::legal_moves`] lists:
 //! - while the mover's King is not on the board: its placements, in triangle order;
 //! - otherwise: soldier moves grouped by direction — N (up the column), NW, NE, S, SW, SE —
 //!   and within a direction by starting point (b1, d1, f1, a2, c2, …); a soldier has at most
@@ -25,7 +25,7 @@
 //! - `pass` alone when nothing else is legal.
 //!
 //! Triangle order is name order: by the lower point of the vertical edge, then left before
-//! right. [`Game::random_move`] and [`Game::playout`] draw from this list exactly as the
+//! right. [`Rules::random_move`] and [`Rules::playout`] draw from this list exactly as the
 //! provided methods would (the k-th legal move for the same random number) without building it.
 //!
 //! # Position text
@@ -302,7 +302,7 @@ impl Opprimo {
         g
     }
 
-    /// The position as an unchecked set-up (its text is [`Game::position_text`]).
+    /// The position as an unchecked set-up (its text is [`Notation::position_text`]).
     #[must_use]
     pub fn setup(&self) -> Setup {
         Setup {

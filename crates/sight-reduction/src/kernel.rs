@@ -399,7 +399,7 @@ impl RuleSet {
     }
 
     /// Every removal of `me` as a set of squares, in the engine's order (see
-    /// [`Game::legal_moves`](boardlab_core::Game::legal_moves)): single removals by square,
+    /// [`Rules::legal_moves`](boardlab_core::Rules::legal_moves)): single removals by square,
     /// then pairs by their lower square, then their higher one.
     pub fn moves(self, me: u32, opp: u32, out: &mut Vec<u32>) {
         out.clear();

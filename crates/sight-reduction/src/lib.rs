@@ -6,7 +6,7 @@
 //! computer players use too; move generation and playouts allocate nothing.
 //!
 //! # Move order
-//! [`Game::legal_moves`] lists, by phase:
+//! [`Rules::legal_moves`] lists, by phase:
 //! - removal: single removals by square (a1, b1, c1, d1, a2, …), then pairs by their first
 //!   square, then their second;
 //! - fair arrangement: swaps by first square then second, then `done`;
