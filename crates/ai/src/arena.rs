@@ -43,7 +43,7 @@ pub struct ArenaConfig {
 
 /// One finished game.
 #[derive(Clone, Debug)]
-pub struct GameResult {
+pub struct MatchGame {
     /// Game number, from 0.
     pub index: u32,
     /// The seat bot A played.
@@ -66,7 +66,7 @@ pub struct GameResult {
 
 /// Results from A's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Summary {
+pub struct MatchSummary {
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -91,9 +91,9 @@ fn elo_of(s: f64) -> f64 {
     }
 }
 
-impl Summary {
+impl MatchSummary {
     /// Adds one game.
-    pub fn add(&mut self, r: &GameResult) {
+    pub fn add(&mut self, r: &MatchGame) {
         self.games += 1;
         let seat = r.a_seat.index();
         let k = if r.a_score > 0.75 {
@@ -137,7 +137,7 @@ impl Summary {
     }
 
     /// The Elo difference of A over B and the half width of its 95% interval (infinite when
-    /// the interval of the score reaches 0% or 100%; see [`Summary::elo_interval`]).
+    /// the interval of the score reaches 0% or 100%; see [`MatchSummary::elo_interval`]).
     #[must_use]
     pub fn elo(&self) -> (f64, f64) {
         let (lo, hi) = self.elo_interval();
@@ -184,7 +184,7 @@ pub fn play_game<G: Game>(
     cfg: &ArenaConfig,
     index: u32,
     stop: &AtomicBool,
-) -> Result<Option<GameResult>, AiError> {
+) -> Result<Option<MatchGame>, AiError> {
     let pair = u64::from(index / 2);
     let a_seat = if index % 2 == 0 {
         Seat::First
@@ -260,7 +260,7 @@ pub fn play_game<G: Game>(
         }
     };
     record.set_outcome(Some(outcome));
-    Ok(Some(GameResult {
+    Ok(Some(MatchGame {
         index,
         a_seat,
         outcome,
@@ -322,8 +322,8 @@ fn random_opening<G: Game>(game: &mut G, plies: u32, seed: u64) -> Vec<G::Move> 
 pub fn run<G: Game>(
     cfg: &ArenaConfig,
     stop: &AtomicBool,
-    on_game: &(dyn Fn(&GameResult, &Summary) + Sync),
-) -> Result<Summary, AiError> {
+    on_game: &(dyn Fn(&MatchGame, &MatchSummary) + Sync),
+) -> Result<MatchSummary, AiError> {
     // Fail early, on this thread, for bad specs or set-ups, and for outside engines that
     // cannot be started or do not offer the game.
     for spec in &cfg.bots {
@@ -333,7 +333,7 @@ pub fn run<G: Game>(
         }
     }
     let next = AtomicU32::new(0);
-    let summary = Mutex::new(Summary::default());
+    let summary = Mutex::new(MatchSummary::default());
     let error: Mutex<Option<AiError>> = Mutex::new(None);
     let worker = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -375,9 +375,9 @@ mod tests {
 
     #[test]
     fn summary_statistics() {
-        let mut s = Summary::default();
+        let mut s = MatchSummary::default();
         assert_eq!(s.score(), 0.5);
-        let r = |score: f64, seat| GameResult {
+        let r = |score: f64, seat| MatchGame {
             index: 0,
             a_seat: seat,
             outcome: Outcome::Draw { reason: "test" },
@@ -415,7 +415,7 @@ mod tests {
         assert!(lo < elo && elo < hi && hi.is_finite(), "{lo} {hi}");
         // 38-0-2: the score's interval reaches 100%, so the Elo interval is open above but
         // still has a finite lower end.
-        let mut t = Summary::default();
+        let mut t = MatchSummary::default();
         for i in 0..40 {
             t.add(&r(if i < 38 { 1.0 } else { 0.0 }, Seat::First));
         }

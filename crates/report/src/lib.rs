@@ -245,7 +245,9 @@ pub struct Run<'a> {
 
 /// One line of `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Line {
+// A malformed line is reported as "expected struct Line", the word for a line of games.jsonl.
+#[serde(expecting = "struct Line")]
+pub struct GameLine {
     /// The option set's label.
     pub set: String,
     #[serde(flatten)]
@@ -315,7 +317,7 @@ pub fn run(
         .map_err(io(&path))?;
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<Line, ReportError>>();
+    let (tx, rx) = mpsc::channel::<Result<GameLine, ReportError>>();
     let mut first_error = None;
     std::thread::scope(|scope| {
         for _ in 0..run.threads.max(1).min(todo.len().max(1)) {
@@ -338,7 +340,7 @@ pub fn run(
                 };
                 let result = visit_kind(kind, PlayJob(&setting, job))
                     .and_then(|r| r)
-                    .map(|trace| Line {
+                    .map(|trace| GameLine {
                         set: sets[set].label.clone(),
                         trace,
                     })
@@ -500,7 +502,7 @@ fn claim_folder(dir: &Path, def: &Definition) -> Result<(), ReportError> {
 /// The lines of `games.jsonl` (none when it does not exist). A last line cut short by an
 /// interruption is dropped, and with `repair` cut from the file; any other bad line is an
 /// error.
-fn read_lines(path: &Path, repair: bool) -> Result<Vec<Line>, ReportError> {
+fn read_lines(path: &Path, repair: bool) -> Result<Vec<GameLine>, ReportError> {
     let text = match fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -512,7 +514,7 @@ fn read_lines(path: &Path, repair: bool) -> Result<Vec<Line>, ReportError> {
     let mut good_bytes = 0u64;
     for (i, line) in raw.iter().enumerate() {
         let last = i + 1 == raw.len();
-        match serde_json::from_str::<Line>(line) {
+        match serde_json::from_str::<GameLine>(line) {
             Ok(parsed) if !last || ends_with_newline => {
                 lines.push(parsed);
                 good_bytes += line.len() as u64 + 1;

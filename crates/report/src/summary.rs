@@ -2,7 +2,7 @@
 
 use crate::metrics::{self, wilson, PlyBand, Share, Spread};
 use crate::play::{halved, Job};
-use crate::{Definition, Line, OptionSet, ReportError};
+use crate::{Definition, GameLine, OptionSet, ReportError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,7 +119,7 @@ pub struct Speed {
 pub fn summarise(
     def: &Definition,
     sets: &[OptionSet],
-    lines: &[Line],
+    lines: &[GameLine],
     command: &str,
 ) -> Result<Report, ReportError> {
     let kind = def.kind()?;
@@ -127,7 +127,7 @@ pub fn summarise(
     let resolved = boardlab_ai::resolve_for(kind, &bot).unwrap_or_else(|_| bot.clone());
     let mut out = Vec::new();
     for set in sets {
-        let mut mine: Vec<&Line> = lines.iter().filter(|l| l.set == set.label).collect();
+        let mut mine: Vec<&GameLine> = lines.iter().filter(|l| l.set == set.label).collect();
         mine.sort_by_key(|l| l.trace.job);
         out.push(set_report(def, set, &mine, &resolved)?);
     }
@@ -146,7 +146,7 @@ pub fn summarise(
 fn set_report(
     def: &Definition,
     set: &OptionSet,
-    lines: &[&Line],
+    lines: &[&GameLine],
     bot: &boardlab_ai::BotSpec,
 ) -> Result<SetReport, ReportError> {
     let selfplay: Vec<&crate::Trace> = lines

@@ -923,10 +923,10 @@ const PUZZLE_MOVES_LIMIT: usize = 40;
 
 /// The kinds and grades of puzzles.
 async fn list_puzzles() -> Response {
-    use boardlab_solve::collection::{Kind, DIFFICULTIES, MAX_NUMBER};
-    let kinds: Vec<view::PuzzleKind> = Kind::ALL
+    use boardlab_solve::collection::{PuzzleKind, DIFFICULTIES, MAX_NUMBER};
+    let kinds: Vec<view::PuzzleKindView> = PuzzleKind::ALL
         .iter()
-        .map(|&k| view::PuzzleKind {
+        .map(|&k| view::PuzzleKindView {
             kind: k,
             word: k.word(),
             title: k.title(),
@@ -947,7 +947,7 @@ async fn puzzle_of(
     app: &App,
     params: &BTreeMap<String, String>,
     key: &str,
-) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
+) -> Result<Arc<boardlab_solve::collection::PuzzleEntry>, ApiError> {
     let name = params.get("id").map_or("", String::as_str);
     let id: boardlab_solve::collection::PuzzleId = name
         .parse()

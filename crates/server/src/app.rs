@@ -7,7 +7,7 @@ use crate::limits::{ComputerLimits, PerAddress};
 use crate::player::Player;
 use crate::scheduler::{Class, SearchPool};
 use crate::state::{Action, Event, Live, Meta, SeatAccount};
-use crate::store::{Backend, GameRow, Store, StoreError, Summary, Write};
+use crate::store::{Backend, GameRow, GameSummary, Store, StoreError, Write};
 use crate::{now_ms, token, view};
 use boardlab_core::Seat;
 use boardlab_games::GameKind;
@@ -38,7 +38,7 @@ const OWNERS_LIMIT: usize = 200_000;
 
 /// A game in memory: fixed facts and the state after its log.
 #[derive(Debug)]
-pub struct Entry {
+pub struct CachedGame {
     pub meta: Arc<Meta>,
     pub live: Live,
 }
@@ -46,7 +46,7 @@ pub struct Entry {
 /// One game's cache slot; its lock serialises every change to the game in this process.
 #[derive(Debug, Default)]
 pub struct Slot {
-    entry: tokio::sync::Mutex<Option<Entry>>,
+    entry: tokio::sync::Mutex<Option<CachedGame>>,
 }
 
 /// A live update: a message for the game's live channel.
@@ -113,7 +113,7 @@ struct Made {
     meta: Meta,
     live: Live,
     row: GameRow,
-    summary: Summary,
+    summary: GameSummary,
     tokens: BTreeMap<Seat, String>,
 }
 
@@ -221,7 +221,7 @@ pub struct App {
     /// turns for the search threads by it.
     owners: Mutex<HashMap<String, Arc<str>>>,
     /// Reviews in progress, by game id.
-    pub(crate) reviews: Mutex<HashMap<String, crate::review::Job>>,
+    pub(crate) reviews: Mutex<HashMap<String, crate::review::ReviewJob>>,
     /// Live connections that showed a seat's token, per game and seat (this server's only).
     presence: Mutex<HashMap<String, [u32; 2]>>,
     /// Game creations per client address.
@@ -251,7 +251,7 @@ pub struct App {
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
     /// Puzzles made so far, by name (made again on request when dropped).
-    puzzles: Mutex<HashMap<String, Arc<boardlab_solve::collection::Entry>>>,
+    puzzles: Mutex<HashMap<String, Arc<boardlab_solve::collection::PuzzleEntry>>>,
 }
 
 impl std::fmt::Debug for App {
@@ -279,9 +279,9 @@ pub fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
 }
 
-fn summary(meta: &Meta, live: &Live) -> Summary {
+fn summary(meta: &Meta, live: &Live) -> GameSummary {
     let result = live.result();
-    Summary {
+    GameSummary {
         version: live.version,
         status: if live.finished() {
             "finished"
@@ -420,7 +420,11 @@ impl App {
     }
 
     /// Loads the game into `guard` if it is not there.
-    async fn ensure_loaded(&self, id: &str, guard: &mut Option<Entry>) -> Result<(), ApiError> {
+    async fn ensure_loaded(
+        &self,
+        id: &str,
+        guard: &mut Option<CachedGame>,
+    ) -> Result<(), ApiError> {
         if guard.is_some() {
             return Ok(());
         }
@@ -429,12 +433,12 @@ impl App {
     }
 
     /// Replaces the game in `guard` with the stored one.
-    async fn reload(&self, id: &str, guard: &mut Option<Entry>) -> Result<(), ApiError> {
+    async fn reload(&self, id: &str, guard: &mut Option<CachedGame>) -> Result<(), ApiError> {
         *guard = None;
         self.ensure_loaded(id, guard).await
     }
 
-    async fn load_entry(&self, id: &str) -> Result<Entry, ApiError> {
+    async fn load_entry(&self, id: &str) -> Result<CachedGame, ApiError> {
         let Some((row, events)) = self.store.load(id).await.map_err(ApiError::storage)? else {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
         };
@@ -450,7 +454,7 @@ impl App {
                 reason,
             })
         })?;
-        Ok(Entry {
+        Ok(CachedGame {
             meta: Arc::new(meta),
             live,
         })
@@ -509,7 +513,7 @@ impl App {
             self.schedule_flag(&id, live.deadline());
         }
         let slot = self.slot(&id);
-        *slot.entry.lock().await = Some(Entry {
+        *slot.entry.lock().await = Some(CachedGame {
             meta: Arc::new(meta),
             live,
         });
@@ -544,7 +548,7 @@ impl App {
     pub async fn with_entry<T>(
         &self,
         id: &str,
-        f: impl FnOnce(&Entry) -> T,
+        f: impl FnOnce(&CachedGame) -> T,
     ) -> Result<T, ApiError> {
         if !valid_id(id) {
             return Err(ApiError::not_found(format!("no game with id '{id}'")));
@@ -1280,7 +1284,7 @@ impl App {
                     game = id,
                     "computer player {bot} failed ({e}); playing a random move"
                 );
-                match crate::bot::Bot::random().choose(
+                match crate::bot::ComputerPlayer::random().choose(
                     &game,
                     &[],
                     &game,
@@ -1396,7 +1400,7 @@ impl App {
         &self,
         key: &str,
         id: boardlab_solve::collection::PuzzleId,
-    ) -> Result<Arc<boardlab_solve::collection::Entry>, ApiError> {
+    ) -> Result<Arc<boardlab_solve::collection::PuzzleEntry>, ApiError> {
         use boardlab_solve::collection::{make, MakeError};
         let name = id.to_string();
         if let Some(e) = lock(&self.puzzles).get(&name) {
@@ -1429,7 +1433,7 @@ impl App {
     /// # Errors
     /// 404 unknown game, 409 the game is over or is between two people on two screens, 503
     /// when the computer players are all busy.
-    pub async fn hint(&self, id: &str, key: &str) -> Result<view::Hint, ApiError> {
+    pub async fn hint(&self, id: &str, key: &str) -> Result<view::HintView, ApiError> {
         let (game, finished, version, seed, between_people) = self
             .with_entry(id, |e| {
                 (
@@ -1469,7 +1473,7 @@ impl App {
         .flatten();
         if let Some((pv, solvable)) = exact {
             drop(permit);
-            return Ok(view::Hint {
+            return Ok(view::HintView {
                 best: pv[0].clone(),
                 exact: true,
                 value: Some(if solvable { "win" } else { "loss" }),
@@ -1503,7 +1507,7 @@ impl App {
         })?
         .map_err(|e| ApiError::conflict("not_allowed", e.to_string()))?;
         let value = analysis.value.for_seat(seat);
-        Ok(view::Hint {
+        Ok(view::HintView {
             best: analysis.best,
             exact: value.proven.is_some(),
             value: value.proven.map(|p| match p.result_for(seat) {
@@ -1587,7 +1591,7 @@ impl Drop for SeenGuard {
 
 /// Forgets a cached game when dropped while still holding it: set while a write whose outcome
 /// the cache must follow is on its way, and cleared once the outcome is known.
-struct ForgetIfDropped<'a>(Option<&'a mut Option<Entry>>);
+struct ForgetIfDropped<'a>(Option<&'a mut Option<CachedGame>>);
 
 impl Drop for ForgetIfDropped<'_> {
     fn drop(&mut self) {

@@ -15,35 +15,35 @@ use std::time::Duration;
 /// The level of a plain `computer` seat.
 pub const DEFAULT_LEVEL: u8 = 3;
 
-/// A bot described by its spec.
+/// A computer player: the bot its spec describes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Bot {
+pub struct ComputerPlayer {
     spec: BotSpec,
 }
 
-impl Bot {
+impl ComputerPlayer {
     /// Reads a bot spec (`random`, `level:N`, `mcts:…`, `alphabeta:…`, `best:…`, `ugi:…`).
     ///
     /// # Errors
     /// A spec that no bot accepts, listing the accepted forms.
-    pub fn parse(spec: &str) -> Result<Bot, String> {
+    pub fn parse(spec: &str) -> Result<ComputerPlayer, String> {
         spec.parse::<BotSpec>()
-            .map(|spec| Bot { spec })
+            .map(|spec| ComputerPlayer { spec })
             .map_err(|e: AiError| e.to_string())
     }
 
     /// The uniformly random player.
     #[must_use]
-    pub fn random() -> Bot {
-        Bot {
+    pub fn random() -> ComputerPlayer {
+        ComputerPlayer {
             spec: BotSpec::Random,
         }
     }
 
     /// The bot a plain `computer` seat gets: `level:3`.
     #[must_use]
-    pub fn default_level() -> Bot {
-        Bot {
+    pub fn default_level() -> ComputerPlayer {
+        ComputerPlayer {
             spec: BotSpec::Level(DEFAULT_LEVEL),
         }
     }
@@ -95,7 +95,7 @@ impl Bot {
     /// uses: its time per move cut to the limit, and its threads to the server's (a search
     /// "on every core" gets every thread the server allows).
     #[must_use]
-    pub fn within(&self, kind: GameKind, limits: &ComputerLimits) -> (Bot, u32) {
+    pub fn within(&self, kind: GameKind, limits: &ComputerLimits) -> (ComputerPlayer, u32) {
         let Ok(mut spec) = boardlab_ai::resolve_for(kind, &self.spec) else {
             return (self.clone(), 1);
         };
@@ -116,13 +116,13 @@ impl Bot {
             }
             _ => 1,
         };
-        (Bot { spec }, threads)
+        (ComputerPlayer { spec }, threads)
     }
 
     /// This bot searching on at most `threads` threads (the search pool had no more to
     /// give).
     #[must_use]
-    pub fn with_threads(&self, threads: usize) -> Bot {
+    pub fn with_threads(&self, threads: usize) -> ComputerPlayer {
         let cap = u32::try_from(threads.max(1)).unwrap_or(u32::MAX);
         let mut spec = self.spec.clone();
         match &mut spec {
@@ -130,7 +130,7 @@ impl Bot {
             BotSpec::AlphaBeta(a) if a.threads == 0 || a.threads > cap => a.threads = cap,
             _ => {}
         }
-        Bot { spec }
+        ComputerPlayer { spec }
     }
 
     /// Checks that this bot asks for no more than a server with `limits` allows: a time per
@@ -211,7 +211,7 @@ impl Bot {
     }
 }
 
-impl fmt::Display for Bot {
+impl fmt::Display for ComputerPlayer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.spec)
     }

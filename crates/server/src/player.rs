@@ -1,6 +1,6 @@
 //! Who sits in a seat: a person (`human`) or the computer (`computer:SPEC`).
 
-use crate::bot::Bot;
+use crate::bot::ComputerPlayer;
 use std::fmt;
 
 /// A seat's player.
@@ -9,7 +9,7 @@ pub enum Player {
     /// A person, who moves with the seat's token.
     Human,
     /// The computer, moving on its own with this bot.
-    Computer(Bot),
+    Computer(ComputerPlayer),
 }
 
 /// The accepted player forms, for error messages.
@@ -28,11 +28,11 @@ impl Player {
             return Ok(Player::Human);
         }
         if lower == "computer" {
-            return Ok(Player::Computer(Bot::default_level()));
+            return Ok(Player::Computer(ComputerPlayer::default_level()));
         }
         if lower.starts_with("computer:") {
             // The spec as written: an outside engine's command keeps its case.
-            return Bot::parse(&t["computer:".len()..])
+            return ComputerPlayer::parse(&t["computer:".len()..])
                 .map(Player::Computer)
                 .map_err(|e| format!("bad computer player '{t}': {e}"));
         }

@@ -22,7 +22,7 @@ pub const REVIEW_MOVES_LIMIT: usize = 600;
 
 /// A review in progress.
 #[derive(Debug)]
-pub struct Job {
+pub struct ReviewJob {
     /// The game's version being reviewed.
     version: i64,
     progress: Progress,
@@ -207,7 +207,7 @@ impl App {
             }
             jobs.insert(
                 id.to_string(),
-                Job {
+                ReviewJob {
                     version,
                     progress: Progress {
                         done: 0,

@@ -78,7 +78,7 @@ pub struct GameRow {
 
 /// The summary kept beside a game for listings and sweeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
+pub struct GameSummary {
     pub version: i64,
     /// `ongoing` or `finished`.
     pub status: &'static str,
@@ -121,14 +121,14 @@ pub struct Listed {
 #[derive(Debug)]
 pub enum Write {
     /// A new game with its initial summary.
-    Create(Box<(GameRow, Summary)>),
+    Create(Box<(GameRow, GameSummary)>),
     /// An event appended to a game's log, with the summary after it; with `creates`, a new
     /// game made in the same transaction if and only if the event is stored (a rematch).
     Append {
         game_id: String,
         event: Event,
-        summary: Summary,
-        creates: Option<Box<(GameRow, Summary)>>,
+        summary: GameSummary,
+        creates: Option<Box<(GameRow, GameSummary)>>,
     },
     /// A game's review, replacing the one stored before.
     Review(ReviewRow),
@@ -227,7 +227,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
     let mut summaries = Vec::new();
     let mut appends = Vec::new();
     let mut reviews = Vec::new();
-    let summary = |id: &str, s: &Summary| {
+    let summary = |id: &str, s: &GameSummary| {
         json!({
             "g": id, "v": s.version, "st": s.status, "r": s.result, "te": s.termination,
             "n": s.move_count, "tm": s.to_move.map(Seat::name),
@@ -236,7 +236,7 @@ fn batch_json(writes: &[&Write]) -> BatchJson {
         })
     };
     // `after`: the `[game id, seq]` of the event without which the game is not made.
-    let game = |g: &GameRow, s: &Summary, after: Option<(&str, i64)>| {
+    let game = |g: &GameRow, s: &GameSummary, after: Option<(&str, i64)>| {
         json!({
             "id": g.id, "game": g.game, "options": g.options, "seed": g.seed as i64,
             "position": g.position, "p1": g.first_player, "p2": g.second_player,
@@ -1726,7 +1726,7 @@ mod tests {
                 data: data.into(),
                 at_ms: 0,
             },
-            summary: Summary {
+            summary: GameSummary {
                 version: seq,
                 status: "ongoing",
                 result: None,

@@ -353,7 +353,7 @@ pub struct At {
 
 /// A suggested move (`GET /api/games/{id}/hint`).
 #[derive(Debug, Serialize)]
-pub struct Hint {
+pub struct HintView {
     #[serde(rename = "move")]
     pub best: String,
     /// Whether the value is proven (exact search), not estimated.
@@ -374,7 +374,7 @@ pub struct Hint {
 /// (`POST /api/positions`): what the analysis board, the rules' figures, tutorials and puzzles
 /// draw and play on.
 #[derive(Debug, Serialize)]
-pub struct Position {
+pub struct PositionView {
     pub game: &'static str,
     /// Every option with its value.
     pub options: BTreeMap<String, String>,
@@ -405,10 +405,10 @@ pub struct PositionTurn {
 
 /// The view of `game` after `moves` (canonical), the last of which touched `last_cells`.
 #[must_use]
-pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> Position {
+pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> PositionView {
     let outcome = game.outcome();
     let over = outcome.is_some();
-    Position {
+    PositionView {
         game: game.kind().name(),
         options: game
             .options()
@@ -446,8 +446,8 @@ pub struct Tutorial {
 
 /// One kind of puzzle (`GET /api/puzzles`).
 #[derive(Debug, Serialize)]
-pub struct PuzzleKind {
-    pub kind: boardlab_solve::collection::Kind,
+pub struct PuzzleKindView {
+    pub kind: boardlab_solve::collection::PuzzleKind,
     /// The word that starts its puzzles' names (`clear`, `win`).
     pub word: &'static str,
     pub title: &'static str,

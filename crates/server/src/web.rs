@@ -246,7 +246,7 @@ pub mod figure {
         #[serde(skip_serializing_if = "BTreeMap::is_empty")]
         pub numbers: BTreeMap<String, String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        pub zones: Option<Zones>,
+        pub zones: Option<FlightZones>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         pub last: bool,
         #[serde(skip)]
@@ -256,7 +256,7 @@ pub mod figure {
     /// Flight zones to show: all of a colour's (or both colours'), or one Portal's own zone.
     #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
     #[serde(untagged)]
-    pub enum Zones {
+    pub enum FlightZones {
         All(String),
         Portal { colour: String, portal: String },
     }
@@ -271,7 +271,7 @@ pub mod figure {
             }
             out.extend(self.arrows.iter().flatten().map(String::as_str));
             out.extend(self.numbers.keys().map(String::as_str));
-            if let Some(Zones::Portal { portal, .. }) = &self.zones {
+            if let Some(FlightZones::Portal { portal, .. }) = &self.zones {
                 out.push(portal);
             }
             out
@@ -363,8 +363,8 @@ pub mod figure {
                 "zones" => {
                     let words: Vec<&str> = value.split_whitespace().collect();
                     f.zones = Some(match words.as_slice() {
-                        [w @ ("white" | "black" | "both")] => Zones::All((*w).to_string()),
-                        [c @ ("white" | "black"), portal] => Zones::Portal {
+                        [w @ ("white" | "black" | "both")] => FlightZones::All((*w).to_string()),
+                        [c @ ("white" | "black"), portal] => FlightZones::Portal {
                             colour: (*c).to_string(),
                             portal: portal.to_ascii_lowercase(),
                         },
@@ -776,7 +776,7 @@ mod tests {
     /// without the picture line or the block text besides.
     #[test]
     fn rules_figures_show_legal_positions_with_their_pictures() {
-        use super::figure::{all, Zones};
+        use super::figure::{all, FlightZones};
         use boardlab_games::{AnyGame, GameKind};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules/figures");
         let mut names = std::collections::BTreeSet::new();
@@ -811,7 +811,7 @@ mod tests {
                 for cell in f.marked_cells() {
                     assert!(board.cell(cell).is_some(), "{picture}: no cell {cell}");
                 }
-                if let Some(Zones::All(z)) = &f.zones {
+                if let Some(FlightZones::All(z)) = &f.zones {
                     assert!(
                         ["white", "black", "both"].contains(&z.as_str()),
                         "{picture}"

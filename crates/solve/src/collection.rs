@@ -21,7 +21,7 @@
 //! [`puzzle::win_candidate`]: crate::puzzle::win_candidate
 
 use crate::puzzle::{candidate_seed, solitaire_candidate, win_candidate, Difficulty};
-use crate::solitaire::{solve_position, Goal};
+use crate::solitaire::{solve_position, SolitaireGoal};
 use crate::{Position, RuleSet, Solver, SolverConfig};
 use boardlab_core::{Game, MoveError, Outcome, Wdl};
 use boardlab_core::{Notation, Rules as _};
@@ -36,23 +36,23 @@ use thiserror::Error;
 /// What a puzzle asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub enum PuzzleKind {
     /// Remove for both colours until one White and one Black piece are left.
     Solitaire,
     /// Win against the computer's best defence.
     Win,
 }
 
-impl Kind {
+impl PuzzleKind {
     /// Both kinds, in the order offered.
-    pub const ALL: [Kind; 2] = [Kind::Solitaire, Kind::Win];
+    pub const ALL: [PuzzleKind; 2] = [PuzzleKind::Solitaire, PuzzleKind::Win];
 
     /// The word in puzzle names: `clear` or `win`.
     #[must_use]
     pub fn word(self) -> &'static str {
         match self {
-            Kind::Solitaire => "clear",
-            Kind::Win => "win",
+            PuzzleKind::Solitaire => "clear",
+            PuzzleKind::Win => "win",
         }
     }
 
@@ -60,8 +60,8 @@ impl Kind {
     #[must_use]
     pub fn title(self) -> &'static str {
         match self {
-            Kind::Solitaire => "Clear the board",
-            Kind::Win => "Win from here",
+            PuzzleKind::Solitaire => "Clear the board",
+            PuzzleKind::Win => "Win from here",
         }
     }
 
@@ -69,11 +69,11 @@ impl Kind {
     #[must_use]
     pub fn goal(self) -> &'static str {
         match self {
-            Kind::Solitaire => {
+            PuzzleKind::Solitaire => {
                 "Remove pieces for both colours in turn, each removal following the usual rule, \
                  until exactly one White and one Black piece are left."
             }
-            Kind::Win => {
+            PuzzleKind::Win => {
                 "Win against the computer: every removal must keep the win, whatever the \
                  computer answers, until your opponent has no removal left."
             }
@@ -90,7 +90,7 @@ pub const MAX_NUMBER: u64 = 1_000_000;
 /// A puzzle's name: kind, grade and number, written `clear-easy-12` or `win-hard-3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PuzzleId {
-    pub kind: Kind,
+    pub kind: PuzzleKind,
     pub difficulty: Difficulty,
     /// 1 to [`MAX_NUMBER`].
     pub number: u64,
@@ -126,7 +126,7 @@ impl FromStr for PuzzleId {
         else {
             return Err(bad());
         };
-        let kind = Kind::ALL
+        let kind = PuzzleKind::ALL
             .into_iter()
             .find(|k| k.word() == kind)
             .ok_or_else(bad)?;
@@ -151,10 +151,10 @@ impl FromStr for PuzzleId {
 
 /// One puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Entry {
+pub struct PuzzleEntry {
     /// `clear-easy-12`, …
     pub id: String,
-    pub kind: Kind,
+    pub kind: PuzzleKind,
     pub difficulty: Difficulty,
     pub number: u64,
     /// `Clear the board` or `Win from here`.
@@ -175,7 +175,7 @@ pub struct Entry {
     pub seed: u64,
 }
 
-impl Entry {
+impl PuzzleEntry {
     /// The game at the puzzle's start.
     ///
     /// # Panics
@@ -213,20 +213,20 @@ pub enum MakeError {
 ///
 /// # Errors
 /// No such puzzle within the tries, or the deadline passed.
-pub fn make(id: PuzzleId, deadline: Option<Instant>) -> Result<Entry, MakeError> {
+pub fn make(id: PuzzleId, deadline: Option<Instant>) -> Result<PuzzleEntry, MakeError> {
     let info = SightReduction::info();
     let name = id.to_string();
-    let mut solver = (id.kind == Kind::Win).then(|| {
+    let mut solver = (id.kind == PuzzleKind::Win).then(|| {
         Solver::new(SolverConfig {
             table_bytes: 8 << 20,
             node_limit: u64::MAX,
         })
     });
     let options = match id.kind {
-        Kind::Solitaire => info
+        PuzzleKind::Solitaire => info
             .parse_options("mode=solitaire")
             .expect("solitaire options"),
-        Kind::Win => info.default_options(),
+        PuzzleKind::Win => info.default_options(),
     };
     let config = SolverConfig {
         table_bytes: 8 << 20,
@@ -246,7 +246,7 @@ pub fn make(id: PuzzleId, deadline: Option<Instant>) -> Result<Entry, MakeError>
                 .map(|p| (p.position, p.winning, p.first_moves, p.dead_ends)),
         };
         if let Some((position, solution, first_moves, dead_ends)) = found {
-            return Ok(Entry {
+            return Ok(PuzzleEntry {
                 id: name,
                 kind: id.kind,
                 difficulty: id.difficulty,
@@ -268,7 +268,7 @@ pub fn make(id: PuzzleId, deadline: Option<Instant>) -> Result<Entry, MakeError>
 /// What the judge says about the last move of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum PuzzleVerdict {
     /// The puzzle can still be solved (won), or is solved.
     Good,
     /// The move throws the solution (the win) away.
@@ -280,7 +280,7 @@ pub enum Verdict {
 /// The judge's answer about the last move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Judgement {
-    pub verdict: Verdict,
+    pub verdict: PuzzleVerdict,
     /// Whether the move completes the puzzle.
     pub solved: bool,
     /// Win puzzles: the computer's answer, the removal that holds out longest (`None` when
@@ -323,7 +323,7 @@ fn colour_name(white: bool) -> &'static str {
 }
 
 /// `moves` played from the start of `entry`.
-fn replay(entry: &Entry, moves: &[String]) -> Result<SightReduction, JudgeError> {
+fn replay(entry: &PuzzleEntry, moves: &[String]) -> Result<SightReduction, JudgeError> {
     let mut game = entry.game();
     for (i, text) in moves.iter().enumerate() {
         if game.outcome().is_some() {
@@ -361,11 +361,11 @@ fn win_solver() -> Solver {
 /// # Errors
 /// An empty line, a malformed or illegal move, a move after the end, or a win puzzle's line
 /// that ends with the computer's move.
-pub fn judge(entry: &Entry, moves: &[String]) -> Result<Judgement, JudgeError> {
+pub fn judge(entry: &PuzzleEntry, moves: &[String]) -> Result<Judgement, JudgeError> {
     if moves.is_empty() {
         return Err(JudgeError::Empty);
     }
-    if entry.kind == Kind::Win && moves.len() % 2 == 0 {
+    if entry.kind == PuzzleKind::Win && moves.len() % 2 == 0 {
         return Err(JudgeError::NotPlayersMove {
             number: moves.len(),
         });
@@ -373,8 +373,8 @@ pub fn judge(entry: &Entry, moves: &[String]) -> Result<Judgement, JudgeError> {
     let player_white = entry.game().side_to_move() == WHITE;
     let game = replay(entry, moves)?;
     Ok(match entry.kind {
-        Kind::Solitaire => judge_solitaire(&game),
-        Kind::Win => judge_win(&game, player_white),
+        PuzzleKind::Solitaire => judge_solitaire(&game),
+        PuzzleKind::Win => judge_win(&game, player_white),
     })
 }
 
@@ -388,35 +388,35 @@ fn judge_solitaire(game: &SightReduction) -> Judgement {
     if let Some(Outcome::Puzzle { solved, score, .. }) = game.outcome() {
         return if solved {
             judgement(
-                Verdict::Good,
+                PuzzleVerdict::Good,
                 true,
                 "Solved: one White and one Black piece are left.".into(),
             )
         } else {
             judgement(
-                Verdict::Mistake,
+                PuzzleVerdict::Mistake,
                 false,
                 format!("That ends the puzzle with {score} pieces left: try another removal."),
             )
         };
     }
     let r = solve_position(
-        Goal::of(game),
+        SolitaireGoal::of(game),
         game.pieces(WHITE),
         game.pieces(BLACK),
         game.side_to_move(),
         solitaire_config(),
     );
     if r.solved {
-        judgement(Verdict::Good, false, "Still solvable.".into())
+        judgement(PuzzleVerdict::Good, false, "Still solvable.".into())
     } else if r.exhaustive {
         judgement(
-            Verdict::Mistake,
+            PuzzleVerdict::Mistake,
             false,
             "From there the puzzle can no longer be solved: try another removal.".into(),
         )
     } else {
-        judgement(Verdict::Unknown, false, String::new())
+        judgement(PuzzleVerdict::Unknown, false, String::new())
     }
 }
 
@@ -424,7 +424,7 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
     let (me, them) = (colour_name(player_white), colour_name(!player_white));
     if game.outcome().is_some() {
         return Judgement {
-            verdict: Verdict::Good,
+            verdict: PuzzleVerdict::Good,
             solved: true,
             reply: None,
             text: format!("{me} wins: {them} has no removal left."),
@@ -435,7 +435,7 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
     let pos = Position::of(game).expect("a removal-phase position");
     if solver.solve(rules, pos).result_for(pos.seat) == Wdl::Win {
         return Judgement {
-            verdict: Verdict::Mistake,
+            verdict: PuzzleVerdict::Mistake,
             solved: false,
             reply: None,
             text: format!("That lets {them} win: try another removal."),
@@ -445,7 +445,7 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
         .best_move(rules, pos, true)
         .expect("a position that is not over has a move");
     Judgement {
-        verdict: Verdict::Good,
+        verdict: PuzzleVerdict::Good,
         solved: false,
         reply: Some(game.format_move(reply)),
         text: format!("Good: {me} keeps the win."),
@@ -454,7 +454,7 @@ fn judge_win(game: &SightReduction, player_white: bool) -> Judgement {
 
 /// A suggested move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Hint {
+pub struct PuzzleHint {
     /// A move that keeps the puzzle solvable (won), if one was found.
     #[serde(rename = "move")]
     pub mv: Option<String>,
@@ -469,8 +469,8 @@ pub struct Hint {
 /// # Errors
 /// A malformed or illegal move, a finished puzzle, or a win puzzle's line that ends with the
 /// player's move.
-pub fn hint(entry: &Entry, moves: &[String]) -> Result<Hint, JudgeError> {
-    if entry.kind == Kind::Win && moves.len() % 2 == 1 {
+pub fn hint(entry: &PuzzleEntry, moves: &[String]) -> Result<PuzzleHint, JudgeError> {
+    if entry.kind == PuzzleKind::Win && moves.len() % 2 == 1 {
         return Err(JudgeError::NotPlayersTurn);
     }
     let game = replay(entry, moves)?;
@@ -481,18 +481,18 @@ pub fn hint(entry: &Entry, moves: &[String]) -> Result<Hint, JudgeError> {
         });
     }
     let lost = "From here the puzzle can no longer be solved: take back a move or start again.";
-    let found = |m: String| Hint {
+    let found = |m: String| PuzzleHint {
         text: format!("Try {m}."),
         mv: Some(m),
     };
-    let none = |text: &str| Hint {
+    let none = |text: &str| PuzzleHint {
         mv: None,
         text: text.to_string(),
     };
     Ok(match entry.kind {
-        Kind::Solitaire => {
+        PuzzleKind::Solitaire => {
             let r = solve_position(
-                Goal::of(&game),
+                SolitaireGoal::of(&game),
                 game.pieces(WHITE),
                 game.pieces(BLACK),
                 game.side_to_move(),
@@ -504,7 +504,7 @@ pub fn hint(entry: &Entry, moves: &[String]) -> Result<Hint, JudgeError> {
                 _ => none("No hint this time: the position is too large to work out quickly."),
             }
         }
-        Kind::Win => {
+        PuzzleKind::Win => {
             let mut solver = win_solver();
             let rules = RuleSet::of(game.config());
             let pos = Position::of(&game).expect("a removal-phase position");

@@ -6,7 +6,7 @@
 //! - "Win from here" puzzles ([`generate_wins`]): two-player positions that the side to move
 //!   wins with perfect play, graded the same way by how many first moves throw the win away.
 
-use crate::solitaire::{solve_position, Goal};
+use crate::solitaire::{solve_position, SolitaireGoal};
 use crate::{RuleSet, Solver, SolverConfig};
 use boardlab_core::rand::Rng;
 use boardlab_core::{Game, Options, Wdl};
@@ -95,7 +95,7 @@ pub struct Puzzle {
 /// more than `config.node_limit` positions (the set-up is then skipped, not guessed).
 #[must_use]
 pub fn grade(game: &SightReduction, config: SolverConfig) -> Option<Puzzle> {
-    let goal = Goal::of(game);
+    let goal = SolitaireGoal::of(game);
     let (w, b, side) = (game.pieces(WHITE), game.pieces(BLACK), game.side_to_move());
     let whole = solve_position(goal, w, b, side, config);
     if !whole.solved {

@@ -246,7 +246,7 @@ fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
 ///
 /// # Errors
 /// A folder of another study, set-ups solved in none of the folders, or an I/O failure.
-pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyError> {
+pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<StudySummary, StudyError> {
     let meta = match dirs.first() {
         Some(d) => read_meta(d)?,
         None => {
@@ -299,7 +299,7 @@ pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyErr
         depth: meta.depth,
         ..config.clone()
     };
-    let summary = Summary::of(&results, &config);
+    let summary = StudySummary::of(&results, &config);
     write_outputs(&config.out, &results, &summary)?;
     Ok(summary)
 }
@@ -313,7 +313,7 @@ pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<Summary, StudyErr
 pub fn run(
     config: &StudyConfig,
     mut progress: impl FnMut(u64, u64),
-) -> Result<Summary, StudyError> {
+) -> Result<StudySummary, StudyError> {
     if config.options.get("mode") == "solitaire" || config.options.get("setup") != "random" {
         return Err(StudyError::Options(
             "the study solves two-player games from random set-ups: use mode=match and setup=random"
@@ -408,14 +408,14 @@ pub fn run(
     results.retain(|r| mine(&r.index));
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);
-    let summary = Summary::of(&results, config);
+    let summary = StudySummary::of(&results, config);
     write_outputs(&config.out, &results, &summary)?;
     Ok(summary)
 }
 
 /// The study's figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct StudySummary {
     /// The options studied.
     pub options: BTreeMap<String, String>,
     /// The seed of set-up 0.
@@ -467,8 +467,8 @@ pub fn wilson_95(k: u64, n: u64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-impl Summary {
-    fn of(results: &[SetupResult], config: &StudyConfig) -> Summary {
+impl StudySummary {
+    fn of(results: &[SetupResult], config: &StudyConfig) -> StudySummary {
         let n = results.len() as u64;
         let wins = results.iter().filter(|r| r.first_wins).count() as u64;
         let mut lengths: BTreeMap<u32, [u64; 2]> = BTreeMap::new();
@@ -501,7 +501,7 @@ impl Summary {
             let b = s.as_bytes();
             (b.get(1).copied(), b.first().copied(), s.len(), s.clone())
         });
-        Summary {
+        StudySummary {
             options: config.options.to_map(),
             seed: config.seed,
             setups: n,
@@ -574,7 +574,11 @@ impl Summary {
     }
 }
 
-fn write_outputs(out: &Path, results: &[SetupResult], summary: &Summary) -> Result<(), StudyError> {
+fn write_outputs(
+    out: &Path,
+    results: &[SetupResult],
+    summary: &StudySummary,
+) -> Result<(), StudyError> {
     let p = out.join("summary.json");
     fs::write(
         &p,
@@ -611,7 +615,7 @@ fn write_outputs(out: &Path, results: &[SetupResult], summary: &Summary) -> Resu
 /// A bar chart of the game lengths with perfect play, each bar split by the winning seat
 /// (drawn by `plotters`).
 #[must_use]
-pub fn lengths_svg(summary: &Summary) -> String {
+pub fn lengths_svg(summary: &StudySummary) -> String {
     use plotters::prelude::*;
     // Okabe–Ito orange and blue: told apart with the common colour-vision deficiencies.
     let first = RGBColor(230, 159, 0);
@@ -696,10 +700,10 @@ pub fn lengths_svg(summary: &Summary) -> String {
 ///
 /// # Errors
 /// A missing or unreadable folder.
-pub fn summarize(config: &StudyConfig) -> Result<Summary, StudyError> {
+pub fn summarize(config: &StudyConfig) -> Result<StudySummary, StudyError> {
     let mut results = read_results(&config.out.join("results.jsonl"))?;
     results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);
-    Ok(Summary::of(&results, config))
+    Ok(StudySummary::of(&results, config))
 }

@@ -4,7 +4,8 @@
 use boardlab_core::{Game, Outcome};
 use boardlab_core::{Notation, Rules as _};
 use boardlab_solve::collection::{
-    self, hint, judge, make, Entry, JudgeError, Kind, MakeError, PuzzleId, Verdict, DIFFICULTIES,
+    self, hint, judge, make, JudgeError, MakeError, PuzzleEntry, PuzzleId, PuzzleKind,
+    PuzzleVerdict, DIFFICULTIES,
 };
 use boardlab_solve::puzzle::{grade, grade_win, Difficulty, WIN_PIECES};
 use boardlab_solve::{SightReduction, Solver, SolverConfig};
@@ -51,7 +52,7 @@ fn plain_winning(g: &SightReduction, memo: &mut HashMap<(u32, u32, bool), bool>)
         .collect()
 }
 
-fn puzzle(name: &str) -> Entry {
+fn puzzle(name: &str) -> PuzzleEntry {
     make(name.parse().unwrap(), None).unwrap()
 }
 
@@ -66,7 +67,7 @@ fn names_round_trip_and_bad_names_are_refused() {
     let id: PuzzleId = "win-medium-12".parse().unwrap();
     assert_eq!(
         (id.kind, id.difficulty, id.number),
-        (Kind::Win, Difficulty::Medium, 12)
+        (PuzzleKind::Win, Difficulty::Medium, 12)
     );
     assert_eq!(id.to_string(), "win-medium-12");
     for bad in [
@@ -91,7 +92,7 @@ fn names_round_trip_and_bad_names_are_refused() {
 fn the_first_puzzles_of_every_grade_are_made_and_hold_up() {
     let mut solver = Solver::new(config());
     let mut memo = HashMap::new();
-    for kind in Kind::ALL {
+    for kind in PuzzleKind::ALL {
         for d in DIFFICULTIES {
             for number in 1..=2 {
                 let id = PuzzleId {
@@ -106,7 +107,7 @@ fn the_first_puzzles_of_every_grade_are_made_and_hold_up() {
                 assert_eq!(make(id, None).unwrap(), e, "{id}");
                 let game = e.game();
                 match kind {
-                    Kind::Solitaire => {
+                    PuzzleKind::Solitaire => {
                         assert!(game.is_solitaire(), "{id}");
                         let p = grade(&game, config()).unwrap_or_else(|| panic!("{id}"));
                         assert_eq!(
@@ -123,7 +124,7 @@ fn the_first_puzzles_of_every_grade_are_made_and_hold_up() {
                             "{id}"
                         );
                     }
-                    Kind::Win => {
+                    PuzzleKind::Win => {
                         assert!(!game.is_solitaire(), "{id}");
                         assert!(WIN_PIECES.contains(&game.occupied().count_ones()), "{id}");
                         let p = grade_win(&game, &mut solver).unwrap_or_else(|| panic!("{id}"));
@@ -160,7 +161,7 @@ fn a_win_puzzle_is_played_to_the_end_with_hints_against_the_best_defence() {
         .find(|m| !e.solution.contains(m))
         .unwrap();
     let j = judge(&e, &[losing]).unwrap();
-    assert_eq!(j.verdict, Verdict::Mistake);
+    assert_eq!(j.verdict, PuzzleVerdict::Mistake);
     assert!(!j.solved && j.reply.is_none());
     assert!(j.text.starts_with("That lets "), "{}", j.text);
     let mut line: Vec<String> = Vec::new();
@@ -171,7 +172,7 @@ fn a_win_puzzle_is_played_to_the_end_with_hints_against_the_best_defence() {
         }
         line.push(h);
         let j = judge(&e, &line).unwrap();
-        assert_eq!(j.verdict, Verdict::Good, "{line:?}");
+        assert_eq!(j.verdict, PuzzleVerdict::Good, "{line:?}");
         if j.solved {
             assert!(j.reply.is_none());
             assert!(j.text.contains("wins"), "{}", j.text);
@@ -189,7 +190,7 @@ fn a_solitaire_puzzle_is_judged_move_by_move() {
     let e = puzzle("clear-hard-1");
     let dead = legal(&e.game())
         .into_iter()
-        .find(|m| judge(&e, std::slice::from_ref(m)).unwrap().verdict == Verdict::Mistake)
+        .find(|m| judge(&e, std::slice::from_ref(m)).unwrap().verdict == PuzzleVerdict::Mistake)
         .expect("a hard puzzle has dead ends");
     assert_ne!(dead, e.solution[0]);
     let h = hint(&e, &[dead]).unwrap();
@@ -197,7 +198,7 @@ fn a_solitaire_puzzle_is_judged_move_by_move() {
     assert!(h.text.contains("can no longer be solved"), "{}", h.text);
     for n in 1..=e.solution.len() {
         let j = judge(&e, &e.solution[..n]).unwrap();
-        assert_eq!(j.verdict, Verdict::Good, "move {n}");
+        assert_eq!(j.verdict, PuzzleVerdict::Good, "move {n}");
         assert_eq!(j.solved, n == e.solution.len(), "move {n}");
         if n < e.solution.len() {
             let h = hint(&e, &e.solution[..n]).unwrap();
@@ -205,7 +206,7 @@ fn a_solitaire_puzzle_is_judged_move_by_move() {
             let h = h.mv.unwrap();
             let mut line = e.solution[..n].to_vec();
             line.push(h);
-            assert_eq!(judge(&e, &line).unwrap().verdict, Verdict::Good);
+            assert_eq!(judge(&e, &line).unwrap().verdict, PuzzleVerdict::Good);
         }
     }
 }

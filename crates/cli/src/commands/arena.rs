@@ -3,7 +3,7 @@
 
 use super::Selectors;
 use anyhow::{Context, Result};
-use boardlab_ai::arena::{ArenaConfig, GameResult, Summary};
+use boardlab_ai::arena::{ArenaConfig, MatchGame, MatchSummary};
 use boardlab_ai::BotSpec;
 use boardlab_core::Game;
 use boardlab_games::GameVisitor;
@@ -107,7 +107,7 @@ impl GameVisitor for Args {
         let step = (cfg.games / 10).max(1);
         let records = self.records.clone();
         let save_error = std::sync::Mutex::new(None);
-        let on_game = |r: &GameResult, s: &Summary| {
+        let on_game = |r: &MatchGame, s: &MatchSummary| {
             if let Some((who, reason)) = &r.forfeit {
                 let line = format!(
                     "game {}: {} ({}) loses by forfeit: {reason}",
@@ -152,7 +152,7 @@ impl GameVisitor for Args {
     }
 }
 
-fn print_summary(s: &Summary) -> std::io::Result<()> {
+fn print_summary(s: &MatchSummary) -> std::io::Result<()> {
     let (elo, err) = s.elo();
     let [ta, tb] = s.time_per_move();
     outln!(

@@ -19,19 +19,19 @@ use boardlab_core::Game;
 
 /// The goal of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Goal {
+pub struct SolitaireGoal {
     /// The removal rules.
     pub rules: RuleSet,
     /// The squares of the last White and last Black piece, if required (ignored with pairs).
     pub keep: Option<(Square, Square)>,
 }
 
-impl Goal {
+impl SolitaireGoal {
     /// The goal of a solitaire game.
     #[must_use]
-    pub fn of(game: &SightReduction) -> Goal {
+    pub fn of(game: &SightReduction) -> SolitaireGoal {
         let cfg = game.config();
-        Goal {
+        SolitaireGoal {
             rules: RuleSet::of(cfg),
             keep: if cfg.pair { None } else { cfg.keep },
         }
@@ -124,7 +124,7 @@ impl Memo {
 
 struct Search<'m> {
     memo: &'m mut Memo,
-    goal: Goal,
+    goal: SolitaireGoal,
     keep: [u32; 2],
     nodes: u64,
     /// Moves of the line being explored (removed squares as sets).
@@ -337,7 +337,7 @@ impl Search<'_> {
 /// Solves a solitaire position: `white`, `black` pieces, `side` to move first.
 #[must_use]
 pub fn solve_position(
-    goal: Goal,
+    goal: SolitaireGoal,
     white: u32,
     black: u32,
     side: Side,
@@ -413,7 +413,7 @@ pub fn solve(game: &SightReduction, config: SolverConfig) -> Result<SolitaireRes
         return Err(SolveError::NotRemovalPhase(format!("{:?}", game.phase())));
     }
     Ok(solve_position(
-        Goal::of(game),
+        SolitaireGoal::of(game),
         game.pieces(WHITE),
         game.pieces(BLACK),
         game.side_to_move(),

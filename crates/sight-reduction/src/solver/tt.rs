@@ -7,7 +7,7 @@
 /// Bounds on a position's score (see [`crate::solver::Score`]), the best move found and bookkeeping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
-pub struct Entry {
+pub struct TableEntry {
     /// `me | opp << 32`; 0 marks an empty slot (no position to solve has no pieces at all).
     pub key: u64,
     /// The best move's squares as a set (0: none known).
@@ -27,14 +27,14 @@ const WAYS: usize = 4;
 /// A fixed-size transposition table.
 #[derive(Clone, Debug)]
 pub struct Table {
-    slots: Vec<[Entry; WAYS]>,
+    slots: Vec<[TableEntry; WAYS]>,
     mask: usize,
     generation: u8,
     stores: u64,
 }
 
 /// The bytes one bucket takes.
-pub const BUCKET_BYTES: usize = std::mem::size_of::<[Entry; WAYS]>();
+pub const BUCKET_BYTES: usize = std::mem::size_of::<[TableEntry; WAYS]>();
 
 impl Table {
     /// A table using at most `bytes` of memory (at least one bucket; a power of two of
@@ -48,7 +48,7 @@ impl Table {
             buckets.next_power_of_two() / 2
         };
         Table {
-            slots: vec![[Entry::default(); WAYS]; buckets],
+            slots: vec![[TableEntry::default(); WAYS]; buckets],
             mask: buckets - 1,
             generation: 0,
             stores: 0,
@@ -70,7 +70,7 @@ impl Table {
     /// Empties the table.
     pub fn clear(&mut self) {
         for b in &mut self.slots {
-            *b = [Entry::default(); WAYS];
+            *b = [TableEntry::default(); WAYS];
         }
         self.stores = 0;
     }
@@ -90,7 +90,7 @@ impl Table {
     /// The entry of `key`, if stored.
     #[inline]
     #[must_use]
-    pub fn probe(&self, key: u64) -> Option<&Entry> {
+    pub fn probe(&self, key: u64) -> Option<&TableEntry> {
         let b = &self.slots[self.index(key)];
         b.iter().find(|e| e.key == key)
     }
@@ -133,7 +133,7 @@ impl Table {
                 victim_cost = cost;
             }
         }
-        b[victim] = Entry {
+        b[victim] = TableEntry {
             key,
             best,
             lo,
