@@ -139,7 +139,12 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
     /// The exact judgement of `game` (not over) within `budget`, with a best line of at most
     /// `line` moves, where the game has a solver for positions like it: `None` where it has
     /// none or the budget ran out. Reviews give exact grades where this answers.
-    fn judge(&mut self, game: &G, budget: Budget<'_>, line: usize) -> Option<Judgement<G::Move>> {
+    fn judge(
+        &mut self,
+        game: &G,
+        budget: Budget<'_>,
+        line: usize,
+    ) -> Option<ExactJudgement<G::Move>> {
         let _ = (game, budget, line);
         None
     }
@@ -147,7 +152,7 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
 
 /// An exact judgement of a position by a game's solver, for reviews and puzzle hints.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Judgement<M> {
+pub enum ExactJudgement<M> {
     /// A match position: every legal move with its exact value for the seat to move, which
     /// of them is best (an index into `values`), and the best line from here (starting with
     /// that move, at most as long as asked).

@@ -21,7 +21,7 @@
 //! (`ReviewConfig::threads`) with the same result for the same seed under a work budget.
 //! `docs/review.md` describes the grades and the figures.
 
-use crate::knowledge::{Endgame, GameAi, Judgement};
+use crate::knowledge::{Endgame, ExactJudgement, GameAi};
 use crate::search::Value;
 use crate::{AiError, AiVisitor, BotSpec};
 use boardlab_core::Rules;
@@ -359,14 +359,14 @@ fn seed_for(seed: u64, i: usize) -> u64 {
 
 /// A game's exact judge (see [`crate::knowledge::Endgame::judge`]), for one thread.
 pub(crate) type Judge<G> =
-    Box<dyn FnMut(&G, Budget<'_>, usize) -> Option<Judgement<<G as Rules>::Move>> + Send>;
+    Box<dyn FnMut(&G, Budget<'_>, usize) -> Option<ExactJudgement<<G as Rules>::Move>> + Send>;
 
 impl PositionEval {
     /// A position as the game's solver judged it.
-    fn judged<G: Game>(game: &G, judgement: Judgement<G::Move>) -> PositionEval {
+    fn judged<G: Game>(game: &G, judgement: ExactJudgement<G::Move>) -> PositionEval {
         let seat = game.to_move();
         let (value, line, moves, solitaire, nodes) = match judgement {
-            Judgement::Moves {
+            ExactJudgement::Moves {
                 values,
                 best,
                 line,
@@ -384,7 +384,7 @@ impl PositionEval {
                     nodes,
                 )
             }
-            Judgement::Solitaire { value, line, nodes } => {
+            ExactJudgement::Solitaire { value, line, nodes } => {
                 let value = value.map_or_else(|| Value::estimate(seat, 0.5), Value::proven);
                 (value, line, None, true, nodes)
             }
@@ -465,7 +465,7 @@ impl crate::AiGameVisitor for PuzzleHint {
         }
         let budget = Budget::nodes(self.0);
         let judgement = G::Endgame::default().judge(game, budget, EXACT_PV)?;
-        let Judgement::Solitaire {
+        let ExactJudgement::Solitaire {
             value: Some(proven),
             line,
             ..

@@ -22,6 +22,7 @@ const GAME_VOCABULARY: &[&str] = &[
     "Facing", // an assideum piece's facing (beside `boardlab_core::present::Facing`)
     "Kind",   // a kind of piece or of square
     "Move",   // a game's move
+    "Setup",  // a game's position as read from text, before the rules check it (`Notation::Setup`)
     "Square", // a game's square index
 ];
 

@@ -428,7 +428,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         game: &SightReduction,
         budget: Budget<'_>,
         line: usize,
-    ) -> Option<crate::knowledge::Judgement<Move>> {
+    ) -> Option<crate::knowledge::ExactJudgement<Move>> {
         self.judge_position(game, budget, line)
     }
 

@@ -2,7 +2,7 @@
 //! match solver's value of every move and the best line, or the solitaire solver's verdict.
 
 use super::sight_reduction::SolverEndgame;
-use crate::knowledge::Judgement;
+use crate::knowledge::ExactJudgement;
 use boardlab_core::prelude::*;
 use boardlab_core::{Budget, Proven};
 use boardlab_sight_reduction::kernel::{move_mask, RuleSet};
@@ -27,7 +27,7 @@ impl SolverEndgame {
         game: &SightReduction,
         budget: Budget<'_>,
         line: usize,
-    ) -> Option<Judgement<Move>> {
+    ) -> Option<ExactJudgement<Move>> {
         if game.phase() != Phase::Remove {
             return None;
         }
@@ -58,7 +58,7 @@ impl SolverEndgame {
             g.play_unchecked(vs[b].0);
         }
         let nodes = solver.stats().nodes - before;
-        Some(Judgement::Moves {
+        Some(ExactJudgement::Moves {
             values,
             best,
             line: moves,
@@ -96,7 +96,11 @@ fn exact_best(game: &SightReduction, values: &[(Move, Proven)]) -> Option<usize>
 
 /// A solitaire position by the solitaire solver within `node_limit` positions: solvable (a
 /// proven win for the one seat), unsolvable (a proven loss), or undecided.
-fn solitaire_judgement(game: &SightReduction, node_limit: u64, line: usize) -> Judgement<Move> {
+fn solitaire_judgement(
+    game: &SightReduction,
+    node_limit: u64,
+    line: usize,
+) -> ExactJudgement<Move> {
     let seat = game.to_move();
     let config = SolverConfig {
         table_bytes: SOLITAIRE_TABLE_BYTES,
@@ -110,7 +114,7 @@ fn solitaire_judgement(game: &SightReduction, node_limit: u64, line: usize) -> J
     } else {
         None
     };
-    Judgement::Solitaire {
+    ExactJudgement::Solitaire {
         value,
         line: r.moves.into_iter().take(line).collect(),
         nodes: r.nodes,
