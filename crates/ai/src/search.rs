@@ -93,7 +93,7 @@ pub trait Bot<G: Game>: Send {
     /// search early, the best move so far being returned.
     ///
     /// # Panics
-    /// If the game is over (callers check [`Rules::outcome`] first), or if an outside engine
+    /// If the game is over (callers check [`Rules::outcome`](boardlab_core::Rules::outcome) first), or if an outside engine
     /// fails (see [`Bot::try_search`]).
     fn search(&mut self, game: &G, stop: &AtomicBool) -> SearchResult<G::Move>;
 

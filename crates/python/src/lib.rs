@@ -1,6 +1,6 @@
 //! The native part of the `boardlab` Python package (`boardlab._boardlab`): games by name with
 //! options, position text, moves, outcomes, perft, random playouts, action ids and planes
-//! (from each game crate's [`Encoding`]), bots and the Sight Reduction solver.
+//! (from each game crate's encoding, [`DynEncoding`]), bots and the Sight Reduction solver.
 //!
 //! This crate only converts types and errors: every rule, id and plane comes from the game
 //! crates. Bad input raises a Python exception carrying the engine's message; nothing here

@@ -7,7 +7,7 @@
 //!   `games.jsonl`, so an interrupted run resumes where it stopped, and a shard (`K/N`) plays
 //!   a fixed slice of the games, the same whichever machine runs it.
 //! - [`merge`] combines the folders of several shards.
-//! - [`summary::summarise`] computes the metrics ([`metrics`]); [`write`] writes
+//! - [`summary::summarise`] computes the metrics ([`metrics`]); `write` writes
 //!   `report.json`, `report.md` and a self-contained `report.html` with SVG charts drawn by
 //!   `plotters` ([`charts`]).
 //!

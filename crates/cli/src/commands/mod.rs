@@ -1,6 +1,6 @@
 //! Command-line definitions and the code of each command.
 //!
-//! Commands print with [`outln!`] and [`out!`] rather than `println!`/`print!`: a failed write
+//! Commands print with `outln!` and `out!` rather than `println!`/`print!`: a failed write
 //! to standard output is an error the command returns, so a reader that stops early
 //! (`boardlab replay FILE --verbose | head -1`) ends the command quietly instead of a panic
 //! (see `main`).

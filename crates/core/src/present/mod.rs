@@ -28,7 +28,7 @@ pub trait Present: Game {
     /// The position, drawn: cells, pieces, marks, labels and facts.
     fn board(&self) -> Board;
 
-    /// How each legal move is entered (in the order of [`Rules::legal_moves`]) and what to tell
+    /// How each legal move is entered (in the order of [`Rules::legal_moves`](crate::Rules::legal_moves)) and what to tell
     /// the player about it. Empty when the game is over.
     fn interaction(&self) -> Interaction;
 
