@@ -93,6 +93,15 @@ pub trait GameAi: Game {
         Self::best_spec(std::time::Duration::from_millis(200), 1)
     }
 
+    /// The bot a designer report plays this game with unless told otherwise: a fixed work
+    /// budget (so games replay exactly and the skill trace can halve it) at which the game is
+    /// played sensibly and a thousand games take hours, not days, on two cores.
+    const REPORT_BOT: &'static str = "mcts:iterations=1000";
+
+    /// Random plies at the start of each report game unless told otherwise: enough that the
+    /// games of a deterministic bot (the same move in the same position) differ.
+    const REPORT_OPENING_PLIES: u32 = 1;
+
     /// The spec of `level:n` (1..=10) for this game.
     fn level_spec(n: u8) -> BotSpec {
         crate::levels::default_level(n)

@@ -86,29 +86,28 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
     }
 }
 
-/// The bot a report uses unless told otherwise: a fixed work budget (so games replay
-/// exactly and the skill trace can halve it) at which each game is played sensibly and a
-/// thousand games take hours, not days, on two cores. See `docs/analysis/README.md`.
-#[must_use]
-pub fn default_bot(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Obsidio => "mcts:iterations=1000",
-        GameKind::Opprimo => "alphabeta:nodes=2000",
-        GameKind::Assideum => "alphabeta:nodes=1600",
-        GameKind::SightReduction => "mcts:plain,iterations=100",
+struct ReportDefaults;
+
+impl AiVisitor for ReportDefaults {
+    type Output = (&'static str, u32);
+    fn visit<G: GameAi>(self) -> (&'static str, u32) {
+        (G::REPORT_BOT, G::REPORT_OPENING_PLIES)
     }
 }
 
-/// Random plies at the start of each game unless told otherwise: enough that the games of a
-/// deterministic bot (alpha-beta with a node budget chooses the same move in the same
-/// position) differ. In Opprimo the first two plies only place the Kings, so its games need
-/// four; assideum starts from one fixed position and needs as many.
+/// The bot a report uses unless told otherwise: the game's own choice
+/// ([`GameAi::REPORT_BOT`]), or the random bot for a game the bots do not know. See
+/// `docs/analysis/README.md`.
+#[must_use]
+pub fn default_bot(kind: GameKind) -> &'static str {
+    visit_kind(kind, ReportDefaults).map_or("random", |(bot, _)| bot)
+}
+
+/// Random plies at the start of each game unless told otherwise: the game's own choice
+/// ([`GameAi::REPORT_OPENING_PLIES`]), else 1.
 #[must_use]
 pub fn default_opening_plies(kind: GameKind) -> u32 {
-    match kind {
-        GameKind::Opprimo | GameKind::Assideum => 4,
-        GameKind::Obsidio | GameKind::SightReduction => 1,
-    }
+    visit_kind(kind, ReportDefaults).map_or(1, |(_, plies)| plies)
 }
 
 /// One option set of a report: its label (`size=7,pie=true`, or `default`) and options.
@@ -540,4 +539,29 @@ fn read_lines(path: &Path, repair: bool) -> Result<Vec<GameLine>, ReportError> {
         }
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_game_chooses_its_report_bot_and_opening() {
+        let got: Vec<_> = GameKind::ALL
+            .iter()
+            .map(|&k| (k.name(), default_bot(k), default_opening_plies(k)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("sight-reduction", "mcts:plain,iterations=100", 1),
+                ("obsidio", "mcts:iterations=1000", 1),
+                ("opprimo", "alphabeta:nodes=2000", 4),
+                ("assideum", "alphabeta:nodes=1600", 4),
+            ]
+        );
+        for &k in GameKind::ALL {
+            assert!(default_bot(k).parse::<BotSpec>().is_ok(), "{k}");
+        }
+    }
 }

@@ -111,6 +111,10 @@ fn attacker(b: &Board, mv: Move) -> i32 {
 impl GameAi for Assideum {
     type Endgame = NoEndgame;
 
+    const REPORT_BOT: &'static str = "alphabeta:nodes=1600";
+    /// The game starts from one fixed position, so the games need four random plies to differ.
+    const REPORT_OPENING_PLIES: u32 = 4;
+
     fn evaluate(&self) -> i32 {
         let b = self.board();
         let me = b.side;

@@ -70,6 +70,10 @@ fn side_score(g: &Opprimo, side: Side) -> i32 {
 impl GameAi for Opprimo {
     type Endgame = NoEndgame;
 
+    const REPORT_BOT: &'static str = "alphabeta:nodes=2000";
+    /// The first two plies only place the Kings, so the games need four random plies to differ.
+    const REPORT_OPENING_PLIES: u32 = 4;
+
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
         side_score(self, me) - side_score(self, me.other())

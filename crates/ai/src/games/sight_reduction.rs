@@ -566,6 +566,10 @@ impl Endgame<SightReduction> for SolverEndgame {
 impl GameAi for SightReduction {
     type Endgame = SolverEndgame;
 
+    /// Plain MCTS at 100 iterations: the exact endgames would make the report's games a study
+    /// of the solver.
+    const REPORT_BOT: &'static str = "mcts:plain,iterations=100";
+
     /// Removals left to each side: the side to move wants more than the opponent.
     fn evaluate(&self) -> i32 {
         if self.phase() != Phase::Remove {
