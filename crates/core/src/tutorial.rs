@@ -12,7 +12,7 @@
 //! attempt can fail, a wrong move without words, or words meant for engines ("seat", "ply").
 
 use crate::present::Click;
-use crate::{Game, Present};
+use crate::{Game, GameInfo, Present};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
@@ -168,28 +168,7 @@ pub fn lesson<G: Present>(number: usize, step: &Step<G>) -> Result<Lesson, Tutor
         title: step.title,
         problem,
     };
-    let words = [
-        ("title", step.title),
-        ("text", step.text),
-        ("hint", step.hint),
-        ("done", step.done),
-    ];
-    for (what, text) in words {
-        if text.trim().is_empty() {
-            return Err(fail(format!("the {what} is empty")));
-        }
-    }
-    let keys: Vec<&'static str> = info.options.iter().map(|o| o.name).collect();
-    let mut all_words: Vec<(&str, &str)> = words.to_vec();
-    all_words.push(("wrong", step.wrong));
-    for m in step.mistakes {
-        all_words.push(("mistake", m.words()));
-    }
-    for (what, text) in all_words {
-        if let Some(w) = engine_word(text, &keys) {
-            return Err(fail(format!("the {what} uses the engine's word '{w}'")));
-        }
-    }
+    check_words(step, info).map_err(fail)?;
     let options = info
         .parse_options(step.options)
         .map_err(|e| fail(format!("options: {e}")))?;
@@ -200,31 +179,7 @@ pub fn lesson<G: Present>(number: usize, step: &Step<G>) -> Result<Lesson, Tutor
     }
     let mut legal = Vec::new();
     game.legal_moves(&mut legal);
-    let goal: Vec<G::Move> = match &step.goal {
-        Goal::Moves(list) => {
-            let mut out = Vec::new();
-            for text in *list {
-                let mv = game
-                    .parse_move(text)
-                    .map_err(|e| fail(format!("goal move: {e}")))?;
-                if !legal.contains(&mv) {
-                    return Err(fail(format!(
-                        "goal move '{text}' is not legal: {}",
-                        game.why_illegal(mv)
-                    )));
-                }
-                if !out.contains(&mv) {
-                    out.push(mv);
-                }
-            }
-            // In the game's order.
-            legal.iter().copied().filter(|m| out.contains(m)).collect()
-        }
-        Goal::Check(check) => legal.iter().copied().filter(|&m| check(&game, m)).collect(),
-    };
-    if goal.is_empty() {
-        return Err(fail("no legal move reaches the goal".into()));
-    }
+    let goal = goal_moves(&game, &legal, &step.goal).map_err(fail)?;
     let show = game
         .parse_move(step.show)
         .map_err(|e| fail(format!("show-me move: {e}")))?;
@@ -238,59 +193,7 @@ pub fn lesson<G: Present>(number: usize, step: &Step<G>) -> Result<Lesson, Tutor
     after
         .play(show)
         .map_err(|e| fail(format!("the show-me move cannot be played: {e}")))?;
-
-    let interaction = game.interaction();
-    let starts: BTreeSet<&str> = interaction
-        .moves
-        .iter()
-        .flat_map(|m| {
-            m.paths
-                .iter()
-                .filter_map(|p| p.first().map(|c: &Click| c.cell.as_ref()))
-                .chain(m.set.iter().flatten().map(AsRef::as_ref))
-        })
-        .collect();
-    let board = game.board();
-    let mut mistakes = Vec::new();
-    let mut clicks = 0;
-    for m in step.mistakes {
-        match *m {
-            Mistake::Move(text, words) => {
-                let mv = game
-                    .parse_move(text)
-                    .map_err(|e| fail(format!("mistake: {e}")))?;
-                if !legal.contains(&mv) {
-                    return Err(fail(format!(
-                        "mistake '{text}' is not a legal move (clicks cannot make it)"
-                    )));
-                }
-                if goal.contains(&mv) {
-                    return Err(fail(format!("mistake '{text}' reaches the goal")));
-                }
-                mistakes.push(MistakeWords {
-                    mv: Some(game.format_move(mv)),
-                    cell: None,
-                    text: words,
-                });
-            }
-            Mistake::Click(cell, words) => {
-                if board.cell(cell).is_none() {
-                    return Err(fail(format!("mistake click '{cell}' is not a cell")));
-                }
-                if starts.contains(cell) {
-                    return Err(fail(format!(
-                        "mistake click '{cell}' starts a legal move, so it is not refused"
-                    )));
-                }
-                clicks += 1;
-                mistakes.push(MistakeWords {
-                    mv: None,
-                    cell: Some(cell.to_string()),
-                    text: words,
-                });
-            }
-        }
-    }
+    let (mistakes, clicks) = mistakes(&game, &legal, &goal, step.mistakes).map_err(fail)?;
     let outside = legal.iter().filter(|m| !goal.contains(m)).count();
     if outside > 0 && step.wrong.trim().is_empty() {
         return Err(fail(
@@ -314,6 +217,128 @@ pub fn lesson<G: Present>(number: usize, step: &Step<G>) -> Result<Lesson, Tutor
         wrong: step.wrong,
         mistakes,
     })
+}
+
+/// A step's words: none of the required ones empty, none using an engine's word.
+fn check_words<G: Present>(step: &Step<G>, info: &GameInfo) -> Result<(), String> {
+    let words = [
+        ("title", step.title),
+        ("text", step.text),
+        ("hint", step.hint),
+        ("done", step.done),
+    ];
+    for (what, text) in words {
+        if text.trim().is_empty() {
+            return Err(format!("the {what} is empty"));
+        }
+    }
+    let keys: Vec<&'static str> = info.options.iter().map(|o| o.name).collect();
+    let mut all_words: Vec<(&str, &str)> = words.to_vec();
+    all_words.push(("wrong", step.wrong));
+    for m in step.mistakes {
+        all_words.push(("mistake", m.words()));
+    }
+    for (what, text) in all_words {
+        if let Some(w) = engine_word(text, &keys) {
+            return Err(format!("the {what} uses the engine's word '{w}'"));
+        }
+    }
+    Ok(())
+}
+
+/// The legal moves that reach a step's goal, in the game's order; at least one.
+fn goal_moves<G: Present>(
+    game: &G,
+    legal: &[G::Move],
+    goal: &Goal<G>,
+) -> Result<Vec<G::Move>, String> {
+    let moves: Vec<G::Move> = match goal {
+        Goal::Moves(list) => {
+            let mut out = Vec::new();
+            for text in *list {
+                let mv = game
+                    .parse_move(text)
+                    .map_err(|e| format!("goal move: {e}"))?;
+                if !legal.contains(&mv) {
+                    return Err(format!(
+                        "goal move '{text}' is not legal: {}",
+                        game.why_illegal(mv)
+                    ));
+                }
+                if !out.contains(&mv) {
+                    out.push(mv);
+                }
+            }
+            // In the game's order.
+            legal.iter().copied().filter(|m| out.contains(m)).collect()
+        }
+        Goal::Check(check) => legal.iter().copied().filter(|&m| check(game, m)).collect(),
+    };
+    if moves.is_empty() {
+        return Err("no legal move reaches the goal".into());
+    }
+    Ok(moves)
+}
+
+/// A step's named mistakes, checked (a mistaken move is legal and misses the goal; a refused
+/// click is a cell no legal move starts on), and how many are clicks.
+fn mistakes<G: Present>(
+    game: &G,
+    legal: &[G::Move],
+    goal: &[G::Move],
+    named: &[Mistake],
+) -> Result<(Vec<MistakeWords>, usize), String> {
+    let interaction = game.interaction();
+    let starts: BTreeSet<&str> = interaction
+        .moves
+        .iter()
+        .flat_map(|m| {
+            m.paths
+                .iter()
+                .filter_map(|p| p.first().map(|c: &Click| c.cell.as_ref()))
+                .chain(m.set.iter().flatten().map(AsRef::as_ref))
+        })
+        .collect();
+    let board = game.board();
+    let mut out = Vec::new();
+    let mut clicks = 0;
+    for m in named {
+        match *m {
+            Mistake::Move(text, words) => {
+                let mv = game.parse_move(text).map_err(|e| format!("mistake: {e}"))?;
+                if !legal.contains(&mv) {
+                    return Err(format!(
+                        "mistake '{text}' is not a legal move (clicks cannot make it)"
+                    ));
+                }
+                if goal.contains(&mv) {
+                    return Err(format!("mistake '{text}' reaches the goal"));
+                }
+                out.push(MistakeWords {
+                    mv: Some(game.format_move(mv)),
+                    cell: None,
+                    text: words,
+                });
+            }
+            Mistake::Click(cell, words) => {
+                if board.cell(cell).is_none() {
+                    return Err(format!("mistake click '{cell}' is not a cell"));
+                }
+                if starts.contains(cell) {
+                    return Err(format!(
+                        "mistake click '{cell}' starts a legal move, so it is not refused"
+                    ));
+                }
+                clicks += 1;
+                out.push(MistakeWords {
+                    mv: None,
+                    cell: Some(cell.to_string()),
+                    text: words,
+                });
+            }
+        }
+    }
+    Ok((out, clicks))
 }
 
 /// Every step of `G`'s tutorial as lessons.
