@@ -22,6 +22,7 @@
 
 pub mod alphabeta;
 pub mod arena;
+mod error;
 
 pub mod games;
 pub mod knowledge;
@@ -33,9 +34,9 @@ pub mod spec;
 pub mod ugi;
 pub mod words;
 
+pub use error::EngineError;
 pub use search::{Bot, RandomBot, SearchResult, Value};
 pub use spec::BotSpec;
-pub use ugi::EngineError;
 
 use boardlab_core::Game;
 use boardlab_games::{AnyGame, GameKind};

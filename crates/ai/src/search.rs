@@ -1,6 +1,6 @@
 //! What a search returns, the [`Bot`] interface, and the uniform random bot.
 
-use crate::ugi::EngineError;
+use crate::error::EngineError;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{Game, Outcome, Proven, Seat};
 use serde::{Deserialize, Serialize};

@@ -256,7 +256,7 @@ impl BotSpec {
                 (None, None, None) => with_margin(DEFAULT_TIME),
             },
             BotSpec::Best(b) => with_margin(b.time.unwrap_or(DEFAULT_TIME)),
-            BotSpec::Level(n) => with_margin(crate::levels::time_hint(*n)),
+            BotSpec::Level(n) => with_margin(level_time_hint(*n)),
             // Starting the program and its hand-shake come on top of the time per move.
             BotSpec::Ugi(u) => with_margin(u.move_time()) + Duration::from_millis(200),
         }
@@ -615,6 +615,20 @@ impl fmt::Display for BotSpec {
         }
         Ok(())
     }
+}
+
+/// An upper bound on the typical time per move of `level:n` in any game (every game's level
+/// table keeps within it on an idle machine).
+fn level_time_hint(n: u8) -> Duration {
+    Duration::from_millis(match n {
+        0..=4 => 100,
+        5 => 250,
+        6 => 600,
+        7 => 100,
+        8 => 300,
+        9 => 1000,
+        _ => 3000,
+    })
 }
 
 #[cfg(test)]

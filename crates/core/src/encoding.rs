@@ -19,6 +19,7 @@
 //! the board is mirrored in the same way as the action ids when that seat plays the second
 //! colour. Row 0 is the rank nearest to the viewer (rank 1 unmirrored).
 
+pub use crate::game::DynEncoding;
 use crate::game::{Game, IllegalMove, MoveError};
 use crate::player::Seat;
 
@@ -63,43 +64,6 @@ pub trait Encoding: Game {
         self.write_planes(self.to_move(), &mut out);
         out
     }
-}
-
-/// [`Encoding`] as an object, for code that holds games of any kind (the Python binding, the
-/// learning environments): ids and planes of the position at hand, moves as text. Every
-/// `Encoding` is one; a game offers it through [`Game::encoding`].
-pub trait DynEncoding {
-    /// See [`Encoding::action_count`].
-    fn action_count(&self) -> u32;
-
-    /// The ids of the legal moves, in the game's move order.
-    fn legal_actions(&self) -> Vec<u32>;
-
-    /// The id of the move `text`, which must be legal here.
-    ///
-    /// # Errors
-    /// Malformed text or an illegal move, in the game's words.
-    fn action_of_text(&self, text: &str) -> Result<u32, MoveError>;
-
-    /// The legal move that `action` names here, in notation.
-    ///
-    /// # Errors
-    /// An id out of range, a finished game, an id that names no move here or names an
-    /// illegal one, said in words.
-    fn move_of_action(&self, action: u32) -> Result<String, String>;
-
-    /// Plays the legal move that `action` names; returns its notation. Nothing changes on an
-    /// error (see [`DynEncoding::move_of_action`]).
-    ///
-    /// # Errors
-    /// As [`DynEncoding::move_of_action`].
-    fn play_action(&mut self, action: u32) -> Result<String, String>;
-
-    /// See [`Encoding::planes_shape`].
-    fn planes_shape(&self) -> [usize; 3];
-
-    /// See [`Encoding::write_planes`].
-    fn write_planes(&self, view: Seat, out: &mut [f32]);
 }
 
 /// The legal move `id` names in `g`, or why there is none.

@@ -376,12 +376,12 @@ pub trait Game: Rules + Notation {
 
     /// The game's action ids and planes (a capability: `None` for a game without an
     /// [`Encoding`](crate::Encoding); a game with one answers `Some(self)`).
-    fn encoding(&self) -> Option<&dyn crate::encoding::DynEncoding> {
+    fn encoding(&self) -> Option<&dyn DynEncoding> {
         None
     }
 
     /// [`Game::encoding`], to play by action ids.
-    fn encoding_mut(&mut self) -> Option<&mut dyn crate::encoding::DynEncoding> {
+    fn encoding_mut(&mut self) -> Option<&mut dyn DynEncoding> {
         None
     }
 
@@ -442,6 +442,43 @@ pub trait Game: Rules + Notation {
     fn restart<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
         Self::new(&self.options(), rng.random()).unwrap_or_else(|_| self.clone())
     }
+}
+
+/// [`Encoding`](crate::Encoding) as an object, for code that holds games of any kind (the Python binding, the
+/// learning environments): ids and planes of the position at hand, moves as text. Every
+/// `Encoding` is one (`crate::encoding`); a game offers it through [`Game::encoding`].
+pub trait DynEncoding {
+    /// See [`Encoding::action_count`](crate::Encoding::action_count).
+    fn action_count(&self) -> u32;
+
+    /// The ids of the legal moves, in the game's move order.
+    fn legal_actions(&self) -> Vec<u32>;
+
+    /// The id of the move `text`, which must be legal here.
+    ///
+    /// # Errors
+    /// Malformed text or an illegal move, in the game's words.
+    fn action_of_text(&self, text: &str) -> Result<u32, MoveError>;
+
+    /// The legal move that `action` names here, in notation.
+    ///
+    /// # Errors
+    /// An id out of range, a finished game, an id that names no move here or names an
+    /// illegal one, said in words.
+    fn move_of_action(&self, action: u32) -> Result<String, String>;
+
+    /// Plays the legal move that `action` names; returns its notation. Nothing changes on an
+    /// error (see [`DynEncoding::move_of_action`]).
+    ///
+    /// # Errors
+    /// As [`DynEncoding::move_of_action`].
+    fn play_action(&mut self, action: u32) -> Result<String, String>;
+
+    /// See [`Encoding::planes_shape`](crate::Encoding::planes_shape).
+    fn planes_shape(&self) -> [usize; 3];
+
+    /// See [`Encoding::write_planes`](crate::Encoding::write_planes).
+    fn write_planes(&self, view: Seat, out: &mut [f32]);
 }
 
 /// Creates a game from options text and an optional position, then plays `moves` (separated
