@@ -23,20 +23,8 @@ pub fn check_setups<G: Game>(options: &Options, seeds: Range<u64>, max_plies: u3
         let mut game = G::new(options, seed).expect("the options make a game");
         let mut rng = crate::rng(seed ^ 0x5E7);
         for _ in 0..=max_plies {
-            let text = game.position_text();
-            let ctx = format!("{options:?} seed {seed} position {text}");
-            let setup = G::read_setup(&game.options(), &text)
-                .unwrap_or_else(|e| panic!("{ctx}: read_setup failed: {e}"));
-            let built = G::from_setup(&game.options(), setup)
-                .unwrap_or_else(|e| panic!("{ctx}: from_setup refused it: {e}"));
-            let direct = G::from_position(&game.options(), &text)
-                .unwrap_or_else(|e| panic!("{ctx}: from_position failed: {e}"));
-            assert_eq!(built, direct, "{ctx}: from_setup and from_position differ");
-            assert_eq!(built.position_text(), text, "{ctx}: position text");
-            assert_eq!(built.to_move(), game.to_move(), "{ctx}: side to move");
-            built.legal_moves(&mut again);
-            game.legal_moves(&mut moves);
-            assert_eq!(again, moves, "{ctx}: legal moves");
+            let ctx = format!("{options:?} seed {seed} position {}", game.position_text());
+            check_round_trip(&game, &game.options(), &ctx, (&mut moves, &mut again));
             checked += 1;
             if moves.is_empty() {
                 break;
@@ -45,6 +33,30 @@ pub fn check_setups<G: Game>(options: &Options, seeds: Range<u64>, max_plies: u3
         }
     }
     checked
+}
+
+/// Checks that `game`'s position text reads into a set-up that checks into the game
+/// [`Notation::from_position`] gives, with the same text, side to move and legal moves
+/// (`moves`, `again`: scratch space; `moves` holds `game`'s legal moves afterwards).
+fn check_round_trip<G: Game>(
+    game: &G,
+    options: &crate::Options,
+    ctx: &str,
+    (moves, again): (&mut Vec<G::Move>, &mut Vec<G::Move>),
+) {
+    let text = game.position_text();
+    let setup =
+        G::read_setup(options, &text).unwrap_or_else(|e| panic!("{ctx}: read_setup failed: {e}"));
+    let built = G::from_setup(options, setup)
+        .unwrap_or_else(|e| panic!("{ctx}: from_setup refused it: {e}"));
+    let direct = G::from_position(options, &text)
+        .unwrap_or_else(|e| panic!("{ctx}: from_position failed: {e}"));
+    assert_eq!(built, direct, "{ctx}: from_setup and from_position differ");
+    assert_eq!(built.position_text(), text, "{ctx}: position text");
+    assert_eq!(built.to_move(), game.to_move(), "{ctx}: side to move");
+    built.legal_moves(again);
+    game.legal_moves(moves);
+    assert_eq!(again, moves, "{ctx}: legal moves");
 }
 
 /// Checks the position of every case of a perft reference file (see
@@ -65,19 +77,7 @@ pub fn check_case_setups<G: Game>(cases: &str) -> usize {
             .unwrap_or_else(|e| panic!("{ctx}: {e}"));
         let game: G = crate::game::setup(&options, 0, case.position.as_deref(), &case.moves)
             .unwrap_or_else(|e| panic!("{ctx}: {e}"));
-        let text = game.position_text();
-        let setup = G::read_setup(&options, &text)
-            .unwrap_or_else(|e| panic!("{ctx}: read_setup failed: {e}"));
-        let built = G::from_setup(&options, setup)
-            .unwrap_or_else(|e| panic!("{ctx}: from_setup refused it: {e}"));
-        let direct = G::from_position(&options, &text)
-            .unwrap_or_else(|e| panic!("{ctx}: from_position failed: {e}"));
-        assert_eq!(built, direct, "{ctx}: from_setup and from_position differ");
-        assert_eq!(built.position_text(), text, "{ctx}: position text");
-        assert_eq!(built.to_move(), game.to_move(), "{ctx}: side to move");
-        built.legal_moves(&mut again);
-        game.legal_moves(&mut moves);
-        assert_eq!(again, moves, "{ctx}: legal moves");
+        check_round_trip(&game, &options, &ctx, (&mut moves, &mut again));
     }
     cases.len()
 }
