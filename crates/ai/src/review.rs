@@ -21,15 +21,15 @@
 //! (`ReviewConfig::threads`) with the same result for the same seed under a work budget.
 //! `docs/review.md` describes the grades and the figures.
 
-use crate::knowledge::{Endgame, ExactJudgement, GameAi};
+use crate::capabilities::{new_bot, resolve_type, supported, Capabilities};
+use crate::knowledge::ExactJudgement;
 use crate::search::Value;
-use crate::{AiError, AiVisitor, BotSpec};
+use crate::{AiError, BotSpec};
 use boardlab_core::Rules;
 use boardlab_core::{
     Budget, Colour, Game, GameRecord, MoveNote, Outcome, Proven, RecordError, RecordValue, Seat,
     Wdl,
 };
-use boardlab_games::{AnyGame, GameKind, GameVisitor, UnknownGame};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -296,9 +296,9 @@ pub enum ReviewError {
     /// The record cannot be read as a game: bad options or position, or the first bad move.
     #[error(transparent)]
     Record(#[from] RecordError),
-    /// The record names no known game.
-    #[error(transparent)]
-    UnknownGame(#[from] UnknownGame),
+    /// The record names no known game (the message lists the known ones).
+    #[error("{0}")]
+    UnknownGame(String),
     /// The game has no bot support, or the spec cannot be used.
     #[error(transparent)]
     Ai(#[from] AiError),
@@ -311,7 +311,7 @@ pub enum ReviewError {
 }
 
 /// The most moves in a line from the exact solvers.
-const EXACT_PV: usize = 10;
+pub(crate) const EXACT_PV: usize = 10;
 /// The most moves of a line a comment shows (the review's `pv` has them all).
 const COMMENT_PV: usize = 6;
 /// What one position is worth and how to play it.
@@ -358,7 +358,7 @@ fn seed_for(seed: u64, i: usize) -> u64 {
 }
 
 /// A game's exact judge (see [`crate::knowledge::Endgame::judge`]), for one thread.
-pub(crate) type Judge<G> =
+pub type Judge<G> =
     Box<dyn FnMut(&G, Budget<'_>, usize) -> Option<ExactJudgement<<G as Rules>::Move>> + Send>;
 
 impl PositionEval {
@@ -402,7 +402,7 @@ impl PositionEval {
 }
 
 /// `line`, played from `game`, in notation (up to the end of the game).
-fn line_text<G: Game>(game: &G, line: &[G::Move]) -> Vec<String> {
+pub(crate) fn line_text<G: Game>(game: &G, line: &[G::Move]) -> Vec<String> {
     let mut g = game.clone();
     let mut pv = Vec::with_capacity(line.len());
     for &m in line {
@@ -417,18 +417,18 @@ fn line_text<G: Game>(game: &G, line: &[G::Move]) -> Vec<String> {
 
 /// Evaluates positions, one at a time, for one thread: exactly where the game's solver
 /// judges them, else by the review's bot.
-struct Evaluator<G: Game> {
+struct Evaluator<G: Capabilities> {
     spec: BotSpec,
     seed: u64,
     judge: Option<Judge<G>>,
 }
 
-impl<G: Game> Evaluator<G> {
+impl<G: Capabilities> Evaluator<G> {
     fn new(spec: BotSpec, seed: u64) -> Evaluator<G> {
         Evaluator {
             spec,
             seed,
-            judge: crate::new_judge::<G>(),
+            judge: G::bots().map(|b| b.endgame()),
         }
     }
 
@@ -441,7 +441,7 @@ impl<G: Game> Evaluator<G> {
                 return PositionEval::judged(game, j);
             }
         }
-        let mut bot = crate::new_bot::<G>(&self.spec, seed_for(self.seed, i))
+        let mut bot = new_bot::<G>(&self.spec, seed_for(self.seed, i))
             .expect("the bot was made once before the review started");
         let r = bot.search(game, stop);
         PositionEval {
@@ -455,58 +455,16 @@ impl<G: Game> Evaluator<G> {
     }
 }
 
-struct PuzzleHint(u64);
-
-impl crate::AiGameVisitor for PuzzleHint {
-    type Output = Option<(Vec<String>, bool)>;
-    fn visit<G: GameAi>(self, game: &G) -> Self::Output {
-        if !game.is_solitaire() || game.outcome().is_some() {
-            return None;
-        }
-        let budget = Budget::nodes(self.0);
-        let judgement = G::Endgame::default().judge(game, budget, EXACT_PV)?;
-        let ExactJudgement::Solitaire {
-            value: Some(proven),
-            line,
-            ..
-        } = judgement
-        else {
-            return None;
-        };
-        let pv = line_text(game, &line);
-        (!pv.is_empty()).then(|| (pv, proven.result == Wdl::Win))
-    }
-}
-
-/// An exact hint for a puzzle (a one-person game the game's solver can judge) within
-/// `node_limit` positions: the best line, and whether the puzzle can still be solved. `None`
-/// for other games and positions, or when the search was cut short.
-#[must_use]
-pub fn puzzle_hint(game: &AnyGame, node_limit: u64) -> Option<(Vec<String>, bool)> {
-    crate::visit_game(game, PuzzleHint(node_limit))
-        .ok()
-        .flatten()
-}
-
-struct ReviewSpec;
-
-impl AiVisitor for ReviewSpec {
-    type Output = BotSpec;
-    fn visit<G: GameAi>(self) -> BotSpec {
-        G::review_spec()
-    }
-}
-
-/// The bot spec a review of `G` uses by default ([`GameAi::review_spec`]).
+/// The bot spec a review of `G` uses by default ([`crate::knowledge::GameAi::review_spec`]).
 ///
 /// # Errors
 /// A game without bot support.
-pub fn default_spec<G: Game>() -> Result<BotSpec, AiError> {
-    crate::visit_type::<G, _>(ReviewSpec)
+pub fn default_spec<G: Capabilities>() -> Result<BotSpec, AiError> {
+    Ok(supported::<G>()?.review_spec())
 }
 
 /// Evaluates every position, `threads` at a time, reporting each as it is done.
-fn evaluate_all<G: Game>(
+fn evaluate_all<G: Capabilities>(
     positions: &[G],
     spec: BotSpec,
     seed: u64,
@@ -604,7 +562,7 @@ fn value_words<G: Game>(v: Value, game: &G, solitaire: bool) -> String {
 ///
 /// # Panics
 /// If a move is illegal where it is played.
-pub fn review<G: Game>(
+pub fn review<G: Capabilities>(
     start: &G,
     moves: &[G::Move],
     config: &ReviewConfig,
@@ -622,8 +580,8 @@ pub fn review<G: Game>(
         None => default_spec::<G>()?,
     };
     // Refuse a game without bot support before any work.
-    crate::new_bot::<G>(&spec, 0)?;
-    let bot = crate::visit_type::<G, _>(crate::Resolve(&spec))?.to_string();
+    new_bot::<G>(&spec, 0)?;
+    let bot = resolve_type::<G>(&spec)?.to_string();
     let mut positions = Vec::with_capacity(moves.len() + 1);
     let mut g = start.clone();
     positions.push(g.clone());
@@ -849,49 +807,29 @@ fn summary(seat: Seat, colour: Option<Colour>, plies: &[PlyReview]) -> SideSumma
     }
 }
 
-struct RecordReview<'a> {
-    record: &'a GameRecord,
-    config: &'a ReviewConfig,
-    stop: &'a AtomicBool,
-    progress: &'a mut dyn FnMut(Progress),
-}
-
-impl GameVisitor for RecordReview<'_> {
-    type Output = Result<Review, ReviewError>;
-    fn visit<G: boardlab_core::Present>(self) -> Result<Review, ReviewError> {
-        let start: G = self.record.start()?;
-        let (_, moves) = self.record.replay::<G>()?;
-        let mut r = review(&start, &moves, self.config, self.stop, self.progress)?;
-        for s in &mut r.sides {
-            s.player = match s.seat {
-                Seat::First => self.record.seats.first.clone(),
-                Seat::Second => self.record.seats.second.clone(),
-            };
-        }
-        Ok(r)
-    }
-}
-
-/// Reviews the game of `record` (any game): replays it first, so a bad record is reported
-/// with its first bad move before any search; then as [`review`], with the players' names
-/// from the record in the summaries.
+/// Reviews the game of `record`: replays it first, so a bad record is reported with its first
+/// bad move before any search; then as [`review`], with the players' names from the record in
+/// the summaries. For a game chosen at run time, `boardlab_games::review_record`.
 ///
 /// # Errors
-/// An unknown game, a record that does not replay, a game without bot support, a bad thread
-/// count, or a stopped review.
-pub fn review_record(
+/// A record that does not replay, a game without bot support, a bad thread count, or a
+/// stopped review.
+pub fn review_record<G: Capabilities>(
     record: &GameRecord,
     config: &ReviewConfig,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Review, ReviewError> {
-    let kind: GameKind = record.game.parse()?;
-    kind.visit(RecordReview {
-        record,
-        config,
-        stop,
-        progress,
-    })
+    let start: G = record.start()?;
+    let (_, moves) = record.replay::<G>()?;
+    let mut r = review(&start, &moves, config, stop, progress)?;
+    for s in &mut r.sides {
+        s.player = match s.seat {
+            Seat::First => record.seats.first.clone(),
+            Seat::Second => record.seats.second.clone(),
+        };
+    }
+    Ok(r)
 }
 
 /// `record` with a note on every reviewed move: the value after the move (for the seat that
@@ -916,166 +854,4 @@ pub fn annotate(record: &GameRecord, review: &Review) -> GameRecord {
         });
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use boardlab_core::toy::{self, Toy};
-    use boardlab_core::Notation;
-    use boardlab_sight_reduction::SightReduction;
-
-    /// Black to move wins only with d2; it plays b3, then White a1 and Black d2.
-    fn blunder_game() -> (SightReduction, Vec<boardlab_sight_reduction::Move>) {
-        let options = SightReduction::info().default_options();
-        let start =
-            SightReduction::from_position(&options, "2B1/BW2/WB1W/3W/B3/1B1B/3B/W1W1 b second")
-                .unwrap();
-        let mut g = start.clone();
-        let moves = ["b3", "a1", "d2"]
-            .iter()
-            .map(|t| g.play_text(t).unwrap())
-            .collect();
-        (start, moves)
-    }
-
-    #[test]
-    fn a_review_reports_progress_serialises_and_stops() {
-        let (start, moves) = blunder_game();
-        for threads in [1, 2] {
-            let config = ReviewConfig {
-                threads,
-                ..ReviewConfig::default()
-            };
-            let mut seen = Vec::new();
-            let r = review(&start, &moves, &config, &AtomicBool::new(false), &mut |p| {
-                seen.push(p);
-            })
-            .unwrap();
-            assert_eq!(seen.len(), 4, "one call per position");
-            assert_eq!(seen.last(), Some(&Progress { done: 4, total: 4 }));
-            assert_eq!(r.positions, 4);
-            let grades: Vec<Grade> = r.plies.iter().map(|p| p.grade).collect();
-            assert_eq!(grades, [Grade::Blunder, Grade::Best, Grade::Best]);
-            assert_eq!(
-                r.plies[0].exact.map(|e| e.verdict),
-                Some(Verdict::ThrowsWinAway)
-            );
-            assert_eq!(r.plies[0].value_text, "White wins in 3 moves");
-            assert_eq!(r.side(Seat::Second).unwrap().blunders, 1);
-            let json = serde_json::to_string(&r).unwrap();
-            assert_eq!(serde_json::from_str::<Review>(&json).unwrap(), r);
-            let stop = AtomicBool::new(true);
-            let e = review(&start, &moves, &config, &stop, &mut |_| {}).unwrap_err();
-            assert!(matches!(e, ReviewError::Stopped), "{e}");
-        }
-    }
-
-    #[test]
-    fn a_game_without_bot_support_is_refused() {
-        let toy = Toy::new(&toy::options(), 0).unwrap();
-        let e = review(
-            &toy,
-            &[],
-            &ReviewConfig::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .unwrap_err();
-        assert!(matches!(e, ReviewError::Ai(AiError::Unsupported(_))), "{e}");
-        let (start, moves) = blunder_game();
-        let config = ReviewConfig {
-            threads: 300,
-            ..ReviewConfig::default()
-        };
-        let e = review(
-            &start,
-            &moves,
-            &config,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
-        assert!(matches!(e, Err(ReviewError::Config(_))));
-    }
-
-    #[test]
-    fn annotate_writes_values_and_comments() {
-        let (start, moves) = blunder_game();
-        let r = review(
-            &start,
-            &moves,
-            &ReviewConfig::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .unwrap();
-        let mut record = GameRecord::new(&start, 0, Some(start.position_text()));
-        record.moves = vec!["b3".into(), "a1".into(), "d2".into()];
-        let a = annotate(&record, &r);
-        let n = a.note(1).unwrap();
-        assert_eq!(
-            n.value,
-            Some(RecordValue::Proven(Proven::loss_in(Seat::Second, 3)))
-        );
-        assert!(n
-            .comment
-            .as_deref()
-            .unwrap()
-            .starts_with("?? Throws the win away"));
-        assert_eq!(a.notes.len(), 3);
-        assert_eq!(GameRecord::parse(&a.to_text()).unwrap(), a);
-    }
-
-    #[test]
-    fn grades_follow_the_thresholds() {
-        assert_eq!(Grade::from_loss(0.9, true), Grade::Best);
-        assert_eq!(Grade::from_loss(0.0, false), Grade::Good);
-        assert_eq!(Grade::from_loss(0.049, false), Grade::Good);
-        assert_eq!(Grade::from_loss(INACCURACY, false), Grade::Inaccuracy);
-        assert_eq!(Grade::from_loss(0.099, false), Grade::Inaccuracy);
-        assert_eq!(Grade::from_loss(MISTAKE, false), Grade::Mistake);
-        assert_eq!(Grade::from_loss(0.149, false), Grade::Mistake);
-        assert_eq!(Grade::from_loss(BLUNDER, false), Grade::Blunder);
-        assert_eq!(Grade::from_loss(1.0, false), Grade::Blunder);
-        let symbols: Vec<&str> = [
-            Grade::Best,
-            Grade::Good,
-            Grade::Inaccuracy,
-            Grade::Mistake,
-            Grade::Blunder,
-        ]
-        .iter()
-        .map(|g| g.symbol())
-        .collect();
-        assert_eq!(symbols, ["", "", "?!", "?", "??"]);
-    }
-
-    #[test]
-    fn accuracy_falls_with_the_loss() {
-        assert_eq!(move_accuracy(0.0), 100.0);
-        assert_eq!(move_accuracy(-0.1), 100.0, "a gain counts as no loss");
-        assert!(
-            (move_accuracy(0.05) - 80.8).abs() < 0.1,
-            "{}",
-            move_accuracy(0.05)
-        );
-        assert!(
-            (move_accuracy(0.15) - 51.5).abs() < 0.1,
-            "{}",
-            move_accuracy(0.15)
-        );
-        assert_eq!(move_accuracy(1.0), 0.0);
-        let mut last = 101.0;
-        for i in 0..=100 {
-            let a = move_accuracy(f64::from(i) / 100.0);
-            assert!(a <= last && (0.0..=100.0).contains(&a));
-            last = a;
-        }
-        assert_eq!(side_accuracy(&[]), None);
-        assert_eq!(side_accuracy(&[100.0, 100.0]), Some(100.0));
-        // One thrown-away win among nine perfect moves costs a tenth.
-        let one_blunder = side_accuracy(&[[100.0; 9].as_slice(), &[0.0]].concat()).unwrap();
-        assert!((one_blunder - 90.0).abs() < 1e-9, "{one_blunder}");
-    }
 }

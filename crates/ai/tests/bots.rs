@@ -2,7 +2,7 @@
 //! immediate wins, stop requests and points of view.
 
 use boardlab_ai::knowledge::{Endgame, GameAi};
-use boardlab_ai::{new_bot, Bot, BotSpec, Value};
+use boardlab_ai::{new_bot, Bot, BotSpec, Capabilities, Value};
 use boardlab_assideum::Assideum;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::Budget;
@@ -10,8 +10,8 @@ use boardlab_core::Rules;
 use boardlab_core::{Game, Proven, Seat, Wdl};
 use boardlab_obsidio::Obsidio;
 use boardlab_opprimo::Opprimo;
+use boardlab_sight_reduction::solver::{Solver, SolverConfig};
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -39,7 +39,7 @@ fn positions<G: Game>(games: u64, every: u32) -> Vec<G> {
     out
 }
 
-fn legal_and_reproducible<G: Game>(specs: &[&str], games: u64, every: u32) {
+fn legal_and_reproducible<G: Capabilities>(specs: &[&str], games: u64, every: u32) {
     let stop = AtomicBool::new(false);
     for (i, g) in positions::<G>(games, every).iter().enumerate() {
         for text in specs {
@@ -105,7 +105,7 @@ fn assideum_bots_play_legal_reproducible_moves() {
 
 /// Where a move wins at once, MCTS (with its solver) and alpha-beta play a winning move and
 /// report a proven win.
-fn immediate_wins_are_taken<G: GameAi>(games: u64) -> usize {
+fn immediate_wins_are_taken<G: GameAi + Capabilities>(games: u64) -> usize {
     let stop = AtomicBool::new(false);
     let mut found = 0;
     let mut moves = Vec::new();
@@ -355,9 +355,9 @@ fn values_name_their_point_of_view() {
 
 #[test]
 fn levels_resolve_for_every_game_and_grow_in_budget() {
-    for kind in boardlab_games::GameKind::ALL {
+    for kind in boardlab_games::GameKind::all() {
         for n in 1..=10 {
-            let r = boardlab_ai::resolve_for(*kind, &BotSpec::Level(n)).unwrap();
+            let r = kind.resolve(&BotSpec::Level(n)).unwrap();
             assert!(
                 !matches!(r, BotSpec::Level(_) | BotSpec::Best(_)),
                 "{kind} level {n}: {r}"

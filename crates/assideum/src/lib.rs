@@ -23,6 +23,7 @@
 //! 2. then the squares holding the mover's Fighters in square order; for each: the strike in
 //!    place, then the flights by destination square in square order, sharing before attacking.
 
+pub mod ai;
 pub mod board;
 pub mod encoding;
 pub mod notation;

@@ -54,7 +54,7 @@ fn games_lists_every_option_with_values_and_defaults() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    let all: Vec<&str> = boardlab_games::GameKind::ALL
+    let all: Vec<&str> = boardlab_games::GameKind::all()
         .iter()
         .map(|k| k.name())
         .collect();

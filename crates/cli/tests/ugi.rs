@@ -318,29 +318,29 @@ fn conversation(kind: GameKind) {
 
 #[test]
 fn sight_reduction_conversation() {
-    conversation(GameKind::SightReduction);
+    conversation(GameKind::named("sight-reduction").unwrap());
 }
 
 #[test]
 fn obsidio_conversation() {
-    conversation(GameKind::Obsidio);
+    conversation(GameKind::named("obsidio").unwrap());
 }
 
 #[test]
 fn opprimo_conversation() {
-    conversation(GameKind::Opprimo);
+    conversation(GameKind::named("opprimo").unwrap());
 }
 
 #[test]
 fn assideum_conversation() {
-    conversation(GameKind::Assideum);
+    conversation(GameKind::named("assideum").unwrap());
 }
 
 /// Multi-word moves (Sight Reduction's `swap a1 c3`) are one word with `_` for each space;
 /// in `position … moves` the spaced form is read too.
 #[test]
 fn multi_word_moves_are_joined_with_underscores() {
-    let kind = GameKind::SightReduction;
+    let kind = GameKind::named("sight-reduction").unwrap();
     let options = kind.parse_options("setup=fair").unwrap();
     let mut g = AnyGame::new(kind, &options, 0).unwrap();
     let mut line = Vec::new();
@@ -373,7 +373,7 @@ fn the_game_option_switches_games() {
         .iter()
         .find(|l| l.starts_with("option name Game type combo"))
         .expect("a Game option");
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         assert!(game.contains(&format!("var {}", kind.name())), "{game}");
     }
     e.refused("setoption name size value 9", "unknown option");
@@ -384,8 +384,11 @@ fn the_game_option_switches_games() {
     assert!(intro.iter().any(|l| l.starts_with("option name size ")));
     e.accepted("setoption name size value 7");
     let obsidio = AnyGame::new(
-        GameKind::Obsidio,
-        &GameKind::Obsidio.parse_options("size=7").unwrap(),
+        GameKind::named("obsidio").unwrap(),
+        &GameKind::named("obsidio")
+            .unwrap()
+            .parse_options("size=7")
+            .unwrap(),
         0,
     )
     .unwrap();

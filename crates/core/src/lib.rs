@@ -25,8 +25,6 @@ pub mod present;
 pub mod record;
 #[cfg(feature = "testkit")]
 pub mod testkit;
-#[cfg(feature = "testkit")]
-pub mod toy;
 pub mod tutorial;
 pub mod zobrist;
 

@@ -3,18 +3,18 @@
 //! any input: nothing panics, accepted input round-trips, and random move sequences keep every
 //! rule of the `Game` contract.
 
-use crate::{GameKind, GameVisitor};
-use boardlab_core::{Game, GameRecord, OptionValues, Options};
+use crate::{AnyGame, GameKind};
+use boardlab_core::{GameRecord, OptionValues, Options};
 
 fn pick_game(data: &[u8]) -> Option<(GameKind, &[u8])> {
     let (&first, rest) = data.split_first()?;
-    let kinds = GameKind::ALL;
+    let kinds = GameKind::all();
     Some((kinds[first as usize % kinds.len()], rest))
 }
 
 /// Options chosen by bytes: each option of the schema takes one byte that picks a value.
-fn pick_options<G: Game>(bytes: &mut &[u8]) -> Options {
-    let info = G::info();
+fn pick_options(kind: GameKind, bytes: &mut &[u8]) -> Options {
+    let info = kind.info();
     let mut options = info.default_options();
     for spec in info.options {
         let Some((&b, rest)) = bytes.split_first() else {
@@ -37,57 +37,43 @@ fn pick_options<G: Game>(bytes: &mut &[u8]) -> Options {
 
 /// Position text: never panics; an accepted text reads back to the same text.
 pub fn position_text(data: &[u8]) {
-    struct V<'a>(&'a [u8]);
-    impl GameVisitor for V<'_> {
-        type Output = ();
-        fn visit<G: Game + boardlab_core::Audit>(self) {
-            let mut bytes = self.0;
-            let options = pick_options::<G>(&mut bytes);
-            let Ok(text) = std::str::from_utf8(bytes) else {
-                return;
-            };
-            if let Ok(g) = G::from_position(&options, text) {
-                let canonical = g.position_text();
-                let again = G::from_position(&options, &canonical)
-                    .expect("a position's own text reads back");
-                assert_eq!(again.position_text(), canonical);
-                assert_eq!(g.hash(), g.hash_from_scratch());
-            }
-        }
-    }
-    if let Some((kind, rest)) = pick_game(data) {
-        kind.visit(V(rest));
+    let Some((kind, mut bytes)) = pick_game(data) else {
+        return;
+    };
+    let options = pick_options(kind, &mut bytes);
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    if let Ok(g) = AnyGame::from_position(kind, &options, text) {
+        let canonical = g.position_text();
+        let again = AnyGame::from_position(kind, &options, &canonical)
+            .expect("a position's own text reads back");
+        assert_eq!(again.position_text(), canonical);
+        assert_eq!(g.hash(), g.hash_from_scratch());
     }
 }
 
 /// Move text: never panics; a parsed move formats to text that parses to the same move; a
 /// refused move leaves the game unchanged.
 pub fn move_text(data: &[u8]) {
-    struct V<'a>(&'a [u8]);
-    impl GameVisitor for V<'_> {
-        type Output = ();
-        fn visit<G: Game>(self) {
-            let mut bytes = self.0;
-            let options = pick_options::<G>(&mut bytes);
-            let Ok(mut game) = G::new(&options, 0) else {
-                return;
-            };
-            let Ok(text) = std::str::from_utf8(bytes) else {
-                return;
-            };
-            for part in text.split('\n') {
-                if let Ok(mv) = game.parse_move(part) {
-                    assert_eq!(game.parse_move(&game.format_move(mv)), Ok(mv));
-                }
-                let before = game.clone();
-                if game.play_text(part).is_err() {
-                    assert_eq!(game, before, "a refused move changed the game");
-                }
-            }
+    let Some((kind, mut bytes)) = pick_game(data) else {
+        return;
+    };
+    let options = pick_options(kind, &mut bytes);
+    let Ok(mut game) = AnyGame::new(kind, &options, 0) else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    for part in text.split('\n') {
+        if let Ok(canonical) = game.canonical(part) {
+            assert_eq!(game.canonical(&canonical).as_ref(), Ok(&canonical));
         }
-    }
-    if let Some((kind, rest)) = pick_game(data) {
-        kind.visit(V(rest));
+        let before = game.clone();
+        if game.play_text(part).is_err() {
+            assert_eq!(game, before, "a refused move changed the game");
+        }
     }
 }
 
@@ -102,57 +88,47 @@ pub fn record(data: &[u8]) {
     let Ok(kind) = rec.game.parse::<GameKind>() else {
         return;
     };
-    struct V(GameRecord);
-    impl GameVisitor for V {
-        type Output = ();
-        fn visit<G: Game>(self) {
-            if let Ok((game, _)) = self.0.replay::<G>() {
-                for written in [self.0.to_text(), self.0.to_json()] {
-                    let back = GameRecord::parse(&written).expect("a written record reads back");
-                    let (again, _) = back.replay::<G>().expect("a written record replays");
-                    assert_eq!(again, game);
-                }
-            }
+    if let Ok(game) = replay(kind, &rec) {
+        for written in [rec.to_text(), rec.to_json()] {
+            let back = GameRecord::parse(&written).expect("a written record reads back");
+            let again = replay(kind, &back).expect("a written record replays");
+            assert_eq!(again, game);
         }
     }
-    kind.visit(V(rec));
+}
+
+/// The game at the end of `record`.
+fn replay(kind: GameKind, record: &GameRecord) -> Result<AnyGame, boardlab_core::RecordError> {
+    kind.replay(record).map(|(game, _)| AnyGame::from_dyn(game))
 }
 
 /// Arbitrary move sequences: each byte picks one of the legal moves. Checks the `Game`
 /// contract after every move.
 pub fn move_sequence(data: &[u8]) {
-    struct V<'a>(&'a [u8]);
-    impl GameVisitor for V<'_> {
-        type Output = ();
-        fn visit<G: Game + boardlab_core::Audit>(self) {
-            let mut bytes = self.0;
-            let options = pick_options::<G>(&mut bytes);
-            let seed = bytes.first().copied().map_or(0, u64::from);
-            let Ok(mut game) = G::new(&options, seed) else {
-                return;
-            };
-            let mut moves = Vec::new();
-            for &b in bytes {
-                game.legal_moves(&mut moves);
-                assert_eq!(moves.is_empty(), game.outcome().is_some());
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[b as usize % moves.len()];
-                let text = game.format_move(mv);
-                assert_eq!(game.parse_move(&text), Ok(mv), "{text}");
-                game.play(mv).expect("a listed move plays");
-                assert_eq!(game.hash(), game.hash_from_scratch());
-                if G::info().has_position_text {
-                    let back = G::from_position(&options, &game.position_text())
-                        .expect("position text reads back");
-                    assert_eq!(back.position_text(), game.position_text());
-                }
-            }
+    let Some((kind, mut bytes)) = pick_game(data) else {
+        return;
+    };
+    let options = pick_options(kind, &mut bytes);
+    let seed = bytes.first().copied().map_or(0, u64::from);
+    let Ok(mut game) = AnyGame::new(kind, &options, seed) else {
+        return;
+    };
+    for &b in bytes {
+        let moves = game.legal_moves();
+        assert_eq!(moves.is_empty(), game.outcome().is_some());
+        if moves.is_empty() {
+            break;
         }
-    }
-    if let Some((kind, rest)) = pick_game(data) {
-        kind.visit(V(rest));
+        let text = &moves[b as usize % moves.len()];
+        assert_eq!(game.canonical(text).as_ref(), Ok(text), "{text}");
+        let played = game.play_text(text).expect("a listed move plays");
+        assert_eq!(&played.notation, text);
+        assert_eq!(game.hash(), game.hash_from_scratch());
+        if kind.info().has_position_text {
+            let back = AnyGame::from_position(kind, &options, &game.position_text())
+                .expect("position text reads back");
+            assert_eq!(back.position_text(), game.position_text());
+        }
     }
 }
 

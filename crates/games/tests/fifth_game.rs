@@ -1,28 +1,21 @@
-//! Adding a game, followed for a toy game (`boardlab_core::toy`, three in a row): one more line
-//! in the list given to the registry makes it a game of every generic interface: chosen by name,
-//! created, played by text, drawn and played by clicks, its record replayed. This is the path
-//! `docs/architecture.md` describes for a real game, whose line goes into
-//! `boardlab_games::with_games!`.
+//! Adding a game, followed for the toy game (`boardlab-toy`, three in a row): its crate
+//! implements the game traits and `boardlab_ai::Capabilities` (with no bot support), and the
+//! `toy` feature of this crate adds one line to the real list. That alone makes it a game of
+//! every generic interface: chosen by name and listed (the catalog), created, played by text,
+//! drawn and played by clicks, its record replayed, the random bot playing it while the other
+//! bot specs, level tables, reviews and the learning environments' encoding refuse it clearly.
+//! This is the path `docs/architecture.md` describes for a real game.
+//!
+//! Run with `cargo test -p boardlab-games --features toy --test fifth_game` (`.ci/run` does).
 
-mod five {
-    boardlab_games::registry! {
-        SightReduction => boardlab_sight_reduction::SightReduction,
-        Obsidio => boardlab_obsidio::Obsidio,
-        Opprimo => boardlab_opprimo::Opprimo,
-        Assideum => boardlab_assideum::Assideum,
-        Toy => boardlab_core::toy::Toy,
-    }
-}
-
-use boardlab_core::toy::Toy;
-use boardlab_core::{Game, GameRecord, Present, Seat};
-use boardlab_core::{Notation, Rules};
-use five::{AnyGame, GameKind};
+use boardlab_core::{GameRecord, Seat};
+use boardlab_games::{AnyGame, GameKind};
+use std::sync::atomic::AtomicBool;
 
 #[test]
 fn a_fifth_game_is_listed_named_and_played() {
-    assert_eq!(GameKind::ALL.len(), 5);
-    assert_eq!(GameKind::ALL[4], GameKind::Toy);
+    assert_eq!(GameKind::all().len(), 5);
+    assert_eq!(GameKind::all()[4].name(), "toy");
     let kind: GameKind = "toy".parse().unwrap();
     assert_eq!(kind.info().title, "Three in a row");
     assert!(GameKind::names().ends_with("assideum, toy"));
@@ -47,7 +40,7 @@ fn a_fifth_game_is_listed_named_and_played() {
 
 #[test]
 fn a_fifth_game_is_drawn_and_played_by_clicks() {
-    let kind = GameKind::Toy;
+    let kind = GameKind::named("toy").unwrap();
     let mut game =
         AnyGame::from_position(kind, &kind.info().default_options(), "bb./ww./... b").unwrap();
     let board = game.board();
@@ -72,22 +65,69 @@ fn a_fifth_game_is_drawn_and_played_by_clicks() {
 
 #[test]
 fn a_fifth_game_keeps_records() {
-    let mut g = Toy::new(&boardlab_core::toy::options(), 3).unwrap();
-    let mut record = GameRecord::new(&g, 3, None);
+    let kind = GameKind::named("toy").unwrap();
+    let mut g = AnyGame::new(kind, &kind.info().default_options(), 3).unwrap();
+    let mut record = GameRecord {
+        game: kind.name().to_string(),
+        options: g.options().to_map(),
+        seed: 3,
+        ..GameRecord::default()
+    };
     for mv in ["a1", "b1", "a2", "b2", "a3"] {
-        let m = g.play_text(mv).unwrap();
-        record.moves.push(g.format_move(m));
+        record.moves.push(g.play_text(mv).unwrap().notation);
     }
     record.set_outcome(g.outcome());
-    assert_eq!(
-        Present::board(&g).facts[&boardlab_core::present::Fact::Moves],
-        "5"
-    );
+    assert_eq!(g.board().facts[&boardlab_core::present::Fact::Moves], "5");
     let back = GameRecord::from_text(&record.to_text()).unwrap();
-    let (end, _) = back.replay::<Toy>().unwrap();
-    assert_eq!(
-        boardlab_core::Notation::position_text(&end),
-        boardlab_core::Notation::position_text(&g)
-    );
+    let (end, moves) = kind.replay(&back).unwrap();
+    assert_eq!(moves, record.moves);
+    assert_eq!(end.position_text(), g.position_text());
     assert_eq!(back.result.as_deref(), Some("black"));
+}
+
+#[test]
+fn a_fifth_game_without_bot_support_gets_the_random_bot_and_clear_refusals() {
+    let kind = GameKind::named("toy").unwrap();
+    let game = AnyGame::new(kind, &kind.info().default_options(), 0).unwrap();
+    // The catalog: named, described, with an empty tutorial and a legend.
+    assert!(kind.tutorial().unwrap().is_empty());
+    assert!(
+        kind.legend().is_empty(),
+        "the toy game draws plain stones and needs no legend"
+    );
+    // Bot specs and level tables.
+    assert!(!kind.has_bots());
+    let random = boardlab_ai::BotSpec::Random;
+    assert_eq!(kind.resolve(&random), Ok(random.clone()));
+    let best = boardlab_ai::choose_move(&*game, &random, 1).unwrap();
+    assert!(game.legal_moves().contains(&best));
+    for text in ["level:1", "level:10", "best:time=1s", "mcts:iterations=10"] {
+        let spec: boardlab_ai::BotSpec = text.parse().unwrap();
+        let e = kind.resolve(&spec).and_then(|_| {
+            boardlab_ai::analyze(&*game, &spec, 0, &AtomicBool::new(false)).map(|_| ())
+        });
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "the computer players do not support toy yet",
+            "{text}"
+        );
+    }
+    // The report picks the random bot; reviews are refused before any work.
+    assert_eq!(kind.report_defaults(), None);
+    let mut record = GameRecord {
+        game: "toy".into(),
+        ..GameRecord::default()
+    };
+    record.moves = vec!["b2".into(), "a1".into()];
+    let e = boardlab_games::review_record(
+        &record,
+        &boardlab_ai::review::ReviewConfig::default(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), "the computer players do not support toy yet");
+    // No encoding: the learning environments refuse it, everything else plays it.
+    assert!(game.encoding().is_none());
+    assert_eq!(game.perft(2), 72);
 }

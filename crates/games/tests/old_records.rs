@@ -6,8 +6,8 @@
 //! comment lines, blank lines, a lower-case tag and a resignation, one in JSON with a start
 //! position and nothing optional.
 
-use boardlab_core::{GameRecord, Present};
-use boardlab_games::{GameKind, GameVisitor};
+use boardlab_core::GameRecord;
+use boardlab_games::GameKind;
 use std::path::PathBuf;
 
 fn records() -> Vec<(String, String)> {
@@ -24,16 +24,6 @@ fn records() -> Vec<(String, String)> {
     out
 }
 
-struct Replay<'a>(&'a GameRecord);
-
-impl GameVisitor for Replay<'_> {
-    type Output = Result<usize, String>;
-    fn visit<G: Present>(self) -> Result<usize, String> {
-        let (_, moves) = self.0.replay::<G>().map_err(|e| e.to_string())?;
-        Ok(moves.len())
-    }
-}
-
 #[test]
 fn old_records_load_replay_and_keep_their_form() {
     let all = records();
@@ -41,7 +31,7 @@ fn old_records_load_replay_and_keep_their_form() {
         .iter()
         .map(|(n, _)| n.split(['.', '-']).next().unwrap().to_string())
         .collect();
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let first = kind.name().split('-').next().unwrap();
         assert!(
             games.iter().any(|g| g == first),
@@ -52,9 +42,8 @@ fn old_records_load_replay_and_keep_their_form() {
         let r = GameRecord::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(r.notes.is_empty(), "{name}");
         let kind: GameKind = r.game.parse().unwrap();
-        let played = kind
-            .visit(Replay(&r))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (_, moves) = kind.replay(&r).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let played = moves.len();
         assert_eq!(played, r.moves.len(), "{name}");
         assert!(played > 0, "{name}");
         // Both forms read back to the same record.

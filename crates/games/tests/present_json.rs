@@ -12,9 +12,9 @@
 
 use boardlab_core::prelude::*;
 use boardlab_core::rand::Rng;
-use boardlab_core::toy::Toy;
 use boardlab_core::{Game, Present};
 use boardlab_games::{AnyGame, GameKind};
+use boardlab_toy::Toy;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -116,7 +116,7 @@ fn answers(kind: GameKind) -> String {
 /// Every answer of the toy game, in the fixture's order.
 fn toy_answers() -> String {
     let mut out = String::new();
-    let options = boardlab_core::toy::options();
+    let options = boardlab_toy::options();
     let start = Toy::new(&options, 0).expect("the toy game starts");
     position(
         &mut out,
@@ -203,7 +203,7 @@ fn check(name: &str, actual: &str) {
 
 #[test]
 fn every_games_presentation_serialises_as_its_fixture() {
-    for &kind in GameKind::ALL {
+    for &kind in GameKind::all() {
         check(kind.name(), &answers(kind));
     }
 }

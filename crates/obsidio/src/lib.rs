@@ -25,6 +25,7 @@
 //! 4. `swap`;
 //! 5. `pass` (only when nothing else is legal).
 
+pub mod ai;
 pub mod claims;
 pub mod encoding;
 pub mod geometry;

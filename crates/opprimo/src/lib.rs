@@ -31,6 +31,7 @@
 //! # Position text
 //! See [`position`]: `rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy - - y 0` is the start.
 
+pub mod ai;
 pub mod board;
 pub mod encoding;
 pub mod position;

@@ -259,13 +259,18 @@ impl PyGame {
     }
 
     fn sight_reduction(&self) -> PyResult<&SightReduction> {
-        match &self.game {
-            AnyGame::SightReduction(g) => Ok(g),
-            other => Err(SolverError::new_err(format!(
-                "there is no exact solver for {}; only sight-reduction has one",
-                other.kind()
-            ))),
-        }
+        // `Game.solve` wraps the Sight Reduction solver (`boardlab_solve`), which reads that
+        // game's positions only: the typed game is taken out of the dynamic one here, and any
+        // other game is refused.
+        self.game
+            .as_any()
+            .downcast_ref::<SightReduction>()
+            .ok_or_else(|| {
+                SolverError::new_err(format!(
+                    "there is no exact solver for {}; only sight-reduction has one",
+                    self.game.kind()
+                ))
+            })
     }
 }
 
@@ -584,7 +589,7 @@ impl PyGame {
         let spec: BotSpec = bot.parse().map_err(ai_error)?;
         let game = &self.game;
         let a = py
-            .detach(|| boardlab_ai::analyze(game, &spec, seed, &AtomicBool::new(false)))
+            .detach(|| boardlab_ai::analyze(&**game, &spec, seed, &AtomicBool::new(false)))
             .map_err(ai_error)?;
         let seat = self.game.to_move();
         let d = PyDict::new(py);
@@ -609,7 +614,7 @@ impl PyGame {
         self.check_not_over()?;
         let spec: BotSpec = bot.parse().map_err(ai_error)?;
         let game = &self.game;
-        py.detach(|| boardlab_ai::choose_move(game, &spec, seed))
+        py.detach(|| boardlab_ai::choose_move(&**game, &spec, seed))
             .map_err(ai_error)
     }
 
@@ -716,7 +721,7 @@ fn game_format(
 /// The names of every game, in the order shown to users.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
-    GameKind::ALL.iter().map(|k| k.name()).collect()
+    GameKind::all().iter().map(|k| k.name()).collect()
 }
 
 /// A game's static facts and option schema as JSON text (see `boardlab.game_info`).

@@ -15,7 +15,7 @@
 
 pub mod charts;
 pub mod metrics;
-pub mod play;
+pub use boardlab_ai::selfplay as play;
 pub mod summary;
 mod write;
 
@@ -23,11 +23,9 @@ pub use play::{Job, Trace};
 pub use summary::{Report, SetReport};
 pub use write::write;
 
-use boardlab_ai::knowledge::GameAi;
 use boardlab_ai::spec::BotSpec;
-use boardlab_ai::{visit_kind, AiVisitor};
 use boardlab_core::Options;
-use boardlab_games::GameKind;
+use boardlab_games::{AnyGame, GameKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -86,28 +84,19 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
     }
 }
 
-struct ReportDefaults;
-
-impl AiVisitor for ReportDefaults {
-    type Output = (&'static str, u32);
-    fn visit<G: GameAi>(self) -> (&'static str, u32) {
-        (G::REPORT_BOT, G::REPORT_OPENING_PLIES)
-    }
-}
-
 /// The bot a report uses unless told otherwise: the game's own choice
-/// ([`GameAi::REPORT_BOT`]), or the random bot for a game the bots do not know. See
-/// `docs/analysis/README.md`.
+/// ([`boardlab_ai::knowledge::GameAi::REPORT_BOT`]), or the random bot for a game the bots do
+/// not know. See `docs/analysis/README.md`.
 #[must_use]
 pub fn default_bot(kind: GameKind) -> &'static str {
-    visit_kind(kind, ReportDefaults).map_or("random", |(bot, _)| bot)
+    kind.report_defaults().map_or("random", |(bot, _)| bot)
 }
 
 /// Random plies at the start of each game unless told otherwise: the game's own choice
-/// ([`GameAi::REPORT_OPENING_PLIES`]), else 1.
+/// ([`boardlab_ai::knowledge::GameAi::REPORT_OPENING_PLIES`]), else 1.
 #[must_use]
 pub fn default_opening_plies(kind: GameKind) -> u32 {
-    visit_kind(kind, ReportDefaults).map_or(1, |(_, plies)| plies)
+    kind.report_defaults().map_or(1, |(_, plies)| plies)
 }
 
 /// One option set of a report: its label (`size=7,pie=true`, or `default`) and options.
@@ -275,7 +264,7 @@ pub fn run(
         return Err(ReportError::Invalid("there are no games to play".into()));
     }
     if def.skill_games > 0 && def.skill_steps > 0 {
-        let resolved = boardlab_ai::resolve_for(kind, &bot)?;
+        let resolved = kind.resolve(&bot)?;
         for step in 0..def.skill_steps {
             let strong = play::halved(&resolved, step).map_err(ReportError::Invalid)?;
             let weak = play::halved(&resolved, step + 1).map_err(ReportError::Invalid)?;
@@ -337,8 +326,8 @@ pub fn run(
                     max_plies: def.max_plies,
                     opening_plies: def.opening_plies,
                 };
-                let result = visit_kind(kind, PlayJob(&setting, job))
-                    .and_then(|r| r)
+                let result = kind
+                    .self_play(&setting, job)
                     .map(|trace| GameLine {
                         set: sets[set].label.clone(),
                         trace,
@@ -443,31 +432,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path, command: &str) -> Result<Report, Repo
     Ok(report)
 }
 
-struct PlayJob<'a>(&'a play::Setting, Job);
-
-impl AiVisitor for PlayJob<'_> {
-    type Output = Result<Trace, boardlab_ai::AiError>;
-    fn visit<G: GameAi>(self) -> Self::Output {
-        play::play::<G>(self.0, self.1)
+/// Whether a report can play `options`: a game of two players.
+fn check_set(kind: GameKind, options: &Options) -> Result<(), String> {
+    let game = AnyGame::new(kind, options, 0).map_err(|e| e.to_string())?;
+    if game.is_solitaire() {
+        return Err("a puzzle has no second player to compare with".into());
     }
-}
-
-struct CheckSet<'a>(&'a Options);
-
-impl AiVisitor for CheckSet<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: GameAi>(self) -> Self::Output {
-        let g = G::new(self.0, 0).map_err(|e| e.to_string())?;
-        if g.is_solitaire() {
-            return Err("a puzzle has no second player to compare with".into());
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 fn check_sets(kind: GameKind, sets: &[OptionSet]) -> Result<(), ReportError> {
     for set in sets {
-        visit_kind(kind, CheckSet(&set.options))?
+        check_set(kind, &set.options)
             .map_err(|e| ReportError::Invalid(format!("{}: {e}", set.label)))?;
     }
     Ok(())
@@ -547,7 +523,7 @@ mod tests {
 
     #[test]
     fn each_game_chooses_its_report_bot_and_opening() {
-        let got: Vec<_> = GameKind::ALL
+        let got: Vec<_> = GameKind::all()
             .iter()
             .map(|&k| (k.name(), default_bot(k), default_opening_plies(k)))
             .collect();
@@ -560,7 +536,7 @@ mod tests {
                 ("assideum", "alphabeta:nodes=1600", 4),
             ]
         );
-        for &k in GameKind::ALL {
+        for &k in GameKind::all() {
             assert!(default_bot(k).parse::<BotSpec>().is_ok(), "{k}");
         }
     }

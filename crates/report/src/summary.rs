@@ -124,7 +124,7 @@ pub fn summarise(
 ) -> Result<Report, ReportError> {
     let kind = def.kind()?;
     let bot = def.bot_spec()?;
-    let resolved = boardlab_ai::resolve_for(kind, &bot).unwrap_or_else(|_| bot.clone());
+    let resolved = kind.resolve(&bot).unwrap_or_else(|_| bot.clone());
     let mut out = Vec::new();
     for set in sets {
         let mut mine: Vec<&GameLine> = lines.iter().filter(|l| l.set == set.label).collect();

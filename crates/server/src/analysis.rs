@@ -152,7 +152,7 @@ pub async fn analysis(
             let g = game.clone();
             let seed = u64::try_from(i).unwrap_or(0);
             let r = tokio::task::spawn_blocking(move || {
-                let r = boardlab_ai::analyze(&g, &spec, seed, &step);
+                let r = boardlab_ai::analyze(&*g, &spec, seed, &step);
                 drop(permit);
                 r
             })

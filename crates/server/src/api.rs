@@ -161,7 +161,7 @@ async fn health(State(app): State<Arc<App>>) -> Response {
 
 async fn catalog() -> Response {
     let c = view::Catalog {
-        games: GameKind::ALL
+        games: GameKind::all()
             .iter()
             .map(|k| view::CatalogGame {
                 info: k.info(),

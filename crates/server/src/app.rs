@@ -1465,12 +1465,10 @@ impl App {
             .await?;
         // A puzzle is answered exactly where the solitaire solver decides it quickly.
         let puzzle = game.clone();
-        let exact = tokio::task::spawn_blocking(move || {
-            boardlab_ai::review::puzzle_hint(&puzzle, HINT_PUZZLE_NODES)
-        })
-        .await
-        .ok()
-        .flatten();
+        let exact = tokio::task::spawn_blocking(move || puzzle.puzzle_hint(HINT_PUZZLE_NODES))
+            .await
+            .ok()
+            .flatten();
         if let Some((pv, solvable)) = exact {
             drop(permit);
             return Ok(view::HintView {
@@ -1493,7 +1491,7 @@ impl App {
         let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
         let solitaire = game.is_solitaire();
         let analysis = tokio::task::spawn_blocking(move || {
-            let r = boardlab_ai::analyze(&game, &spec, seed, &stop);
+            let r = boardlab_ai::analyze(&*game, &spec, seed, &stop);
             drop(permit);
             r
         })

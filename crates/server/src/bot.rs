@@ -86,7 +86,7 @@ impl ComputerPlayer {
         if self.spec == BotSpec::Random {
             return Ok(());
         }
-        boardlab_ai::resolve_for(kind, &self.spec)
+        kind.resolve(&self.spec)
             .map(|_| ())
             .map_err(|e| format!("{e}; computer:random plays every game"))
     }
@@ -96,7 +96,7 @@ impl ComputerPlayer {
     /// "on every core" gets every thread the server allows).
     #[must_use]
     pub fn within(&self, kind: GameKind, limits: &ComputerLimits) -> (ComputerPlayer, u32) {
-        let Ok(mut spec) = boardlab_ai::resolve_for(kind, &self.spec) else {
+        let Ok(mut spec) = kind.resolve(&self.spec) else {
             return (self.clone(), 1);
         };
         let cap = u32::try_from(limits.threads.max(1)).unwrap_or(u32::MAX);
@@ -141,7 +141,7 @@ impl ComputerPlayer {
     /// # Errors
     /// What exceeds which limit, naming the operator's setting.
     pub fn check_limits(&self, kind: GameKind, limits: &ComputerLimits) -> Result<(), String> {
-        let spec = boardlab_ai::resolve_for(kind, &self.spec).map_err(|e| e.to_string())?;
+        let spec = kind.resolve(&self.spec).map_err(|e| e.to_string())?;
         let (time, threads) = match (&self.spec, spec) {
             (_, BotSpec::Mcts(m)) => (m.time, m.threads),
             (_, BotSpec::AlphaBeta(a)) => (a.time, a.threads),
@@ -207,7 +207,7 @@ impl ComputerPlayer {
             let mut rng = boardlab_core::Rng::seed_from_u64(seed);
             return Ok(moves[rng.random_range(0..moves.len())].clone());
         }
-        boardlab_ai::analyze_line(start, moves, &self.spec, seed, stop).map(|a| a.best)
+        boardlab_ai::analyze_line(&**start, moves, &self.spec, seed, stop).map(|a| a.best)
     }
 }
 

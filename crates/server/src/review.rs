@@ -140,7 +140,7 @@ impl App {
                 seed: record.seed,
                 threads: 1,
             };
-            let review = boardlab_ai::review::review_record(&record, &config, &stop2, &mut |p| {
+            let review = boardlab_games::review_record(&record, &config, &stop2, &mut |p| {
                 progress(p);
                 // Hand the slot back: computer players waiting for one go first.
                 permit = None;

@@ -980,8 +980,11 @@ mod tests {
     fn meta() -> Meta {
         Meta {
             id: "0".into(),
-            kind: GameKind::SightReduction,
-            options: GameKind::SightReduction.info().default_options(),
+            kind: GameKind::named("sight-reduction").unwrap(),
+            options: GameKind::named("sight-reduction")
+                .unwrap()
+                .info()
+                .default_options(),
             seed: 4,
             position: None,
             players: [Player::Human, Player::Human],

@@ -780,7 +780,7 @@ mod tests {
         use boardlab_games::{AnyGame, GameKind};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules/figures");
         let mut names = std::collections::BTreeSet::new();
-        for kind in GameKind::ALL {
+        for kind in GameKind::all() {
             let game = kind.name();
             let md = std::str::from_utf8(super::rules_page(game).unwrap()).unwrap();
             let figures = all(md);

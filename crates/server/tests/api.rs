@@ -13,8 +13,8 @@ async fn catalog_lists_every_game_with_colours_and_options() {
     let (status, c) = s.get("/api/catalog").await;
     assert_eq!(status, 200);
     let games = c["games"].as_array().unwrap();
-    assert_eq!(games.len(), GameKind::ALL.len());
-    for (g, kind) in games.iter().zip(GameKind::ALL) {
+    assert_eq!(games.len(), GameKind::all().len());
+    for (g, kind) in games.iter().zip(GameKind::all()) {
         let info = kind.info();
         assert_eq!(g["name"], info.name);
         assert_eq!(g["colours"].as_array().unwrap().len(), 2);
@@ -40,7 +40,7 @@ async fn catalog_lists_every_game_with_colours_and_options() {
     assert!(c["players"].as_str().unwrap().contains("computer:"));
     // Every game of the list: the server draws its board, and every level and kind of bot
     // resolves for it.
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let (_, _, st) = s.create(json!({ "game": kind.name() })).await;
         assert!(st["board"].is_object(), "{}: no board: {st}", kind.name());
         let specs = (1..=boardlab_ai::spec::MAX_LEVEL)
@@ -56,7 +56,7 @@ async fn catalog_lists_every_game_with_colours_and_options() {
             );
         for spec in specs {
             let parsed: boardlab_ai::BotSpec = spec.parse().unwrap();
-            boardlab_ai::resolve_for(*kind, &parsed)
+            kind.resolve(&parsed)
                 .unwrap_or_else(|e| panic!("{} has no bot for {spec}: {e}", kind.name()));
         }
     }
@@ -66,7 +66,7 @@ async fn catalog_lists_every_game_with_colours_and_options() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_can_be_created_played_and_reloaded() {
     for s in TestServer::all().await {
-        for kind in GameKind::ALL {
+        for kind in GameKind::all() {
             let (id, tokens, state) = s.create(json!({ "game": kind.name(), "seed": 11 })).await;
             assert_eq!(state["game"], kind.name());
             assert_eq!(state["version"], 0);
@@ -176,8 +176,11 @@ async fn move_errors_have_the_right_status_and_change_nothing() {
         let other_side = if pos.ends_with(" w") { "b" } else { "w" };
         let flipped = format!("{} {other_side}", &pos[..pos.len() - 2]);
         let g = AnyGame::from_position(
-            GameKind::SightReduction,
-            &GameKind::SightReduction.info().default_options(),
+            GameKind::named("sight-reduction").unwrap(),
+            &GameKind::named("sight-reduction")
+                .unwrap()
+                .info()
+                .default_options(),
             &flipped,
         )
         .unwrap();
@@ -523,7 +526,7 @@ async fn earlier_positions_hints_and_rules_pages() {
     assert_eq!((c, v["code"].as_str()), (409, Some("game_over")));
 
     // Rules pages and levels.
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let r = s
             .client
             .get(s.url(&format!("/api/rules/{}", kind.name())))
@@ -784,7 +787,7 @@ async fn positions_play_moves_outside_any_game() {
     assert_eq!(listed["games"].as_array().unwrap().len(), 1);
 
     // From position text, in every game; a finished Sight Reduction game has its result.
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let (c, start) = s
             .post("/api/positions", &json!({ "game": kind.name() }))
             .await;
@@ -881,7 +884,7 @@ async fn bug_sight_reduction_fair_setup_refuses_first_black_naming_why() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tutorials_are_served_and_play_through_positions() {
     let s = TestServer::sqlite().await;
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let (c, t) = s.get(&format!("/api/tutorials/{}", kind.name())).await;
         assert_eq!(c, 200, "{kind}: {t}");
         assert_eq!(t["game"], kind.name());

@@ -74,7 +74,7 @@ async fn the_computer_answers_a_human_move() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_computer_game_plays_out_by_itself() {
     for s in TestServer::all().await {
-        for kind in boardlab_games::GameKind::ALL {
+        for kind in boardlab_games::GameKind::all() {
             let (id, tokens, _) = s
                 .create(json!({
                     "game": kind.name(),

@@ -14,6 +14,7 @@
 //!   `first black`;
 //! - deterministic placement: target squares in square order.
 
+pub mod ai;
 pub mod encoding;
 pub mod kernel;
 pub mod position;

@@ -10,9 +10,9 @@
 use super::{move_token, score_text, token_notation};
 use crate::spec::BestSpec;
 use crate::{Bot, BotSpec};
+use crate::{Capabilities, DynKind};
 use boardlab_core::NewGameError;
 use boardlab_core::{split_moves, Game, OptionValues, Options, Seat, Wdl};
-use boardlab_games::{GameKind, GameVisitor};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -53,25 +53,43 @@ type Result<T, E = ServeError> = std::result::Result<T, E>;
 /// # Errors
 /// The input or output failed.
 pub fn serve(
-    fixed: Option<GameKind>,
+    games: &[&'static dyn DynKind],
+    fixed: Option<&'static dyn DynKind>,
     input: &mut dyn BufRead,
     output: Box<dyn Write + Send>,
 ) -> Result<()> {
     let out = Out(Arc::new(Mutex::new(output)));
-    let mut kind = fixed.unwrap_or(GameKind::ALL[0]);
+    let Some(&first) = games.first() else {
+        return Ok(());
+    };
+    let mut kind = fixed.unwrap_or(first);
     let mut settings = Settings::default();
     loop {
         let session = Session {
+            games,
             fixed,
             settings: &mut settings,
             input: &mut *input,
             out: &out,
         };
-        match kind.visit(session)? {
+        match kind.ugi_session(session)? {
             Next::Quit => return Ok(()),
             Next::Switch(k) => kind = k,
         }
     }
+}
+
+/// The game of `games` named `name` (case, `_` and spaces as `-`, or without dashes).
+fn find_game(games: &[&'static dyn DynKind], name: &str) -> Result<&'static dyn DynKind, String> {
+    let norm = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+    games
+        .iter()
+        .copied()
+        .find(|k| k.info().name == norm || k.info().name.replace('-', "") == norm)
+        .ok_or_else(|| {
+            let names: Vec<&str> = games.iter().map(|k| k.info().name).collect();
+            format!("unknown game '{name}'; accepted: {}", names.join(", "))
+        })
 }
 
 /// The output, shared with the search thread: one line at a time.
@@ -119,24 +137,31 @@ impl Default for Settings {
 }
 
 /// What to do after a session with one game.
-enum Next {
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub enum Next {
     Quit,
-    Switch(GameKind),
+    Switch(&'static dyn DynKind),
 }
 
-struct Session<'a> {
-    fixed: Option<GameKind>,
+/// One session of the engine with one game ([`DynKind::ugi_session`]).
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub struct Session<'a> {
+    games: &'a [&'static dyn DynKind],
+    fixed: Option<&'static dyn DynKind>,
     settings: &'a mut Settings,
     input: &'a mut dyn BufRead,
     out: &'a Out,
 }
 
-impl GameVisitor for Session<'_> {
-    type Output = Result<Next>;
-    fn visit<G: boardlab_core::Present + boardlab_core::Audit>(self) -> Result<Next> {
+impl Session<'_> {
+    /// Serves commands with game `G` until `quit`, the end of the input, or another game.
+    pub(crate) fn run<G: Capabilities>(self) -> Result<Next> {
         let options = G::info().default_options();
         let start = G::new(&options, self.settings.seed)?;
         let mut engine = Engine::<G> {
+            games: self.games,
             fixed: self.fixed,
             settings: self.settings,
             options,
@@ -204,8 +229,9 @@ struct Limits {
     infinite: bool,
 }
 
-struct Engine<'a, G: Game> {
-    fixed: Option<GameKind>,
+struct Engine<'a, G: Capabilities> {
+    games: &'a [&'static dyn DynKind],
+    fixed: Option<&'static dyn DynKind>,
     settings: &'a mut Settings,
     options: Options,
     /// The position given with `position`, and the moves since.
@@ -219,7 +245,7 @@ struct Engine<'a, G: Game> {
     out: Out,
 }
 
-impl<G: Game> Engine<'_, G> {
+impl<G: Capabilities> Engine<'_, G> {
     /// Carries out one command line; `Some` when the session ends.
     fn command(&mut self, line: &str) -> Result<Option<Next>, Problem> {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -267,13 +293,14 @@ impl<G: Game> Engine<'_, G> {
             .say(&format!("id name boardlab {}", env!("CARGO_PKG_VERSION")))?;
         self.out.say("id author the boardlab authors")?;
         if self.fixed.is_none() {
-            let vars: Vec<String> = GameKind::ALL
+            let vars: Vec<String> = self
+                .games
                 .iter()
-                .map(|k| format!("var {}", k.name()))
+                .map(|k| format!("var {}", k.info().name))
                 .collect();
             self.out.say(&format!(
                 "option name Game type combo default {} {}",
-                GameKind::ALL[0].name(),
+                self.games.first().map_or("", |k| k.info().name),
                 vars.join(" ")
             ))?;
         }
@@ -336,16 +363,15 @@ impl<G: Game> Engine<'_, G> {
         };
         match name.to_ascii_lowercase().as_str() {
             "game" => {
-                let kind = value
-                    .parse::<GameKind>()
-                    .map_err(|e| Problem::Say(e.to_string()))?;
+                let kind = find_game(self.games, &value).map_err(Problem::Say)?;
                 match self.fixed {
-                    Some(f) if f != kind => {
+                    Some(f) if f.info().name != kind.info().name => {
+                        let f = f.info().name;
                         return refuse(format!(
                             "this engine plays {f} only (it was started as `boardlab ugi {f}`)"
-                        ))
+                        ));
                     }
-                    _ if kind.name() == G::info().name => {}
+                    _ if kind.info().name == G::info().name => {}
                     _ => return Ok(Some(Next::Switch(kind))),
                 }
             }
@@ -644,44 +670,6 @@ fn search<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An output the test reads back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn the_engine_serves_any_reader_and_writer() {
-        let out = Shared::default();
-        let script = "ugi\nisready\nbogus\nuginewgame\ngo nodes 200\nquit\n";
-        let kind: GameKind = "sight-reduction".parse().unwrap();
-        serve(Some(kind), &mut script.as_bytes(), Box::new(out.clone())).unwrap();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert!(lines.contains(&"ugiok"), "{text}");
-        assert!(lines.contains(&"readyok"), "{text}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string error: unknown command 'bogus'")),
-            "{text}"
-        );
-        assert!(
-            lines
-                .last()
-                .is_some_and(|l| l.starts_with("bestmove ") && *l != "bestmove none"),
-            "{text}"
-        );
-    }
 
     #[test]
     fn the_clock_gives_a_share_of_the_time_left_plus_most_of_the_increment() {

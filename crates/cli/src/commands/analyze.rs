@@ -5,8 +5,6 @@ use super::select::status_line;
 use super::Selectors;
 use anyhow::Result;
 use boardlab_ai::BotSpec;
-use boardlab_core::Game;
-use boardlab_games::GameVisitor;
 use std::sync::atomic::AtomicBool;
 
 #[derive(Debug, clap::Args)]
@@ -22,45 +20,39 @@ pub struct Args {
     pub bot_seed: u64,
 }
 
-pub fn run(args: Args) -> Result<()> {
-    args.select.kind()?.visit(args)
-}
-
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let spec: BotSpec = self.bot.parse()?;
-        let game: G = self.select.game()?;
-        if let Some(o) = game.outcome() {
-            anyhow::bail!("the game is over ({o}); there is nothing to analyse");
-        }
-        let mut bot = boardlab_ai::new_bot::<G>(&spec, self.bot_seed)?;
-        let (start, line) = self.select.line::<G>()?;
-        bot.follow(&start, &line);
-        outln!("{}", status_line(&game))?;
-        let a = boardlab_ai::analysis_of(&game, bot.as_mut(), &AtomicBool::new(false))?;
-        let seat = game.to_move();
-        let colour = game
-            .colour_to_move()
-            .map(|c| format!(" ({c})"))
-            .unwrap_or_default();
-        let resolved = boardlab_ai::resolve_for(self.select.kind()?, &spec)?;
-        if resolved == spec {
-            outln!("bot: {spec}")?;
-        } else {
-            outln!("bot: {spec} = {resolved}")?;
-        }
-        outln!("best move: {}", a.best)?;
-        outln!("value: {}{colour}", a.value.for_seat(seat))?;
-        outln!("pv: {}", a.pv.join(" "))?;
-        outln!(
-            "nodes: {} in {:.3} s ({:.0}/s), depth {}",
-            a.nodes,
-            a.elapsed.as_secs_f64(),
-            a.nodes_per_second(),
-            a.depth
-        )?;
-        outln!("bestmove {}", a.best)?;
-        Ok(())
+pub fn run(args: &Args) -> Result<()> {
+    let spec: BotSpec = args.bot.parse()?;
+    let kind = args.select.kind()?;
+    let game = args.select.game()?;
+    if let Some(o) = game.outcome() {
+        anyhow::bail!("the game is over ({o}); there is nothing to analyse");
     }
+    let mut bot = kind.new_bot(&spec, args.bot_seed, None)?;
+    let (start, line) = args.select.line()?;
+    bot.follow(&*start, &line)?;
+    outln!("{}", status_line(&*game))?;
+    let a = bot.search(&*game, &AtomicBool::new(false))?;
+    let seat = game.to_move();
+    let colour = game
+        .colour_to_move()
+        .map(|c| format!(" ({c})"))
+        .unwrap_or_default();
+    let resolved = kind.resolve(&spec)?;
+    if resolved == spec {
+        outln!("bot: {spec}")?;
+    } else {
+        outln!("bot: {spec} = {resolved}")?;
+    }
+    outln!("best move: {}", a.best)?;
+    outln!("value: {}{colour}", a.value.for_seat(seat))?;
+    outln!("pv: {}", a.pv.join(" "))?;
+    outln!(
+        "nodes: {} in {:.3} s ({:.0}/s), depth {}",
+        a.nodes,
+        a.elapsed.as_secs_f64(),
+        a.nodes_per_second(),
+        a.depth
+    )?;
+    outln!("bestmove {}", a.best)?;
+    Ok(())
 }

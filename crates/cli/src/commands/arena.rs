@@ -5,8 +5,6 @@ use super::Selectors;
 use anyhow::{Context, Result};
 use boardlab_ai::arena::{ArenaConfig, MatchGame, MatchSummary};
 use boardlab_ai::BotSpec;
-use boardlab_core::Game;
-use boardlab_games::GameVisitor;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -37,13 +35,13 @@ pub struct Args {
     pub records: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<()> {
-    args.select.kind()?.visit(args)
+pub fn run(args: &Args) -> Result<()> {
+    args.play()
 }
 
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
+impl Args {
+    fn play(&self) -> Result<()> {
+        let kind = self.select.kind()?;
         let [a, b] = self.bots.as_slice() else {
             anyhow::bail!(
                 "give exactly two bots: --bot SPEC --bot SPEC (got {})",
@@ -55,7 +53,7 @@ impl GameVisitor for Args {
             anyhow::bail!("--games must be at least 1");
         }
         let threads = super::worker_threads(self.threads)?;
-        let options = self.select.options::<G>()?;
+        let options = self.select.options()?;
         if let Some(dir) = &self.records {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the records folder {}", dir.display()))?;
@@ -67,17 +65,13 @@ impl GameVisitor for Args {
             seed: self.select.seed,
             options,
             position: self.select.position.clone(),
-            moves: self.select.move_list::<G>(),
+            moves: self.select.move_list()?,
             opening_plies: self.opening_plies,
         };
         // Check the set-up once before starting threads.
-        boardlab_core::setup::<G>(&cfg.options, cfg.seed, cfg.position.as_deref(), &cfg.moves)
+        kind.setup(&cfg.options, cfg.seed, cfg.position.as_deref(), &cfg.moves)
             .context("cannot set up the arena's start position")?;
-        let kind = self.select.kind()?;
-        let resolved = [
-            boardlab_ai::resolve_for(kind, &bots[0])?,
-            boardlab_ai::resolve_for(kind, &bots[1])?,
-        ];
+        let resolved = [kind.resolve(&bots[0])?, kind.resolve(&bots[1])?];
         let show = |i: usize| {
             if resolved[i] == bots[i] {
                 bots[i].to_string()
@@ -87,7 +81,7 @@ impl GameVisitor for Args {
         };
         outln!(
             "{} (options: {}): A = {}, B = {}; {} games, {threads} threads, seed {}{}",
-            G::info().name,
+            kind.info().name,
             cfg.options,
             show(0),
             show(1),
@@ -139,7 +133,7 @@ impl GameVisitor for Args {
                 }
             }
         };
-        let summary = boardlab_ai::arena::run::<G>(&cfg, &AtomicBool::new(false), &on_game)?;
+        let summary = kind.arena(&cfg, &AtomicBool::new(false), &on_game)?;
         bar.finish_and_clear();
         if let Some(e) = save_error.into_inner().expect("not poisoned") {
             anyhow::bail!(e);

@@ -3,9 +3,7 @@
 
 use super::Selectors;
 use anyhow::Result;
-use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
-use boardlab_core::{perft, Game};
-use boardlab_games::{GameKind, GameVisitor};
+use boardlab_core::Game as _;
 use boardlab_solve::bench::bench;
 use boardlab_solve::{SightReduction, SolverConfig};
 use std::time::{Duration, Instant};
@@ -26,44 +24,24 @@ pub struct Args {
     pub solve_setups: u64,
 }
 
-pub fn run(args: Args) -> Result<()> {
+pub fn run(args: &Args) -> Result<()> {
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
         anyhow::bail!("--seconds must be a number of seconds between 0 and 3600");
     }
-    args.select.kind()?.visit(args)
+    args.measure()
 }
 
-/// Random playouts from fresh set-ups (each playout starts with [`Game::restart`], so games
-/// with a random set-up get a new board every time).
-pub fn playouts<G: Game>(template: &G, budget: Duration, seed: u64) -> (u64, u64, f64) {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let start = Instant::now();
-    let (mut games, mut plies) = (0u64, 0u64);
-    loop {
-        for _ in 0..256 {
-            let mut g = template.restart(&mut rng);
-            plies += u64::from(g.playout(&mut rng));
-            games += 1;
-        }
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
-    (games, plies, start.elapsed().as_secs_f64())
-}
-
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let game: G = self.select.game()?;
+impl Args {
+    fn measure(&self) -> Result<()> {
+        let game = self.select.game()?;
         let budget = Duration::from_secs_f64(self.seconds);
         outln!(
             "{} (options: {}), one thread, {:.1} s per measurement",
-            G::info().name,
+            game.kind().info().name,
             game.options(),
             self.seconds
         )?;
-        let (games, plies, secs) = playouts(&game, budget, self.select.seed);
+        let (games, plies, secs) = game.random_playouts(budget, self.select.seed);
         outln!(
             "random playouts: {:.0}/s ({games} playouts in {secs:.2} s)",
             games as f64 / secs
@@ -77,7 +55,7 @@ impl GameVisitor for Args {
         let (depth, nodes, secs) = match self.perft_depth {
             Some(d) => {
                 let t = Instant::now();
-                let n = perft::perft(&game, d);
+                let n = game.perft(d);
                 (d, n, t.elapsed().as_secs_f64())
             }
             None => {
@@ -86,7 +64,7 @@ impl GameVisitor for Args {
                 let mut prev_secs = 0.0f64;
                 for d in 1..=64 {
                     let t = Instant::now();
-                    let n = perft::perft(&game, d);
+                    let n = game.perft(d);
                     let s = t.elapsed().as_secs_f64();
                     best = (d, n, s);
                     let growth = if prev_secs > 1e-4 {
@@ -109,7 +87,7 @@ impl GameVisitor for Args {
         if game.outcome().is_none() {
             for spec in ["mcts:plain", "mcts"] {
                 let spec: boardlab_ai::BotSpec = spec.parse()?;
-                match boardlab_ai::bench_mcts(&game, &spec, budget, self.select.seed) {
+                match boardlab_ai::bench_mcts(&*game, &spec, budget, self.select.seed) {
                     Ok((iterations, secs)) => outln!(
                         "{spec}: {:.0} iterations/s ({iterations} iterations in {secs:.2} s, one thread)",
                         iterations as f64 / secs.max(1e-9)
@@ -118,8 +96,9 @@ impl GameVisitor for Args {
                 }
             }
         }
-        if self.select.kind()? == GameKind::SightReduction && self.solve_setups > 0 {
-            let options = self.select.options::<SightReduction>()?;
+        // The exact solver is Sight Reduction's (`boardlab_solve`).
+        if game.kind().info().name == SightReduction::info().name && self.solve_setups > 0 {
+            let options = self.select.options()?;
             let (first, n) = (self.select.seed, self.solve_setups);
             let last = first.saturating_add(n - 1);
             match bench(&options, first, n, false, SolverConfig::default()) {

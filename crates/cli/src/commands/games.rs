@@ -12,11 +12,11 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     if args.json {
-        let list: Vec<_> = GameKind::ALL.iter().map(|k| k.info()).collect();
+        let list: Vec<_> = GameKind::all().iter().map(|k| k.info()).collect();
         outln!("{}", serde_json::to_string_pretty(&list)?)?;
         return Ok(());
     }
-    for (i, kind) in GameKind::ALL.iter().enumerate() {
+    for (i, kind) in GameKind::all().iter().enumerate() {
         let info = kind.info();
         if i > 0 {
             outln!()?;

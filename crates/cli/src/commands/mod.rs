@@ -124,15 +124,15 @@ pub fn run(cli: Cli) -> Result<()> {
     };
     match command {
         Command::Games(a) => games::run(&a),
-        Command::Perft(a) => perft::run(a),
-        Command::Moves(a) => moves::run(a),
-        Command::Show(a) => show::run(a),
-        Command::Play(a) => play::run(a),
+        Command::Perft(a) => perft::run(&a),
+        Command::Moves(a) => moves::run(&a),
+        Command::Show(a) => show::run(&a),
+        Command::Play(a) => play::run(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Review(a) => review::run(&a),
-        Command::Bench(a) => bench::run(a),
-        Command::Analyze(a) => analyze::run(a),
-        Command::Arena(a) => arena::run(a),
+        Command::Bench(a) => bench::run(&a),
+        Command::Analyze(a) => analyze::run(&a),
+        Command::Arena(a) => arena::run(&a),
         Command::Serve(a) => serve::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
         Command::Solve(a) => solve::run(a),
@@ -180,7 +180,9 @@ fn worker_threads(given: Option<usize>) -> Result<usize> {
 /// Refuses every game but Sight Reduction, for the commands that only it supports: "there
 /// `what` for GAME" (`what`: "is no exact solver", "are no puzzles", …).
 fn sight_reduction_only(kind: boardlab_games::GameKind, what: &str, command: &str) -> Result<()> {
-    if kind != boardlab_games::GameKind::SightReduction {
+    use boardlab_core::Game as _;
+    // These commands wrap the Sight Reduction solver (`boardlab_solve`).
+    if kind.name() != boardlab_solve::SightReduction::info().name {
         anyhow::bail!(
             "there {what} for {}; `boardlab {command}` supports sight-reduction",
             kind.info().name
@@ -197,8 +199,10 @@ fn table_bytes(mb: usize) -> Result<usize> {
     Ok(mb << 20)
 }
 
-/// Options of game `G` from the pairs in `first` followed by `--option KEY=VALUE` items.
-fn game_options<G: boardlab_core::Game>(
+/// Options of the game `info` describes from the pairs in `first` followed by
+/// `--option KEY=VALUE` items.
+fn game_options(
+    info: &'static boardlab_core::GameInfo,
     first: Vec<(String, String)>,
     items: &[String],
 ) -> Result<boardlab_core::Options> {
@@ -206,5 +210,5 @@ fn game_options<G: boardlab_core::Game>(
     for item in items {
         pairs.push(boardlab_core::options::parse_key_value(item)?);
     }
-    Ok(G::info().options_from_pairs(pairs)?)
+    Ok(info.options_from_pairs(pairs)?)
 }

@@ -2,8 +2,6 @@
 
 use super::Selectors;
 use anyhow::Result;
-use boardlab_core::Game;
-use boardlab_games::GameVisitor;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -11,19 +9,9 @@ pub struct Args {
     pub select: Selectors,
 }
 
-pub fn run(args: Args) -> Result<()> {
-    args.select.kind()?.visit(args)
-}
-
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let game: G = self.select.game()?;
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        for m in moves {
-            outln!("{}", game.format_move(m))?;
-        }
-        Ok(())
+pub fn run(args: &Args) -> Result<()> {
+    for m in args.select.game()?.legal_moves() {
+        outln!("{m}")?;
     }
+    Ok(())
 }

@@ -2,8 +2,6 @@
 
 use super::Selectors;
 use anyhow::Result;
-use boardlab_core::{perft, Game};
-use boardlab_games::GameVisitor;
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -18,17 +16,16 @@ pub struct Args {
     pub divide: bool,
 }
 
-pub fn run(args: Args) -> Result<()> {
-    args.select.kind()?.visit(args)
+pub fn run(args: &Args) -> Result<()> {
+    args.count()
 }
 
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let game: G = self.select.game()?;
+impl Args {
+    fn count(&self) -> Result<()> {
+        let game = self.select.game()?;
         let start = Instant::now();
         let total = if self.divide {
-            let rows = perft::divide(&game, self.depth);
+            let rows = game.divide(self.depth);
             for (mv, n) in &rows {
                 outln!("{mv}: {n}")?;
             }
@@ -38,7 +35,7 @@ impl GameVisitor for Args {
                 rows.iter().map(|(_, n)| n).sum()
             }
         } else {
-            perft::perft(&game, self.depth)
+            game.perft(self.depth)
         };
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

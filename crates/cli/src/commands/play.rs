@@ -3,9 +3,9 @@
 use super::select::status_line;
 use super::Selectors;
 use anyhow::{Context, Result};
-use boardlab_ai::{Bot, BotSpec};
-use boardlab_core::{Game, GameRecord, Seat};
-use boardlab_games::GameVisitor;
+use boardlab_ai::{BotSpec, DynBot};
+use boardlab_core::{GameRecord, Seat};
+use boardlab_games::AnyGame;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -64,8 +64,8 @@ impl Player {
     }
 }
 
-pub fn run(args: Args) -> Result<()> {
-    args.select.kind()?.visit(args)
+pub fn run(args: &Args) -> Result<()> {
+    args.play()
 }
 
 const HELP: &str = "Type a move in notation, or one of:
@@ -77,31 +77,38 @@ const HELP: &str = "Type a move in notation, or one of:
   help     this text
   quit     stop without a result";
 
-impl GameVisitor for Args {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
+impl Args {
+    fn play(&self) -> Result<()> {
+        let kind = self.select.kind()?;
         let players = [
             self.first.parse::<Player>()?,
             self.second.parse::<Player>()?,
         ];
         let hint: BotSpec = self.hint.parse()?;
         let bot = |p: &Player, i: u64| match p {
-            Player::Bot(spec) => boardlab_ai::new_bot::<G>(spec, self.select.seed ^ i).map(Some),
+            Player::Bot(spec) => kind.new_bot(spec, self.select.seed ^ i, None).map(Some),
             Player::Human => Ok(None),
         };
         let bots = [bot(&players[0], 1)?, bot(&players[1], 2)?];
 
-        let options = self.select.options::<G>()?;
-        let start: G = boardlab_core::setup(
+        let options = self.select.options()?;
+        let start = AnyGame::from_dyn(kind.setup(
             &options,
             self.select.seed,
             self.select.position.as_deref(),
             &[],
-        )?;
+        )?);
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
+        let record = GameRecord {
+            game: kind.name().to_string(),
+            options: start.options().to_map(),
+            seed: self.select.seed,
+            position: self.select.position.clone(),
+            ..GameRecord::default()
+        };
         let mut session = Session {
-            record: GameRecord::new(&start, self.select.seed, self.select.position.clone()),
+            record,
             start: start.clone(),
             game: start,
             history: Vec::new(),
@@ -112,17 +119,20 @@ impl GameVisitor for Args {
             hint_seed: self.select.seed ^ 3,
         };
         // Moves given with --moves are part of the game from the start.
-        for (i, text) in self.select.move_list::<G>().iter().enumerate() {
-            let mv = session
+        for (i, text) in self.select.move_list()?.iter().enumerate() {
+            let canonical = session.game.canonical(text);
+            session
                 .game
                 .play_text(text)
                 .with_context(|| format!("--moves, move {}", i + 1))?;
-            session.history.push((mv, session.game_format_last(text)));
+            session
+                .history
+                .push(canonical.unwrap_or_else(|_| text.clone()));
         }
         session.record.seats.first = session.players[0].name();
         session.record.seats.second = session.players[1].name();
         session.record.started = Some(now());
-        outln!("{} — type 'help' for commands.", G::info().title)?;
+        outln!("{} — type 'help' for commands.", kind.info().title)?;
         let end = session.run(&mut input)?;
         session.finish(end, self.record.as_ref())
     }
@@ -136,51 +146,50 @@ enum End {
     Quit,
 }
 
-struct Session<G: Game> {
-    start: G,
-    game: G,
-    /// Moves played, with their canonical notation.
-    history: Vec<(G::Move, String)>,
+struct Session {
+    start: AnyGame,
+    game: AnyGame,
+    /// Moves played, in canonical notation.
+    history: Vec<String>,
     players: [Player; 2],
-    bots: [Option<Box<dyn Bot<G>>>; 2],
+    bots: [Option<Box<dyn DynBot>>; 2],
     hint: BotSpec,
-    hint_bot: Option<Box<dyn Bot<G>>>,
+    hint_bot: Option<Box<dyn DynBot>>,
     hint_seed: u64,
     record: GameRecord,
 }
 
-impl<G: Game> Session<G> {
+impl Session {
     fn player(&self, seat: Seat) -> &Player {
         &self.players[seat.index()]
     }
 
     fn show(&self) -> std::io::Result<()> {
         out!("{}", self.game.diagram())?;
-        outln!("{}", status_line(&self.game))
+        outln!("{}", status_line(&*self.game))
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<End> {
         self.show()?;
-        let mut moves = Vec::new();
         loop {
             if self.game.outcome().is_some() {
                 return Ok(End::Over);
             }
             let seat = self.game.to_move();
             if let Some(bot) = &mut self.bots[seat.index()] {
-                let line: Vec<G::Move> = self.history.iter().map(|(m, _)| *m).collect();
-                bot.follow(&self.start, &line);
-                let mv = match bot.try_search(&self.game, &AtomicBool::new(false)) {
+                let found = bot
+                    .follow(&*self.start, &self.history)
+                    .and_then(|()| bot.search(&*self.game, &AtomicBool::new(false)));
+                let text = match found {
                     Ok(r) => r.best,
                     Err(e) => return Ok(End::Forfeit(seat, e.to_string())),
                 };
-                let text = self.game.format_move(mv);
                 outln!(
                     "{seat} seat ({}) plays {text}",
                     self.players[seat.index()].name()
                 )?;
-                self.game.play_unchecked(mv);
-                self.history.push((mv, text));
+                self.game.play_text(&text)?;
+                self.history.push(text);
                 self.show()?;
                 continue;
             }
@@ -200,27 +209,22 @@ impl<G: Game> Session<G> {
                 "" => {}
                 "help" | "?" => outln!("{HELP}")?,
                 "moves" => {
-                    self.game.legal_moves(&mut moves);
-                    let list: Vec<String> =
-                        moves.iter().map(|m| self.game.format_move(*m)).collect();
+                    let list = self.game.legal_moves();
                     outln!("{} legal moves: {}", list.len(), list.join(", "))?;
                 }
                 "show" => self.show()?,
                 "hint" => {
                     if self.hint_bot.is_none() {
-                        match boardlab_ai::new_bot::<G>(&self.hint, self.hint_seed) {
+                        match self.game.kind().new_bot(&self.hint, self.hint_seed, None) {
                             Ok(b) => self.hint_bot = Some(b),
                             Err(e) => outln!("no hint: {e}")?,
                         }
                     }
                     if let Some(bot) = &mut self.hint_bot {
-                        let line: Vec<G::Move> = self.history.iter().map(|(m, _)| *m).collect();
-                        bot.follow(&self.start, &line);
-                        match boardlab_ai::analysis_of(
-                            &self.game,
-                            bot.as_mut(),
-                            &AtomicBool::new(false),
-                        ) {
+                        let found = bot
+                            .follow(&*self.start, &self.history)
+                            .and_then(|()| bot.search(&*self.game, &AtomicBool::new(false)));
+                        match found {
                             Ok(a) => outln!(
                                 "hint: {} (value {}; line {})",
                                 a.best,
@@ -237,17 +241,17 @@ impl<G: Game> Session<G> {
                 "undo" => self.undo()?,
                 "resign" => return Ok(End::Resigned(seat)),
                 "quit" | "exit" => return Ok(End::Quit),
-                text => match self.game.parse_move(text) {
-                    Err(e) => outln!("{e}")?,
-                    Ok(mv) => match self.game.play(mv) {
+                text => {
+                    let canonical = self.game.canonical(text);
+                    match self.game.play_text(text) {
                         Err(e) => outln!("{e}")?,
-                        Ok(()) => {
-                            let canonical = self.game_format_last(text);
-                            self.history.push((mv, canonical));
+                        Ok(_) => {
+                            self.history
+                                .push(canonical.unwrap_or_else(|_| text.to_string()));
                             self.show()?;
                         }
-                    },
-                },
+                    }
+                }
             }
         }
     }
@@ -260,8 +264,10 @@ impl<G: Game> Session<G> {
         loop {
             self.history.pop();
             self.game = self.start.clone();
-            for (m, _) in &self.history {
-                self.game.play_unchecked(*m);
+            for text in &self.history {
+                self.game
+                    .play_text(text)
+                    .expect("the moves played so far replay");
             }
             if self.history.is_empty() || *self.player(self.game.to_move()) == Player::Human {
                 break;
@@ -272,7 +278,7 @@ impl<G: Game> Session<G> {
     }
 
     fn finish(mut self, end: End, path: Option<&PathBuf>) -> Result<()> {
-        self.record.moves = self.history.iter().map(|(_, t)| t.clone()).collect();
+        self.record.moves = self.history.clone();
         match end {
             End::Over => {
                 let o = self.game.outcome().expect("the game is over");
@@ -319,18 +325,6 @@ impl<G: Game> Session<G> {
             outln!("Record saved to {}", path.display())?;
         }
         Ok(())
-    }
-
-    /// The canonical notation of the move just played from `text`: parsed again in the
-    /// position before it, so notation that depends on the position stays right.
-    fn game_format_last(&self, text: &str) -> String {
-        let mut before = self.start.clone();
-        for (m, _) in &self.history {
-            before.play_unchecked(*m);
-        }
-        before
-            .parse_move(text)
-            .map_or_else(|_| text.to_string(), |m| before.format_move(m))
     }
 }
 

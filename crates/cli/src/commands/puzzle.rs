@@ -3,6 +3,7 @@
 //! solution, graded by how many first moves lead to dead ends.
 
 use anyhow::Result;
+use boardlab_core::Game as _;
 use boardlab_solve::puzzle::{generate, Difficulty};
 use boardlab_solve::{SightReduction, SolverConfig};
 
@@ -46,7 +47,8 @@ pub fn run(args: Args) -> Result<()> {
     if args.count == 0 || args.count > 100_000 {
         anyhow::bail!("--count must be from 1 to 100000");
     }
-    let options = super::game_options::<SightReduction>(
+    let options = super::game_options(
+        SightReduction::info(),
         vec![("mode".to_string(), "solitaire".to_string())],
         &args.options,
     )?;

@@ -2,8 +2,7 @@
 
 use super::show::print_position;
 use anyhow::Result;
-use boardlab_core::{Game, GameRecord};
-use boardlab_games::{GameKind, GameVisitor};
+use boardlab_games::{AnyGame, GameKind};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -16,60 +15,40 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let record = super::read_record(&args.file)?;
-    let kind: GameKind = record.game.parse()?;
-    kind.visit(Replay {
-        record,
-        verbose: args.verbose,
-    })
-}
-
-struct Replay {
-    record: GameRecord,
-    verbose: bool,
-}
-
-impl GameVisitor for Replay {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let r = &self.record;
-        let (game, moves) = r.replay::<G>()?;
-        if self.verbose {
-            let mut g: G = match &r.position {
-                Some(p) => G::from_position(&game.options(), p)?,
-                None => G::new(&game.options(), r.seed)?,
-            };
-            for (i, mv) in moves.iter().enumerate() {
-                outln!("{}. {}", i + 1, g.format_move(*mv))?;
-                g.play_unchecked(*mv);
-                out!("{}", g.diagram())?;
-            }
+    let r = super::read_record(&args.file)?;
+    let kind: GameKind = r.game.parse()?;
+    let (game, moves) = kind.replay(&r)?;
+    if args.verbose {
+        let mut g = AnyGame::record_start(kind, &r)?;
+        for (i, text) in moves.iter().enumerate() {
+            g.play_text(text)?;
+            outln!("{}. {text}", i + 1)?;
+            out!("{}", g.diagram())?;
         }
-        outln!(
-            "{} — {} vs {}, {} moves, options: {}",
-            G::info().title,
-            if r.seats.first.is_empty() {
-                "?"
-            } else {
-                &r.seats.first
-            },
-            if r.seats.second.is_empty() {
-                "?"
-            } else {
-                &r.seats.second
-            },
-            moves.len(),
-            game.options()
-        )?;
-        print_position(&game)?;
-        if game.outcome().is_none() {
-            match (&r.result, &r.termination) {
-                (Some(res), Some(t)) => outln!("Recorded result: {res} ({t})")?,
-                (Some(res), None) => outln!("Recorded result: {res}")?,
-                _ => outln!("The game is unfinished.")?,
-            }
-        }
-        outln!("The record is valid.")?;
-        Ok(())
     }
+    let name = |n: &str| {
+        if n.is_empty() {
+            "?".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    outln!(
+        "{} — {} vs {}, {} moves, options: {}",
+        kind.info().title,
+        name(&r.seats.first),
+        name(&r.seats.second),
+        moves.len(),
+        game.options()
+    )?;
+    print_position(&*game)?;
+    if game.outcome().is_none() {
+        match (&r.result, &r.termination) {
+            (Some(res), Some(t)) => outln!("Recorded result: {res} ({t})")?,
+            (Some(res), None) => outln!("Recorded result: {res}")?,
+            _ => outln!("The game is unfinished.")?,
+        }
+    }
+    outln!("The record is valid.")?;
+    Ok(())
 }

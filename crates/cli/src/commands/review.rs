@@ -55,7 +55,8 @@ pub fn run(args: &Args) -> Result<()> {
             eprintln!("reviewed {}/{} positions", p.done, p.total);
         }
     };
-    let result = review::review_record(&record, &config, &AtomicBool::new(false), &mut progress);
+    let result =
+        boardlab_games::review_record(&record, &config, &AtomicBool::new(false), &mut progress);
     bar.finish_and_clear();
     let review = result.map_err(|e| match e {
         ReviewError::Record(e) => {
@@ -116,7 +117,7 @@ fn print_review(review: &Review, record: &GameRecord) {
             name.to_string()
         }
     };
-    let title = boardlab_games::GameKind::ALL
+    let title = boardlab_games::GameKind::all()
         .iter()
         .find(|k| k.name() == review.game)
         .map_or(review.game.as_str(), |k| k.info().title);

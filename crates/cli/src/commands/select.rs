@@ -2,8 +2,9 @@
 //! `--position TEXT`, `--moves "M1 M2 ..."` and `--seed N`.
 
 use anyhow::{Context, Result};
+use boardlab_ai::DynGame;
 use boardlab_core::{split_moves, Game, Options};
-use boardlab_games::GameKind;
+use boardlab_games::{AnyGame, GameKind};
 use clap::Args;
 
 /// Game and position selection.
@@ -34,63 +35,85 @@ impl Selectors {
         Ok(self.game.parse::<GameKind>()?)
     }
 
-    /// The checked options of game `G`.
+    /// The checked options of the chosen game.
     ///
     /// # Errors
-    /// Malformed `KEY=VALUE` items, unknown options or values.
-    pub fn options<G: Game>(&self) -> Result<Options> {
-        super::game_options::<G>(Vec::new(), &self.options)
+    /// An unknown game, malformed `KEY=VALUE` items, unknown options or values.
+    pub fn options(&self) -> Result<Options> {
+        super::game_options(self.kind()?.info(), Vec::new(), &self.options)
     }
 
     /// The moves given with `--moves`, split into single moves.
-    #[must_use]
-    pub fn move_list<G: Game>(&self) -> Vec<String> {
-        self.moves
+    ///
+    /// # Errors
+    /// An unknown game.
+    pub fn move_list(&self) -> Result<Vec<String>> {
+        let multi_word = self.kind()?.info().multi_word_moves;
+        Ok(self
+            .moves
             .as_deref()
-            .map(|m| split_moves(m, G::info().multi_word_moves))
-            .unwrap_or_default()
+            .map(|m| split_moves(m, multi_word))
+            .unwrap_or_default())
     }
 
     /// The selected game: options, position or set-up, then the moves.
     ///
     /// # Errors
     /// Bad options, position text or moves, naming what was wrong.
-    pub fn game<G: Game>(&self) -> Result<G> {
-        let options = self.options::<G>()?;
-        if self.position.is_some() && !G::info().has_position_text {
-            anyhow::bail!("{} has no position text; use --moves", G::info().name);
+    pub fn game(&self) -> Result<AnyGame> {
+        let kind = self.kind()?;
+        let options = self.options()?;
+        let name = kind.info().name;
+        if self.position.is_some() && !kind.info().has_position_text {
+            anyhow::bail!("{name} has no position text; use --moves");
         }
-        let moves = self.move_list::<G>();
-        boardlab_core::setup::<G>(&options, self.seed, self.position.as_deref(), &moves)
-            .with_context(|| format!("cannot set up the {} position", G::info().name))
+        let moves = self.move_list()?;
+        let game = kind
+            .setup(&options, self.seed, self.position.as_deref(), &moves)
+            .with_context(|| format!("cannot set up the {name} position"))?;
+        Ok(AnyGame::from_dyn(game))
     }
-}
 
-impl Selectors {
-    /// The selected start (options and position or set-up) and the moves played from it.
+    /// The selected game as game `G`, for the commands of one game's solver.
     ///
     /// # Errors
     /// Bad options, position text or moves, naming what was wrong.
-    pub fn line<G: Game>(&self) -> Result<(G, Vec<G::Move>)> {
-        let start: G = Selectors {
+    pub fn typed_game<G: Game>(&self) -> Result<G> {
+        let options = super::game_options(G::info(), Vec::new(), &self.options)?;
+        let moves = self
+            .moves
+            .as_deref()
+            .map(|m| split_moves(m, G::info().multi_word_moves))
+            .unwrap_or_default();
+        boardlab_core::setup::<G>(&options, self.seed, self.position.as_deref(), &moves)
+            .with_context(|| format!("cannot set up the {} position", G::info().name))
+    }
+
+    /// The selected start (options and position or set-up) and the moves played from it, in
+    /// canonical notation.
+    ///
+    /// # Errors
+    /// Bad options, position text or moves, naming what was wrong.
+    pub fn line(&self) -> Result<(AnyGame, Vec<String>)> {
+        let start = Selectors {
             moves: None,
             ..self.clone()
         }
         .game()?;
         let mut game = start.clone();
         let mut line = Vec::new();
-        for (i, text) in self.move_list::<G>().iter().enumerate() {
-            line.push(
-                game.play_text(text)
-                    .with_context(|| format!("--moves, move {}", i + 1))?,
-            );
+        for (i, text) in self.move_list()?.iter().enumerate() {
+            let played = game
+                .play_text(text)
+                .with_context(|| format!("--moves, move {}", i + 1))?;
+            line.push(played.notation);
         }
         Ok((start, line))
     }
 }
 
 /// A one-line description of whose turn it is or how the game ended.
-pub fn status_line<G: Game>(game: &G) -> String {
+pub fn status_line(game: &dyn DynGame) -> String {
     if let Some(o) = game.outcome() {
         return format!("Game over: {o}");
     }

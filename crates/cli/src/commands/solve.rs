@@ -39,7 +39,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     super::sight_reduction_only(args.select.kind()?, "is no exact solver", "solve")?;
     let table_bytes = super::table_bytes(args.table_mb)?;
-    let game: SightReduction = args.select.game()?;
+    let game: SightReduction = args.select.typed_game()?;
     let config = SolverConfig {
         table_bytes,
         node_limit: args.max_nodes,

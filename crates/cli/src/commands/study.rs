@@ -4,6 +4,7 @@
 //! chart in DIR. Resumable: run it again with the same DIR to continue.
 
 use anyhow::Result;
+use boardlab_core::Game as _;
 use boardlab_solve::study::{run as run_study, Depth, StudyConfig};
 use boardlab_solve::SightReduction;
 use std::io::IsTerminal;
@@ -52,7 +53,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let table_bytes = super::table_bytes(args.table_mb)?;
     let threads = super::worker_threads(args.threads)?;
-    let options = super::game_options::<SightReduction>(Vec::new(), &args.options)?;
+    let options = super::game_options(SightReduction::info(), Vec::new(), &args.options)?;
     let shard = match &args.shard {
         None => None,
         Some(text) => {

@@ -18,6 +18,11 @@ pub fn run(args: Args) -> Result<()> {
         .map(str::parse::<GameKind>)
         .transpose()?;
     let stdin = std::io::stdin();
-    boardlab_ai::ugi::engine::serve(fixed, &mut stdin.lock(), Box::new(std::io::stdout()))?;
+    boardlab_ai::ugi::engine::serve(
+        &boardlab_games::LIST,
+        fixed.map(GameKind::dyn_kind),
+        &mut stdin.lock(),
+        Box::new(std::io::stdout()),
+    )?;
     Ok(())
 }

@@ -6,12 +6,12 @@
 //! a trapping move when there is one and otherwise prefers conversions and moves toward the
 //! enemy King.
 
-use crate::knowledge::{GameAi, NoEndgame};
-use crate::spec::{AlphaBetaSpec, BotSpec};
+use crate::board::{coords, point_at, CASTLE_ADJ, NO_TRI, STARS, TRI_MASK};
+use crate::{Move, Opprimo, Point, Side};
+use boardlab_ai::knowledge::{GameAi, NoEndgame};
+use boardlab_ai::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Rules;
-use boardlab_opprimo::board::{coords, point_at, CASTLE_ADJ, NO_TRI, STARS, TRI_MASK};
-use boardlab_opprimo::{Move, Opprimo, Point, Side};
 use std::time::Duration;
 
 /// How far each point is from each colour's home side, in half-rows (0..=12).
@@ -160,8 +160,8 @@ impl GameAi for Opprimo {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        use crate::levels::Effort::{Depth, Nodes, Plain};
-        crate::levels::alphabeta_level(
+        use boardlab_ai::levels::Effort::{Depth, Nodes, Plain};
+        boardlab_ai::levels::alphabeta_level(
             n,
             &[
                 Plain(300),
@@ -188,5 +188,11 @@ impl GameAi for Opprimo {
             nodes: Some(300_000),
             ..AlphaBetaSpec::DEFAULT
         })
+    }
+}
+/// The bots know Opprimo: every bot and level plays it.
+impl boardlab_ai::Capabilities for Opprimo {
+    fn bots() -> Option<&'static dyn boardlab_ai::BotSupport<Self>> {
+        Some(boardlab_ai::bot_support::<Self>())
     }
 }

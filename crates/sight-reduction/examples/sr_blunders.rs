@@ -1,11 +1,11 @@
 //! Finds the moves that change the exact result in Sight Reduction game records:
 //! `sr_blunders DIR` (every `*.txt` record in it).
 
-use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::knowledge::Endgame;
 use boardlab_core::Budget;
 use boardlab_core::Rules;
 use boardlab_core::{Game, GameRecord};
+use boardlab_sight_reduction::ai::SolverEndgame;
 use boardlab_sight_reduction::SightReduction;
 
 fn main() {

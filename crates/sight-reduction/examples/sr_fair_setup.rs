@@ -5,10 +5,10 @@
 //!
 //! `cargo run --release -p boardlab-ai --example sr_fair_setup -- [N] [OPTIONS]`
 
-use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::knowledge::Endgame;
 use boardlab_core::Budget;
 use boardlab_core::Game;
+use boardlab_sight_reduction::ai::SolverEndgame;
 use boardlab_sight_reduction::{Move, SightReduction};
 use std::time::Instant;
 

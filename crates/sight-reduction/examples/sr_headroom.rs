@@ -7,8 +7,8 @@ use boardlab_ai::spec::MctsSpec;
 use boardlab_ai::{new_bot, Bot, BotSpec};
 use boardlab_core::Game;
 use boardlab_core::Rules;
+use boardlab_sight_reduction::solver::{Solver, SolverConfig};
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 
 fn main() {

@@ -1,17 +1,17 @@
-//! A tiny game used only in tests (feature `testkit`): three in a row on a 3 × 3 board, Black
-//! first. It implements [`Game`] and [`Present`] the way every boardlab game does, and the tests
-//! of the games registry, the computer players and the presentation add it as a fifth game, as
-//! `docs/architecture.md` describes for a real one.
+//! A tiny game for tests: three in a row on a 3 × 3 board, Black first. It implements
+//! [`Game`] and [`Present`] the way every boardlab game does, and with the `toy` feature of
+//! `boardlab-games` it joins the real list of games as a fifth game, as
+//! `docs/architecture.md` describes for a real one (`crates/games/tests/fifth_game.rs`).
 //!
 //! - Moves: a square, `b2`. Position text: the board from rank 3 down, `b` and `w` for stones
 //!   and `.` for empty squares, ranks separated by `/`, then the colour to move: `.../.b./... w`.
 //! - The game ends when a colour has three in a row (it wins) or the board is full (a draw).
 
-use crate::game::{Audit, Notation, Rules};
-use crate::present::{
+use boardlab_core::present::{
     self, Click, Fact, Interaction, MoveInput, Piece, PieceKind, Refusal, Selection, Text,
 };
-use crate::{
+use boardlab_core::{Audit, Notation, Rules};
+use boardlab_core::{
     Colour, Game, GameInfo, NewGameError, Options, Outcome, ParseMoveError, PositionError, Present,
     Rejected, Seat,
 };
@@ -27,7 +27,7 @@ const LINES: [[u8; 3]; 8] = [
     [2, 4, 6],
 ];
 
-const KEYS: [u64; 19] = crate::zobrist::keys(0x70F);
+const KEYS: [u64; 19] = boardlab_core::zobrist::keys(0x70F);
 
 static INFO: GameInfo = GameInfo {
     name: "toy",
@@ -221,7 +221,7 @@ impl Notation for Toy {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, ParseMoveError> {
-        crate::coord::parse_square(text.trim(), 3, 3)
+        boardlab_core::coord::parse_square(text.trim(), 3, 3)
             .map(|(f, r)| r * 3 + f)
             .ok_or_else(|| ParseMoveError::new::<Toy>(text, "not a square of the board"))
     }
@@ -331,10 +331,14 @@ pub fn options() -> Options {
     INFO.default_options()
 }
 
+/// No capabilities: the random bot and outside engines play the toy game; other bots, reviews
+/// and the learning environments refuse it.
+impl boardlab_ai::Capabilities for Toy {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft::perft;
+    use boardlab_core::perft::perft;
 
     #[test]
     fn three_in_a_row_counts_and_results() {
@@ -353,8 +357,9 @@ mod tests {
 
     #[test]
     fn set_ups_read_then_check() {
-        assert!(crate::testkit::check_setups::<Toy>(&options(), 0..20, 9) > 100);
-        let problems = crate::testkit::rejected_problems::<Toy>(&options(), "bb./ww./... w");
+        assert!(boardlab_core::testkit::check_setups::<Toy>(&options(), 0..20, 9) > 100);
+        let problems =
+            boardlab_core::testkit::rejected_problems::<Toy>(&options(), "bb./ww./... w");
         assert_eq!(problems, [MISMATCH]);
         let setup = ToySetup {
             stones: [0b11, 0b10],
@@ -364,7 +369,7 @@ mod tests {
         assert_eq!(rejected.setup, setup);
         assert_eq!(
             rejected.reason,
-            crate::Rejection::Problems(vec![
+            boardlab_core::Rejection::Problems(vec![
                 "each of the nine squares holds at most one stone".into()
             ])
         );
@@ -373,6 +378,6 @@ mod tests {
 
     #[test]
     fn passes_the_conformance_kit() {
-        crate::testkit::conformance::<Toy>(&[options()], 20, 20);
+        boardlab_core::testkit::conformance::<Toy>(&[options()], 20, 20);
     }
 }

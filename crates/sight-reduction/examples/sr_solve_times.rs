@@ -1,10 +1,10 @@
 //! Measures how long the Sight Reduction exact search takes from fresh random boards.
 
-use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::knowledge::Endgame;
 use boardlab_core::Budget;
 use boardlab_core::Game;
 use boardlab_core::Rules;
+use boardlab_sight_reduction::ai::SolverEndgame;
 use boardlab_sight_reduction::SightReduction;
 use std::time::Instant;
 

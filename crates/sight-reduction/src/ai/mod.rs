@@ -6,15 +6,17 @@
 //! leaves of the trees. The fair set-up's choices and the last placements of the placement
 //! set-up are decided exactly with it too.
 
-use crate::knowledge::{Endgame, GameAi};
-use crate::spec::BotSpec;
+mod judge;
+
+use crate::kernel::{self, move_mask, RuleSet};
+use crate::solver::{Position, Solver, SolverConfig};
+use crate::{Config, Move, Phase, Side, SightReduction};
+use boardlab_ai::knowledge::{Endgame, GameAi};
+use boardlab_ai::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Budget;
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven};
-use boardlab_sight_reduction::kernel::{self, move_mask, RuleSet};
-use boardlab_sight_reduction::solver::{Position, Solver, SolverConfig};
-use boardlab_sight_reduction::{Config, Move, Phase, Side, SightReduction};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -428,7 +430,7 @@ impl Endgame<SightReduction> for SolverEndgame {
         game: &SightReduction,
         budget: Budget<'_>,
         line: usize,
-    ) -> Option<crate::knowledge::ExactJudgement<Move>> {
+    ) -> Option<boardlab_ai::knowledge::ExactJudgement<Move>> {
         self.judge_position(game, budget, line)
     }
 
@@ -614,33 +616,40 @@ impl GameAi for SightReduction {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        crate::levels::sight_reduction_level(n)
+        boardlab_ai::levels::sight_reduction_level(n)
     }
 
     fn best_spec(time: Duration, threads: u32) -> BotSpec {
-        BotSpec::Mcts(crate::spec::MctsSpec {
+        BotSpec::Mcts(boardlab_ai::spec::MctsSpec {
             time: Some(time),
             threads,
-            ..crate::spec::MctsSpec::DEFAULT
+            ..boardlab_ai::spec::MctsSpec::DEFAULT
         })
     }
 
     /// MCTS with 50,000 iterations a position, for the set-up phases; the removal phase is
     /// reviewed exactly by the solver (see `docs/review.md`).
     fn review_spec() -> BotSpec {
-        BotSpec::Mcts(crate::spec::MctsSpec {
+        BotSpec::Mcts(boardlab_ai::spec::MctsSpec {
             iterations: Some(50_000),
-            ..crate::spec::MctsSpec::DEFAULT
+            ..boardlab_ai::spec::MctsSpec::DEFAULT
         })
+    }
+}
+
+/// The bots know Sight Reduction: every bot and level plays it.
+impl boardlab_ai::Capabilities for SightReduction {
+    fn bots() -> Option<&'static dyn boardlab_ai::BotSupport<Self>> {
+        Some(boardlab_ai::bot_support::<Self>())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::to_move;
     use boardlab_core::prelude::*;
     use boardlab_core::{Colour, Options};
-    use boardlab_sight_reduction::kernel::to_move;
     use std::collections::HashMap;
 
     fn game(opts: &str, seed: u64) -> SightReduction {

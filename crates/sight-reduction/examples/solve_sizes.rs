@@ -2,14 +2,15 @@
 //! distance and a move, from the same solver) on positions of random games, by the number of
 //! pieces left: `solve_sizes`.
 
-use boardlab_ai::games::sight_reduction::SolverEndgame;
 use boardlab_ai::knowledge::Endgame;
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::Budget;
 use boardlab_core::Game;
 use boardlab_core::Rules as _;
+use boardlab_sight_reduction::ai::SolverEndgame;
+use boardlab_sight_reduction::kernel::RuleSet;
+use boardlab_sight_reduction::solver::{Position, Solver, SolverConfig};
 use boardlab_sight_reduction::SightReduction;
-use boardlab_solve::{Position, RuleSet, Solver, SolverConfig};
 use std::time::Instant;
 
 fn main() {

@@ -1,13 +1,13 @@
 //! Sight Reduction's exact judgement for reviews and puzzle hints: in the removal phase, the
 //! match solver's value of every move and the best line, or the solitaire solver's verdict.
 
-use super::sight_reduction::SolverEndgame;
-use crate::knowledge::ExactJudgement;
+use super::SolverEndgame;
+use crate::kernel::{move_mask, RuleSet};
+use crate::solver::{solitaire, Position, Solver, SolverConfig};
+use crate::{Move, Phase, SightReduction};
+use boardlab_ai::knowledge::ExactJudgement;
 use boardlab_core::prelude::*;
 use boardlab_core::{Budget, Proven};
-use boardlab_sight_reduction::kernel::{move_mask, RuleSet};
-use boardlab_sight_reduction::solver::{solitaire, Position, Solver, SolverConfig};
-use boardlab_sight_reduction::{Move, Phase, SightReduction};
 
 /// Positions with at most this many pieces are solved with the distance to the end
 /// (milliseconds); larger ones with who wins alone.
@@ -21,7 +21,7 @@ const TABLE_BYTES: usize = 32 << 20;
 const SOLITAIRE_TABLE_BYTES: usize = 8 << 20;
 
 impl SolverEndgame {
-    /// See [`crate::knowledge::Endgame::judge`]: the removal phase only.
+    /// See [`boardlab_ai::knowledge::Endgame::judge`]: the removal phase only.
     pub(super) fn judge_position(
         &mut self,
         game: &SightReduction,

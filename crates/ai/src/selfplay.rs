@@ -1,10 +1,9 @@
-//! Playing one game of a report: a self-play game, or a game of the skill trace between the
+//! Playing one game of a designer report (`boardlab_report`): a self-play game, or a game of the skill trace between the
 //! bot and itself at half the budget.
 
-use boardlab_ai::arena::mix;
-use boardlab_ai::knowledge::GameAi;
-use boardlab_ai::spec::BotSpec;
-use boardlab_ai::{new_bot, resolve, AiError};
+use crate::arena::mix;
+use crate::spec::BotSpec;
+use crate::{new_bot, resolve_type, AiError, Capabilities};
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{Options, Seat};
 use serde::{Deserialize, Serialize};
@@ -95,7 +94,7 @@ pub fn halved(spec: &BotSpec, halvings: u32) -> Result<BotSpec, String> {
 ///
 /// # Errors
 /// Options the game refuses, a bot it cannot have, or a failing outside engine.
-pub fn play<G: GameAi>(setting: &Setting, job: Job) -> Result<Trace, AiError> {
+pub fn play<G: Capabilities>(setting: &Setting, job: Job) -> Result<Trace, AiError> {
     let (n, role) = match job {
         Job::SelfPlay(n) => (n, 0),
         Job::Skill(step, n) => (n, 1 + u64::from(step)),
@@ -103,7 +102,7 @@ pub fn play<G: GameAi>(setting: &Setting, job: Job) -> Result<Trace, AiError> {
     let setup_seed = mix(setting.seed, u64::from(n), 10 + role);
     let mut game = G::new(&setting.options, setup_seed)
         .map_err(|e| AiError::Unsupported(format!("these options: {e}")))?;
-    let base = resolve::<G>(&setting.bot);
+    let base = resolve_type::<G>(&setting.bot)?;
     // Seat i's bot; in skill games the stronger bot takes the first seat in even games.
     let stronger_first = match job {
         Job::SelfPlay(_) => None,
@@ -158,9 +157,7 @@ pub fn play<G: GameAi>(setting: &Setting, job: Job) -> Result<Trace, AiError> {
         game.play_unchecked(mv);
     }
     trace.ms = started.elapsed().as_millis() as u64;
-    trace.first_score = game
-        .outcome()
-        .map(|o| boardlab_ai::search::outcome_scores(&o)[0]);
+    trace.first_score = game.outcome().map(|o| crate::search::outcome_scores(&o)[0]);
     trace.swapped = game.colour_of(Seat::First) != start_colour;
     Ok(trace)
 }

@@ -5,11 +5,11 @@
 //! reach four on counts nothing for it). The playout policy claims at once when a claim wins
 //! the game, and otherwise usually claims what it can before placing tokens.
 
-use crate::knowledge::{GameAi, NoEndgame};
-use crate::spec::{BotSpec, MctsSpec};
+use crate::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
+use boardlab_ai::knowledge::{GameAi, NoEndgame};
+use boardlab_ai::spec::{BotSpec, MctsSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Rules;
-use boardlab_obsidio::{Move, Obsidio, Side, BLACK, UNLIMITED, WHITE};
 use std::time::Duration;
 
 /// Value of a claimed target.
@@ -191,6 +191,13 @@ impl GameAi for Obsidio {
             c: 0.5,
             ..MctsSpec::DEFAULT
         })
+    }
+}
+
+/// The bots know Obsidio: every bot and level plays it.
+impl boardlab_ai::Capabilities for Obsidio {
+    fn bots() -> Option<&'static dyn boardlab_ai::BotSupport<Self>> {
+        Some(boardlab_ai::bot_support::<Self>())
     }
 }
 

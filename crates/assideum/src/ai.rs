@@ -5,10 +5,10 @@
 //! penalty for standing in siege. Attacks are the tactical moves: alpha-beta orders them by
 //! the value of what they remove and follows them in its quiescence search.
 
-use crate::knowledge::{GameAi, NoEndgame};
-use crate::spec::{AlphaBetaSpec, BotSpec};
-use boardlab_assideum::tables::rank;
-use boardlab_assideum::{Assideum, Board, FireAt, Kind, Move, Side, WHITE};
+use crate::tables::rank;
+use crate::{Assideum, Board, FireAt, Kind, Move, Side, WHITE};
+use boardlab_ai::knowledge::{GameAi, NoEndgame};
+use boardlab_ai::spec::{AlphaBetaSpec, BotSpec};
 use boardlab_core::rand::Rng;
 use boardlab_core::Rules;
 use std::time::Duration;
@@ -168,8 +168,8 @@ impl GameAi for Assideum {
     }
 
     fn level_spec(n: u8) -> BotSpec {
-        use crate::levels::Effort::{Depth, Nodes};
-        crate::levels::alphabeta_level(
+        use boardlab_ai::levels::Effort::{Depth, Nodes};
+        boardlab_ai::levels::alphabeta_level(
             n,
             &[
                 Depth(1),
@@ -195,6 +195,13 @@ impl GameAi for Assideum {
             nodes: Some(30_000),
             ..AlphaBetaSpec::DEFAULT
         })
+    }
+}
+
+/// The bots know Assideum: every bot and level plays it.
+impl boardlab_ai::Capabilities for Assideum {
+    fn bots() -> Option<&'static dyn boardlab_ai::BotSupport<Self>> {
+        Some(boardlab_ai::bot_support::<Self>())
     }
 }
 
