@@ -134,7 +134,7 @@ pub trait DynKind: Send + Sync + 'static {
     #[doc(hidden)]
     fn ugi_session(
         &self,
-        session: ugi::engine::Session<'_>,
+        session: ugi::engine::UgiSession<'_>,
     ) -> Result<ugi::engine::Next, ugi::engine::ServeError>;
 }
 
@@ -373,7 +373,7 @@ impl<G: Capabilities> DynKind for Kind<G> {
 
     fn ugi_session(
         &self,
-        session: ugi::engine::Session<'_>,
+        session: ugi::engine::UgiSession<'_>,
     ) -> Result<ugi::engine::Next, ugi::engine::ServeError> {
         session.run::<G>()
     }

@@ -65,7 +65,7 @@ pub fn serve(
     let mut kind = fixed.unwrap_or(first);
     let mut settings = Settings::default();
     loop {
-        let session = Session {
+        let session = UgiSession {
             games,
             fixed,
             settings: &mut settings,
@@ -147,7 +147,7 @@ pub enum Next {
 /// One session of the engine with one game ([`DynKind::ugi_session`]).
 #[doc(hidden)]
 #[allow(missing_debug_implementations)]
-pub struct Session<'a> {
+pub struct UgiSession<'a> {
     games: &'a [&'static dyn DynKind],
     fixed: Option<&'static dyn DynKind>,
     settings: &'a mut Settings,
@@ -155,7 +155,7 @@ pub struct Session<'a> {
     out: &'a Out,
 }
 
-impl Session<'_> {
+impl UgiSession<'_> {
     /// Serves commands with game `G` until `quit`, the end of the input, or another game.
     pub(crate) fn run<G: Capabilities>(self) -> Result<Next> {
         let options = G::info().default_options();
