@@ -6,8 +6,7 @@
 //! it. Generic code asks `G::bots()` instead of knowing which games have bots; the dynamic game
 //! type ([`crate::dynamic`]) is built on the same answer.
 
-use crate::knowledge::{Endgame, ExactJudgement, GameAi};
-use crate::review::Judge;
+use crate::knowledge::{Endgame, ExactJudgement, GameAi, Judge, EXACT_PV};
 use crate::search::{Bot, RandomBot};
 use crate::spec::{self, BotSpec};
 use crate::{alphabeta, mcts, ugi, AiError};
@@ -103,11 +102,7 @@ impl<G: GameAi> BotSupport<G> for Knows<G> {
         if !game.is_solitaire() || game.outcome().is_some() {
             return None;
         }
-        let judgement = G::Endgame::default().judge(
-            game,
-            Budget::nodes(node_limit),
-            crate::review::EXACT_PV,
-        )?;
+        let judgement = G::Endgame::default().judge(game, Budget::nodes(node_limit), EXACT_PV)?;
         let ExactJudgement::Solitaire {
             value: Some(proven),
             line,

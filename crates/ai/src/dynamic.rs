@@ -16,7 +16,8 @@ use crate::review::{Progress, Review, ReviewConfig, ReviewError};
 use crate::search::Bot;
 use crate::selfplay::{self, Job, Setting, Trace};
 use crate::spec::BotSpec;
-use crate::{analysis_of, ugi, AiError, Analysis};
+use crate::ugi::engine::{Next, ServeError, UgiGame, UgiSession};
+use crate::{analysis_of, AiError, Analysis};
 use boardlab_core::encoding::DynEncoding;
 use boardlab_core::present::{Board, Interaction, LegendItem, PlayedMove, Text};
 use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
@@ -130,12 +131,8 @@ pub trait DynKind: Send + Sync + 'static {
     /// # Errors
     /// Options the game refuses, a bot it cannot have, or a failing outside engine.
     fn self_play(&self, setting: &Setting, job: Job) -> Result<Trace, AiError>;
-    /// Serves one UGI session with this game (see [`ugi::engine::serve`]).
-    #[doc(hidden)]
-    fn ugi_session(
-        &self,
-        session: ugi::engine::UgiSession<'_>,
-    ) -> Result<ugi::engine::Next, ugi::engine::ServeError>;
+    /// The game as the UGI engine serves it (see [`crate::ugi::engine::serve`]).
+    fn ugi(&self) -> &'static dyn UgiGame;
 }
 
 /// A game in progress of any kind, with a text-level interface. See the [module](self).
@@ -371,10 +368,17 @@ impl<G: Capabilities> DynKind for Kind<G> {
         selfplay::play::<G>(setting, job)
     }
 
-    fn ugi_session(
-        &self,
-        session: ugi::engine::UgiSession<'_>,
-    ) -> Result<ugi::engine::Next, ugi::engine::ServeError> {
+    fn ugi(&self) -> &'static dyn UgiGame {
+        Kind::<G>::KIND
+    }
+}
+
+impl<G: Capabilities> UgiGame for Kind<G> {
+    fn info(&self) -> &'static GameInfo {
+        G::info()
+    }
+
+    fn session(&self, session: UgiSession<'_>) -> Result<Next, ServeError> {
         session.run::<G>()
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::spec::{BotSpec, Rollout};
 use boardlab_core::rand::Rng;
-use boardlab_core::{Budget, Game, Proven};
+use boardlab_core::{Budget, Game, Proven, Rules};
 
 /// Game knowledge for the bots.
 pub trait GameAi: Game {
@@ -158,6 +158,13 @@ pub trait Endgame<G: Game>: Default + Send + std::fmt::Debug {
         None
     }
 }
+
+/// The most moves in a line from the exact solvers.
+pub const EXACT_PV: usize = 10;
+
+/// A game's exact judge (see [`Endgame::judge`]), for one thread.
+pub type Judge<G> =
+    Box<dyn FnMut(&G, Budget<'_>, usize) -> Option<ExactJudgement<<G as Rules>::Move>> + Send>;
 
 /// An exact judgement of a position by a game's solver, for reviews and puzzle hints.
 #[derive(Clone, Debug, PartialEq)]

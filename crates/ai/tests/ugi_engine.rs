@@ -24,9 +24,10 @@ fn the_engine_serves_any_reader_and_writer() {
     let out = Shared::default();
     let script = "ugi\nisready\nbogus\nuginewgame\ngo nodes 200\nquit\n";
     let kind: GameKind = "sight-reduction".parse().unwrap();
+    let games: Vec<_> = GameKind::all().iter().map(|k| k.ugi()).collect();
     serve(
-        &boardlab_games::LIST,
-        Some(kind.dyn_kind()),
+        &games,
+        Some(kind.ugi()),
         &mut script.as_bytes(),
         Box::new(out.clone()),
     )

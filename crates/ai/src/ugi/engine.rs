@@ -8,9 +8,10 @@
 //! `info string error: …` and changes nothing. `docs/ugi.md` is the reference.
 
 use super::{move_token, score_text, token_notation};
+use crate::capabilities::Capabilities;
 use crate::spec::BestSpec;
 use crate::{Bot, BotSpec};
-use crate::{Capabilities, DynKind};
+use boardlab_core::GameInfo;
 use boardlab_core::NewGameError;
 use boardlab_core::{split_moves, Game, OptionValues, Options, Seat, Wdl};
 use std::io::{BufRead, Write};
@@ -53,8 +54,8 @@ type Result<T, E = ServeError> = std::result::Result<T, E>;
 /// # Errors
 /// The input or output failed.
 pub fn serve(
-    games: &[&'static dyn DynKind],
-    fixed: Option<&'static dyn DynKind>,
+    games: &[&'static dyn UgiGame],
+    fixed: Option<&'static dyn UgiGame>,
     input: &mut dyn BufRead,
     output: Box<dyn Write + Send>,
 ) -> Result<()> {
@@ -72,15 +73,28 @@ pub fn serve(
             input: &mut *input,
             out: &out,
         };
-        match kind.ugi_session(session)? {
+        match kind.session(session)? {
             Next::Quit => return Ok(()),
             Next::Switch(k) => kind = k,
         }
     }
 }
 
+/// A game the engine can serve: its facts, and a session with it (made once for every game by
+/// `boardlab_ai::dynamic`, [`crate::DynKind::ugi`]).
+pub trait UgiGame: Sync {
+    /// The game's facts and options.
+    fn info(&self) -> &'static GameInfo;
+    /// Serves commands with this game until `quit`, the end of the input, or another game.
+    ///
+    /// # Errors
+    /// The input or output failed.
+    #[doc(hidden)]
+    fn session(&self, session: UgiSession<'_>) -> Result<Next>;
+}
+
 /// The game of `games` named `name` (case, `_` and spaces as `-`, or without dashes).
-fn find_game(games: &[&'static dyn DynKind], name: &str) -> Result<&'static dyn DynKind, String> {
+fn find_game(games: &[&'static dyn UgiGame], name: &str) -> Result<&'static dyn UgiGame, String> {
     let norm = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
     games
         .iter()
@@ -141,15 +155,15 @@ impl Default for Settings {
 #[allow(missing_debug_implementations)]
 pub enum Next {
     Quit,
-    Switch(&'static dyn DynKind),
+    Switch(&'static dyn UgiGame),
 }
 
-/// One session of the engine with one game ([`DynKind::ugi_session`]).
+/// One session of the engine with one game ([`UgiGame::session`]).
 #[doc(hidden)]
 #[allow(missing_debug_implementations)]
 pub struct UgiSession<'a> {
-    games: &'a [&'static dyn DynKind],
-    fixed: Option<&'static dyn DynKind>,
+    games: &'a [&'static dyn UgiGame],
+    fixed: Option<&'static dyn UgiGame>,
     settings: &'a mut Settings,
     input: &'a mut dyn BufRead,
     out: &'a Out,
@@ -157,7 +171,7 @@ pub struct UgiSession<'a> {
 
 impl UgiSession<'_> {
     /// Serves commands with game `G` until `quit`, the end of the input, or another game.
-    pub(crate) fn run<G: Capabilities>(self) -> Result<Next> {
+    pub fn run<G: Capabilities>(self) -> Result<Next> {
         let options = G::info().default_options();
         let start = G::new(&options, self.settings.seed)?;
         let mut engine = Engine::<G> {
@@ -230,8 +244,8 @@ struct Limits {
 }
 
 struct Engine<'a, G: Capabilities> {
-    games: &'a [&'static dyn DynKind],
-    fixed: Option<&'static dyn DynKind>,
+    games: &'a [&'static dyn UgiGame],
+    fixed: Option<&'static dyn UgiGame>,
     settings: &'a mut Settings,
     options: Options,
     /// The position given with `position`, and the moves since.

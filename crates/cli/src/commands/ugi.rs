@@ -18,9 +18,10 @@ pub fn run(args: Args) -> Result<()> {
         .map(str::parse::<GameKind>)
         .transpose()?;
     let stdin = std::io::stdin();
+    let games: Vec<_> = GameKind::all().iter().map(|k| k.ugi()).collect();
     boardlab_ai::ugi::engine::serve(
-        &boardlab_games::LIST,
-        fixed.map(GameKind::dyn_kind),
+        &games,
+        fixed.map(|k| k.ugi()),
         &mut stdin.lock(),
         Box::new(std::io::stdout()),
     )?;

@@ -46,7 +46,7 @@ pub trait Present: Game {
 
     /// The game's tutorial: short lessons on real positions, in order (see
     /// [`crate::tutorial`]). A game without one has none.
-    fn tutorial() -> &'static [crate::tutorial::Step<Self>] {
+    fn tutorial() -> &'static [crate::tutorial::step::Step<Self>] {
         &[]
     }
 
