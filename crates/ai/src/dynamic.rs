@@ -4,7 +4,7 @@
 //!   and the searches that run over a whole game (a review, an arena, a self-play game, a UGI
 //!   session).
 //! - [`DynGame`]: a game in progress, with a text-level interface: moves as notation, the
-//!   board and the move clicks of [`Present`], and the optional capabilities
+//!   board and the move clicks of [`boardlab_core::Present`], and the optional capabilities
 //!   ([`DynGame::encoding`], bots through [`DynKind::has_bots`]).
 //!
 //! Both are implemented once, for every `G: Capabilities` ([`kind_of`]); nothing here knows

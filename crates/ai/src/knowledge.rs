@@ -1,7 +1,8 @@
 //! What the bots need from a game beyond the rules: an evaluation, a playout policy, move
 //! ordering hints, and an exact endgame search where the game is small enough for one.
 //!
-//! Every game implements [`GameAi`] in this crate (see `crate::games`); the generic searches
+//! Each game implements [`GameAi`] in its own crate and offers it through
+//! [`crate::Capabilities::bots`]; the generic searches
 //! ([`crate::mcts`], [`crate::alphabeta`]) use nothing else.
 
 use crate::spec::{BotSpec, Rollout};

@@ -9,12 +9,12 @@
 //!   fixed seed and a work budget (iterations, nodes or depth).
 //! - Bots: [`RandomBot`], [`mcts::Mcts`] (UCT, MCTS-solver, tree reuse, root-parallel threads,
 //!   playout policies, exact endgames) and [`alphabeta::AlphaBeta`] (iterative-deepening
-//!   negamax with a transposition table). Game knowledge lives in [`knowledge::GameAi`],
-//!   implemented for every game in [`games`].
+//!   negamax with a transposition table). What they need of a game is [`knowledge::GameAi`],
+//!   which each game implements in its own crate and offers through [`Capabilities::bots`].
 //! - [`ugi::UgiBot`]: an outside engine run as a child process and spoken to in UGI
 //!   (`ugi:COMMAND`); it can fail, which [`Bot::try_search`] reports.
-//! - [`choose_move`], [`analyze`], [`analyze_line`]: the same for a game of any kind
-//!   ([`AnyGame`]).
+//! - [`DynKind`] and [`DynGame`] ([`dynamic`]): any game chosen at run time, implemented once
+//!   for every game; [`choose_move`], [`analyze`], [`analyze_line`] search a [`DynGame`].
 //! - [`arena`]: matches between two bots with results, score interval and Elo difference.
 //! - [`review`]: a played game reviewed move by move: values, best moves, grades, accuracy.
 //!

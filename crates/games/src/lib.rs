@@ -1,9 +1,9 @@
 //! The list of boardlab games, chosen by name at run time.
 //!
 //! [`GameKind`] names one game of the list; it dereferences to the game's
-//! [`DynKind`](boardlab_ai::DynKind) (facts, legend, tutorial, new games, bots). [`AnyGame`]
+//! [`DynKind`] (facts, legend, tutorial, new games, bots). [`AnyGame`]
 //! holds a game in progress of any kind and dereferences to
-//! [`DynGame`](boardlab_ai::DynGame), its text-level interface (moves as notation, the board
+//! [`DynGame`], its text-level interface (moves as notation, the board
 //! and the move clicks of [`boardlab_core::Present`], the optional encoding). Both are made
 //! once for every game by `boardlab_ai::kind_of`; nothing here but [`LIST`] names a game.
 //!

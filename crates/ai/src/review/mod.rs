@@ -2,7 +2,7 @@
 //!
 //! [`review`] takes a start position and the moves played (or [`review_record`] a
 //! [`GameRecord`] of any game) and evaluates each position once, with a bot of the given spec
-//! (by default the game's [`GameAi::review_spec`]). The value after a move is the value of the
+//! (by default the game's [`crate::knowledge::GameAi::review_spec`]). The value after a move is the value of the
 //! position before the next one, so no position is searched twice. Each move gets:
 //!
 //! - the value before and after it, for the seat that made it ([`Value`]: an expected score, or
@@ -267,7 +267,7 @@ pub struct Progress {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewConfig {
     /// The bot that evaluates each position (a fresh one per position); `None` for the game's
-    /// [`GameAi::review_spec`].
+    /// [`crate::knowledge::GameAi::review_spec`].
     pub bot: Option<BotSpec>,
     /// Seed of the bots: each position's bot is seeded from it and the position's number.
     pub seed: u64,
