@@ -379,132 +379,144 @@ impl FromStr for BotSpec {
                 let n = parse_count("level", n, 1, u64::from(MAX_LEVEL)).map_err(err)?;
                 Ok(BotSpec::Level(n as u8))
             }
-            "mcts" => {
-                let mut m = MctsSpec::DEFAULT;
-                let mut seen_setting = false;
-                for item in &items {
-                    if *item == "plain" {
-                        if seen_setting {
-                            return Err(err(
-                                "'plain' must come first: mcts:plain,time=200ms".into()
-                            ));
-                        }
-                        m = MctsSpec::PLAIN;
-                        continue;
-                    }
-                    seen_setting = true;
-                    let (key, value) = item
-                        .split_once('=')
-                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
-                    let (key, value) = (key.trim(), value.trim());
-                    match key {
-                        "time" => m.time = Some(parse_duration(value).map_err(err)?),
-                        "iterations" | "iters" => {
-                            m.iterations =
-                                Some(parse_count(key, value, 1, 1_000_000_000_000).map_err(err)?);
-                        }
-                        "c" => match value.parse::<f64>() {
-                            Ok(c) if c.is_finite() && (0.0..=100.0).contains(&c) => m.c = c,
-                            _ => return Err(err(format!("c={value}: expected a number from 0 to 100"))),
-                        },
-                        "threads" => m.threads = parse_count(key, value, 0, 256).map_err(err)? as u32,
-                        "solver" => m.solver = parse_bool(key, value).map_err(err)?,
-                        "reuse" => m.reuse = parse_bool(key, value).map_err(err)?,
-                        "policy" => m.policy = parse_bool(key, value).map_err(err)?,
-                        "exact" => m.exact = parse_bool(key, value).map_err(err)?,
-                        "rave" => {
-                            m.rave = match value {
-                                "auto" => None,
-                                "false" | "off" => Some(0),
-                                n => Some(parse_count(key, n, 0, 1_000_000).map_err(|_| {
-                                    err(format!("rave={n}: expected auto, off or a number (0 = off)"))
-                                })? as u32),
-                            }
-                        }
-                        "widen" => {
-                            m.widen = match value {
-                                "auto" => None,
-                                "false" | "off" => Some(0),
-                                n => Some(parse_count(key, n, 0, 1_000_000).map_err(|_| {
-                                    err(format!("widen={n}: expected auto, off or a number (0 = off)"))
-                                })? as u32),
-                            }
-                        }
-                        "rollout" => {
-                            m.rollout = match value {
-                                "full" => Rollout::Full,
-                                "auto" => Rollout::Auto,
-                                n => Rollout::Cutoff(
-                                    parse_count(key, n, 0, 10_000)
-                                        .map_err(|_| err(format!("rollout={n}: expected full, auto or a number of plies")))?
-                                        as u32,
-                                ),
-                            }
-                        }
-                        _ => {
-                            return Err(err(format!(
-                                "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout, rave, widen"
-                            )))
-                        }
-                    }
-                }
-                Ok(BotSpec::Mcts(m))
-            }
-            "alphabeta" | "ab" => {
-                let mut a = AlphaBetaSpec::DEFAULT;
-                for item in &items {
-                    let (key, value) = item
-                        .split_once('=')
-                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
-                    let (key, value) = (key.trim(), value.trim());
-                    match key {
-                        "depth" => a.depth = Some(parse_count(key, value, 1, 100).map_err(err)? as u32),
-                        "time" => a.time = Some(parse_duration(value).map_err(err)?),
-                        "nodes" => a.nodes = Some(parse_count(key, value, 1, 1_000_000_000_000).map_err(err)?),
-                        "qsearch" => a.qsearch = parse_bool(key, value).map_err(err)?,
-                        "exact" => a.exact = parse_bool(key, value).map_err(err)?,
-                        "lmr" => a.lmr = parse_bool(key, value).map_err(err)?,
-                        "extend" => a.extend = parse_bool(key, value).map_err(err)?,
-                        "threads" => a.threads = parse_count(key, value, 0, 256).map_err(err)? as u32,
-                        _ => {
-                            return Err(err(format!(
-                                "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, threads, qsearch, exact, lmr, extend"
-                            )))
-                        }
-                    }
-                }
-                Ok(BotSpec::AlphaBeta(a))
-            }
-            "best" => {
-                let mut b = BestSpec {
-                    time: None,
-                    threads: 1,
-                };
-                for item in &items {
-                    let (key, value) = item
-                        .split_once('=')
-                        .ok_or_else(|| err(format!("'{item}' is not key=value")))?;
-                    let (key, value) = (key.trim(), value.trim());
-                    match key {
-                        "time" => b.time = Some(parse_duration(value).map_err(err)?),
-                        "threads" => {
-                            b.threads = parse_count(key, value, 0, 256).map_err(err)? as u32
-                        }
-                        _ => {
-                            return Err(err(format!(
-                                "unknown best setting '{key}'; best takes time, threads"
-                            )))
-                        }
-                    }
-                }
-                Ok(BotSpec::Best(b))
-            }
+            "mcts" => MctsSpec::from_items(&items).map(BotSpec::Mcts).map_err(err),
+            "alphabeta" | "ab" => AlphaBetaSpec::from_items(&items)
+                .map(BotSpec::AlphaBeta)
+                .map_err(err),
+            "best" => BestSpec::from_items(&items).map(BotSpec::Best).map_err(err),
             "ugi" => Err(err(
                 "ugi needs the command that starts the engine: ugi:'./engine --ugi'".into(),
             )),
             "" => Err(err("empty bot spec".into())),
             other => Err(err(format!("unknown bot kind '{other}'"))),
         }
+    }
+}
+
+/// A setting `key=value` of a spec, trimmed.
+fn key_value(item: &str) -> Result<(&str, &str), String> {
+    let (key, value) = item
+        .split_once('=')
+        .ok_or_else(|| format!("'{item}' is not key=value"))?;
+    Ok((key.trim(), value.trim()))
+}
+
+/// A count that may be `auto` (`None`) or `off`/`false` (0).
+fn auto_or_count(key: &str, value: &str) -> Result<Option<u32>, String> {
+    Ok(match value {
+        "auto" => None,
+        "false" | "off" => Some(0),
+        n => Some(
+            parse_count(key, n, 0, 1_000_000)
+                .map_err(|_| format!("{key}={n}: expected auto, off or a number (0 = off)"))?
+                as u32,
+        ),
+    })
+}
+
+impl MctsSpec {
+    /// The settings after `mcts:` (`plain` first, then `key=value`s).
+    fn from_items(items: &[&str]) -> Result<MctsSpec, String> {
+        let mut m = MctsSpec::DEFAULT;
+        let mut seen_setting = false;
+        for item in items {
+            if *item == "plain" {
+                if seen_setting {
+                    return Err("'plain' must come first: mcts:plain,time=200ms".into());
+                }
+                m = MctsSpec::PLAIN;
+                continue;
+            }
+            seen_setting = true;
+            let (key, value) = key_value(item)?;
+            m.set(key, value)?;
+        }
+        Ok(m)
+    }
+
+    /// One `key=value` setting.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "time" => self.time = Some(parse_duration(value)?),
+            "iterations" | "iters" => {
+                self.iterations = Some(parse_count(key, value, 1, 1_000_000_000_000)?);
+            }
+            "c" => match value.parse::<f64>() {
+                Ok(c) if c.is_finite() && (0.0..=100.0).contains(&c) => self.c = c,
+                _ => return Err(format!("c={value}: expected a number from 0 to 100")),
+            },
+            "threads" => self.threads = parse_count(key, value, 0, 256)? as u32,
+            "solver" => self.solver = parse_bool(key, value)?,
+            "reuse" => self.reuse = parse_bool(key, value)?,
+            "policy" => self.policy = parse_bool(key, value)?,
+            "exact" => self.exact = parse_bool(key, value)?,
+            "rave" => self.rave = auto_or_count(key, value)?,
+            "widen" => self.widen = auto_or_count(key, value)?,
+            "rollout" => {
+                self.rollout = match value {
+                    "full" => Rollout::Full,
+                    "auto" => Rollout::Auto,
+                    n => Rollout::Cutoff(parse_count(key, n, 0, 10_000).map_err(|_| {
+                        format!("rollout={n}: expected full, auto or a number of plies")
+                    })? as u32),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown mcts setting '{key}'; mcts takes time, iterations, c, threads, solver, reuse, policy, exact, rollout, rave, widen"
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+impl AlphaBetaSpec {
+    /// The settings after `alphabeta:`.
+    fn from_items(items: &[&str]) -> Result<AlphaBetaSpec, String> {
+        let mut a = AlphaBetaSpec::DEFAULT;
+        for item in items {
+            let (key, value) = key_value(item)?;
+            match key {
+                "depth" => a.depth = Some(parse_count(key, value, 1, 100)? as u32),
+                "time" => a.time = Some(parse_duration(value)?),
+                "nodes" => a.nodes = Some(parse_count(key, value, 1, 1_000_000_000_000)?),
+                "qsearch" => a.qsearch = parse_bool(key, value)?,
+                "exact" => a.exact = parse_bool(key, value)?,
+                "lmr" => a.lmr = parse_bool(key, value)?,
+                "extend" => a.extend = parse_bool(key, value)?,
+                "threads" => a.threads = parse_count(key, value, 0, 256)? as u32,
+                _ => {
+                    return Err(format!(
+                        "unknown alphabeta setting '{key}'; alphabeta takes depth, time, nodes, threads, qsearch, exact, lmr, extend"
+                    ))
+                }
+            }
+        }
+        Ok(a)
+    }
+}
+
+impl BestSpec {
+    /// The settings after `best:`.
+    fn from_items(items: &[&str]) -> Result<BestSpec, String> {
+        let mut b = BestSpec {
+            time: None,
+            threads: 1,
+        };
+        for item in items {
+            let (key, value) = key_value(item)?;
+            match key {
+                "time" => b.time = Some(parse_duration(value)?),
+                "threads" => b.threads = parse_count(key, value, 0, 256)? as u32,
+                _ => {
+                    return Err(format!(
+                        "unknown best setting '{key}'; best takes time, threads"
+                    ))
+                }
+            }
+        }
+        Ok(b)
     }
 }
 
