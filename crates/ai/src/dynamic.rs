@@ -412,14 +412,16 @@ impl<G: Capabilities> DynGame for G {
 
     fn play_text(&mut self, text: &str) -> Result<PlayedMove, MoveError> {
         let mv = self.parse_move(text)?;
-        let touched = if self.is_legal(mv) {
-            self.touched(mv)
-        } else {
-            Vec::new()
+        if !self.is_legal(mv) {
+            // The checked play refuses it, says why, and leaves the game as it was.
+            self.play(mv)?;
+        }
+        let played = PlayedMove {
+            notation: self.format_move(mv),
+            touched: self.touched(mv),
         };
-        self.play(mv)?;
-        let notation = self.format_move(mv);
-        Ok(PlayedMove { notation, touched })
+        self.play_unchecked(mv);
+        Ok(played)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -541,13 +543,7 @@ struct TypedBot<G: Capabilities>(Box<dyn Bot<G>>);
 impl<G: Capabilities> DynBot for TypedBot<G> {
     fn follow(&mut self, start: &dyn DynGame, moves: &[String]) -> Result<(), AiError> {
         let start = typed::<G>(start)?;
-        let mut game = start.clone();
-        let mut line = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let mv = boardlab_core::Game::play_text(&mut game, text)
-                .map_err(|e| AiError::Replay(format!("move {}: {e}", i + 1)))?;
-            line.push(mv);
-        }
+        let (_, line) = crate::replay_line(start, moves)?;
         self.0.follow(start, &line);
         Ok(())
     }

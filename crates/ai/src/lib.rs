@@ -127,6 +127,25 @@ pub fn analysis_of<G: Game>(
     })
 }
 
+/// The game reached from `start` by `moves` (in notation), and those moves.
+///
+/// # Errors
+/// The first move that does not replay, with its number.
+pub(crate) fn replay_line<G: Game>(
+    start: &G,
+    moves: &[String],
+) -> Result<(G, Vec<G::Move>), AiError> {
+    let mut game = start.clone();
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let mv = game
+            .play_text(text)
+            .map_err(|e| AiError::Replay(format!("move {}: {e}", i + 1)))?;
+        played.push(mv);
+    }
+    Ok((game, played))
+}
+
 /// [`analyze_line`] for a typed game.
 pub(crate) fn analyze_typed<G: Capabilities>(
     start: &G,
@@ -135,13 +154,7 @@ pub(crate) fn analyze_typed<G: Capabilities>(
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<Analysis, AiError> {
-    let mut game = start.clone();
-    let mut played = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let mv = Game::play_text(&mut game, text)
-            .map_err(|e| AiError::Replay(format!("move {}: {e}", i + 1)))?;
-        played.push(mv);
-    }
+    let (game, played) = replay_line(start, moves)?;
     if let Some(o) = boardlab_core::Rules::outcome(&game) {
         return Err(AiError::GameOver(o.to_string()));
     }

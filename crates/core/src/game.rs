@@ -38,6 +38,14 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
+    /// Whether `text` names this game: its name in any case, with `_` or spaces for its
+    /// dashes, or without them (`Sight_Reduction`, `sightreduction`).
+    #[must_use]
+    pub fn is_named(&self, text: &str) -> bool {
+        let norm = text.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        self.name == norm || self.name.replace('-', "") == norm
+    }
+
     /// The default options.
     #[must_use]
     pub fn default_options(&'static self) -> Options {

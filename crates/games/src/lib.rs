@@ -115,11 +115,10 @@ impl fmt::Display for GameKind {
 impl std::str::FromStr for GameKind {
     type Err = UnknownGame;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
         GameKind::all()
             .iter()
             .copied()
-            .find(|k| k.name() == norm || k.name().replace('-', "") == norm)
+            .find(|k| k.info().is_named(s))
             .ok_or_else(|| UnknownGame(s.to_string()))
     }
 }

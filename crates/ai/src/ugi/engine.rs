@@ -93,13 +93,12 @@ pub trait UgiGame: Sync {
     fn session(&self, session: UgiSession<'_>) -> Result<Next>;
 }
 
-/// The game of `games` named `name` (case, `_` and spaces as `-`, or without dashes).
+/// The game of `games` named `name` (see [`GameInfo::is_named`]).
 fn find_game(games: &[&'static dyn UgiGame], name: &str) -> Result<&'static dyn UgiGame, String> {
-    let norm = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
     games
         .iter()
         .copied()
-        .find(|k| k.info().name == norm || k.info().name.replace('-', "") == norm)
+        .find(|k| k.info().is_named(name))
         .ok_or_else(|| {
             let names: Vec<&str> = games.iter().map(|k| k.info().name).collect();
             format!("unknown game '{name}'; accepted: {}", names.join(", "))

@@ -3,9 +3,8 @@
 
 use super::Selectors;
 use anyhow::Result;
-use boardlab_core::Game as _;
 use boardlab_solve::bench::bench;
-use boardlab_solve::{SightReduction, SolverConfig};
+use boardlab_solve::SolverConfig;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
@@ -96,8 +95,7 @@ impl Args {
                 }
             }
         }
-        // The exact solver is Sight Reduction's (`boardlab_solve`).
-        if game.kind().info().name == SightReduction::info().name && self.solve_setups > 0 {
+        if super::has_exact_solver(game.kind()) && self.solve_setups > 0 {
             let options = self.select.options()?;
             let (first, n) = (self.select.seed, self.solve_setups);
             let last = first.saturating_add(n - 1);

@@ -177,12 +177,17 @@ fn worker_threads(given: Option<usize>) -> Result<usize> {
     Ok(threads)
 }
 
+/// Whether `kind` is the game of the exact solver (`boardlab_solve`, Sight Reduction's), which
+/// the solver's commands wrap.
+fn has_exact_solver(kind: boardlab_games::GameKind) -> bool {
+    use boardlab_core::Game as _;
+    kind.name() == boardlab_solve::SightReduction::info().name
+}
+
 /// Refuses every game but Sight Reduction, for the commands that only it supports: "there
 /// `what` for GAME" (`what`: "is no exact solver", "are no puzzles", …).
 fn sight_reduction_only(kind: boardlab_games::GameKind, what: &str, command: &str) -> Result<()> {
-    use boardlab_core::Game as _;
-    // These commands wrap the Sight Reduction solver (`boardlab_solve`).
-    if kind.name() != boardlab_solve::SightReduction::info().name {
+    if !has_exact_solver(kind) {
         anyhow::bail!(
             "there {what} for {}; `boardlab {command}` supports sight-reduction",
             kind.info().name

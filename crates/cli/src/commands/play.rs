@@ -120,14 +120,11 @@ impl Args {
         };
         // Moves given with --moves are part of the game from the start.
         for (i, text) in self.select.move_list()?.iter().enumerate() {
-            let canonical = session.game.canonical(text);
-            session
+            let played = session
                 .game
                 .play_text(text)
                 .with_context(|| format!("--moves, move {}", i + 1))?;
-            session
-                .history
-                .push(canonical.unwrap_or_else(|_| text.clone()));
+            session.history.push(played.notation);
         }
         session.record.seats.first = session.players[0].name();
         session.record.seats.second = session.players[1].name();
@@ -241,17 +238,13 @@ impl Session {
                 "undo" => self.undo()?,
                 "resign" => return Ok(End::Resigned(seat)),
                 "quit" | "exit" => return Ok(End::Quit),
-                text => {
-                    let canonical = self.game.canonical(text);
-                    match self.game.play_text(text) {
-                        Err(e) => outln!("{e}")?,
-                        Ok(_) => {
-                            self.history
-                                .push(canonical.unwrap_or_else(|_| text.to_string()));
-                            self.show()?;
-                        }
+                text => match self.game.play_text(text) {
+                    Err(e) => outln!("{e}")?,
+                    Ok(played) => {
+                        self.history.push(played.notation);
+                        self.show()?;
                     }
-                }
+                },
             }
         }
     }

@@ -79,12 +79,7 @@ impl Selectors {
     /// # Errors
     /// Bad options, position text or moves, naming what was wrong.
     pub fn typed_game<G: Game>(&self) -> Result<G> {
-        let options = super::game_options(G::info(), Vec::new(), &self.options)?;
-        let moves = self
-            .moves
-            .as_deref()
-            .map(|m| split_moves(m, G::info().multi_word_moves))
-            .unwrap_or_default();
+        let (options, moves) = (self.options()?, self.move_list()?);
         boardlab_core::setup::<G>(&options, self.seed, self.position.as_deref(), &moves)
             .with_context(|| format!("cannot set up the {} position", G::info().name))
     }
