@@ -1148,7 +1148,9 @@ test('bug 37.5: each side\'s share of an evaluation is drawn in its colour: the 
         assert(lum(got.share) < lum(got.rest), `obsidio: Black's share ${got.share} is lighter than White's ${got.rest}`);
       }
       if (game === 'obsidio' || game === 'opprimo') {
-        await page.locator('.eval-bar').scrollIntoViewIfNeeded();
+        // The bar is drawn again on every update of the running analysis, so it is brought into
+        // view in the page itself rather than through a locator that waits for it to hold still.
+        await page.evaluate(() => document.querySelector('.eval-bar').scrollIntoView({ block: 'nearest' }));
         await shot(page, `bug37-5-bar-${game}-${viewport.width}`);
       }
     }
@@ -1179,7 +1181,7 @@ test('bug 37.5: each side\'s share of an evaluation is drawn in its colour: the 
         `${game}: the graph's area ${got.area} (${first}: ${got.first}), ground ${got.ground} (${second}: ${got.second})`);
       assert(got.labels[0][0] === word(first) && got.labels[0][1] === got.first, `${game}: upper label ${got.labels[0]}`);
       assert(got.labels[1][0] === word(second) && got.labels[1][1] === got.second, `${game}: lower label ${got.labels[1]}`);
-      await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+      await page.evaluate(() => document.querySelector('#eval-graph').scrollIntoView({ block: 'nearest' }));
       await shot(page, `bug37-5-graph-${game}-${viewport.width}`);
     }
   }
