@@ -2,7 +2,7 @@
 //! log-ins per account name and per known device, the known devices themselves, and when
 //! each challenge's author was last seen.
 
-use super::{Pools, Store, StoreError};
+use super::{Store, StoreError};
 use sqlx::Row;
 
 /// Devices remembered per account (the oldest are forgotten first).
