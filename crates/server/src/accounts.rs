@@ -16,9 +16,10 @@
 //! - A seat belongs to an account once its holder claims it (`POST /api/games/{id}/claim`
 //!   with the seat's token while signed in); the account then acts in it from any browser.
 
-use crate::app::{Actor, App};
+use crate::app::App;
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
+use crate::services::games::Actor;
 use crate::state::{Action, SeatAccount};
 use crate::store::{name_key, AccountRow, Listed};
 use crate::{logins, now_ms, token, view};
@@ -644,8 +645,9 @@ pub(crate) async fn claim(
             "missing token: send the seat's token as \"token\"",
         ));
     };
-    let seats = app.seats_of_token(&id, &t).await;
+    let seats = app.games.seats_of_token(&id, &t).await;
     let already = app
+        .games
         .with_entry(&id, |e| {
             !seats.is_empty()
                 && seats.iter().all(|s| {
@@ -656,7 +658,7 @@ pub(crate) async fn claim(
         })
         .await?;
     let state = if already {
-        app.state_json(&id).await?
+        app.games.state_json(&id).await?
     } else {
         let account = SeatAccount {
             id: me.id.clone(),
@@ -684,7 +686,7 @@ pub(crate) async fn live(
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
     let held = app.streams.open(client)?;
-    let rx = app.subscribe_account(&me.id);
+    let rx = app.notifier.subscribe_account(&me.id);
     let shutdown = app.shutdown.subscribe();
     let hello = futures_util::stream::once(async {
         Ok::<Event, Infallible>(Event::default().event("hello").data("{}"))
@@ -722,7 +724,7 @@ struct AccountGuard {
 
 impl Drop for AccountGuard {
     fn drop(&mut self) {
-        self.app.unsubscribed_account(&self.id);
+        self.app.notifier.unsubscribed_account(&self.id);
     }
 }
 

@@ -81,13 +81,13 @@ impl Stop {
     /// A flag for the next step, set when the stream stops.
     fn next_step(&self) -> Arc<AtomicBool> {
         let flag = Arc::new(AtomicBool::new(self.stopped()));
-        *crate::app::lock(&self.step) = Arc::clone(&flag);
+        *crate::lock(&self.step) = Arc::clone(&flag);
         flag
     }
 
     fn stop(&self) {
         self.stream.store(true, Ordering::Relaxed);
-        crate::app::lock(&self.step).store(true, Ordering::Relaxed);
+        crate::lock(&self.step).store(true, Ordering::Relaxed);
     }
 }
 
@@ -145,6 +145,7 @@ pub async fn analysis(
             }
             let step = flag.next_step();
             let permit = app
+                .computer
                 .searches
                 .acquire(&key, Class::Analysis, 1, Arc::clone(&step))
                 .await;

@@ -3,10 +3,11 @@
 //! unknown fields and oversized bodies with a clear 4xx.
 
 use crate::accounts::{self, Session};
-use crate::app::{Actor, App, NewGame};
+use crate::app::App;
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::player::Player;
+use crate::services::games::{Actor, NewGame};
 use crate::state::Action;
 use crate::{live, lobby, view, web};
 use axum::extract::{Path, State};
@@ -315,6 +316,7 @@ async fn create_game(
     .unwrap_or(false);
     let clock = clock_of(req.clock.as_deref(), alone)?;
     let (id, tokens, state) = app
+        .games
         .create(
             NewGame {
                 kind,
@@ -469,7 +471,10 @@ pub(crate) fn shorten(text: &str) -> String {
 }
 
 async fn get_game(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
-    Ok(json_response(StatusCode::OK, app.state_json(&id).await?))
+    Ok(json_response(
+        StatusCode::OK,
+        app.games.state_json(&id).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -585,6 +590,7 @@ async fn post_rematch(
         app.create_limit.check(client)?;
     }
     let state = app
+        .games
         .rematch(
             &id,
             session.actor(req.token),
@@ -662,10 +668,13 @@ async fn post_join(
         .await;
     let state = match joined {
         Ok(state) => state,
-        Err(e) if e.code == "invite_used" => app.state_json(&id).await.map_err(|_| e.clone())?,
+        Err(e) if e.code == "invite_used" => {
+            app.games.state_json(&id).await.map_err(|_| e.clone())?
+        }
         Err(e) => return Err(e),
     };
     let seat = app
+        .games
         .with_entry(&id, |e| {
             boardlab_core::Seat::BOTH.into_iter().find(|s| {
                 e.live.joined[s.index()].is_some_and(|d| crate::token::matches(&fresh, &d))
@@ -701,7 +710,10 @@ async fn get_record(
             "unknown record format '{format}'; accepted: json, pgn"
         )));
     }
-    let record = app.with_entry(&id, |e| e.live.record(&e.meta)).await?;
+    let record = app
+        .games
+        .with_entry(&id, |e| e.live.record(&e.meta))
+        .await?;
     Ok(if format == "json" {
         json_response(StatusCode::OK, record.to_json())
     } else {
@@ -726,6 +738,7 @@ async fn get_at(
         ApiError::bad_request(format!("ply '{text}' is not a whole number of moves"))
     })?;
     let at = app
+        .games
         .with_entry(&id, |e| -> Result<view::At, ApiError> {
             let game = e.live.position_at(ply).map_err(ApiError::bad_request)?;
             let over = game.outcome().is_some() || (ply == e.live.moves.len() && e.live.finished());
@@ -763,7 +776,7 @@ async fn get_hint(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let hint = app.hint(&id, &client.to_string()).await?;
+    let hint = app.computer.hint(&id, &client.to_string()).await?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&hint).expect("serialises"),
@@ -777,7 +790,7 @@ async fn post_review(
     JsonBody(_): JsonBody<crate::lobby::Empty>,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let (status, body) = app.start_review(&id, &client.to_string()).await?;
+    let (status, body) = app.reviews.start_review(&id, &client.to_string()).await?;
     let mut r = json_response(status, body);
     if status == StatusCode::ACCEPTED {
         if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}/review")) {
@@ -788,7 +801,10 @@ async fn post_review(
 }
 
 async fn get_review(State(app): State<Arc<App>>, GameId(id): GameId) -> Result<Response, ApiError> {
-    Ok(json_response(StatusCode::OK, app.get_review(&id).await?))
+    Ok(json_response(
+        StatusCode::OK,
+        app.reviews.get_review(&id).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -806,7 +822,9 @@ async fn post_reviews(
     app.hint_limit.check(client)?;
     Ok(json_response(
         StatusCode::OK,
-        app.review_upload(&req.record, &client.to_string()).await?,
+        app.reviews
+            .review_upload(&req.record, &client.to_string())
+            .await?,
     ))
 }
 
@@ -952,7 +970,7 @@ async fn puzzle_of(
     let id: boardlab_solve::collection::PuzzleId = name
         .parse()
         .map_err(|e: boardlab_solve::collection::BadPuzzleId| ApiError::not_found(e.to_string()))?;
-    app.puzzle(key, id).await
+    app.computer.puzzle(key, id).await
 }
 
 async fn get_puzzle(
@@ -1008,6 +1026,7 @@ async fn post_puzzle_move(
     let key = client.to_string();
     let entry = puzzle_of(&app, &params, &key).await?;
     let judgement = app
+        .computer
         .search(&key, move || {
             boardlab_solve::collection::judge(&entry, &line.moves)
         })
@@ -1031,6 +1050,7 @@ async fn post_puzzle_hint(
     let key = client.to_string();
     let entry = puzzle_of(&app, &params, &key).await?;
     let hint = app
+        .computer
         .search(&key, move || {
             boardlab_solve::collection::hint(&entry, &line.moves)
         })

@@ -3,7 +3,7 @@
 //! games the AI crate supports. An outside engine (`ugi:COMMAND`) runs only when the operator
 //! allowed its command (`--ugi-engine`): a seat's spec comes from whoever creates the game.
 
-use crate::limits::ComputerLimits;
+use crate::settings::ComputerLimits;
 use boardlab_ai::spec::UgiSpec;
 use boardlab_ai::{AiError, BotSpec};
 use boardlab_core::rand::{Rng, SeedableRng};

@@ -117,7 +117,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
             .await
             .map_err(|_| ApiError::not_found("no such game"))?;
         let id = params.get("id").cloned().unwrap_or_default();
-        if crate::app::valid_id(&id) {
+        if crate::token::valid_game_id(&id) {
             Ok(GameId(id))
         } else {
             Err(ApiError::not_found(format!(

@@ -22,8 +22,9 @@ pub mod lobby;
 pub mod logins;
 pub mod player;
 pub mod ratings;
-pub mod review;
 pub mod scheduler;
+pub mod services;
+pub mod settings;
 pub mod state;
 pub mod store;
 pub mod token;
@@ -31,7 +32,8 @@ pub mod view;
 pub mod web;
 
 use anyhow::{Context, Result};
-use app::{App, Settings};
+use app::App;
+use settings::Settings;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -44,6 +46,12 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 /// The default database: `boardlab.db` in the working directory.
 pub const DEFAULT_DATABASE: &str = "sqlite://boardlab.db";
+
+/// Locks `m`, going on past a panic of another holder (every value kept under these locks is
+/// whole between statements).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Milliseconds since 1970.
 #[must_use]
@@ -212,8 +220,8 @@ impl Default for ServeArgs {
 impl ServeArgs {
     /// The connection limits these settings give.
     #[must_use]
-    pub fn connection_limits(&self) -> limits::ConnectionLimits {
-        limits::ConnectionLimits {
+    pub fn connection_limits(&self) -> settings::ConnectionLimits {
+        settings::ConnectionLimits {
             max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
             per_address: if self.trust_proxy {
                 0
@@ -243,12 +251,12 @@ impl ServeArgs {
 
     /// The computer-player limits these settings give.
     #[must_use]
-    pub fn computer_limits(&self) -> limits::ComputerLimits {
+    pub fn computer_limits(&self) -> settings::ComputerLimits {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let threads = self
             .computer_threads
             .map_or(cores, |t| usize::try_from(t).unwrap_or(cores));
-        limits::ComputerLimits {
+        settings::ComputerLimits {
             max_time: self.computer_max_time,
             threads,
             analysis_threads: self
@@ -262,10 +270,10 @@ impl ServeArgs {
 
     /// The live-stream and password-hashing budgets these settings give.
     #[must_use]
-    pub fn budgets(&self) -> limits::Budgets {
+    pub fn budgets(&self) -> settings::Budgets {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let max = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
-        limits::Budgets {
+        settings::Budgets {
             max_streams: self
                 .max_streams
                 .map_or(max / 4 * 3, |n| usize::try_from(n).unwrap_or(usize::MAX))
@@ -286,7 +294,7 @@ impl ServeArgs {
 pub struct Server {
     listener: TcpListener,
     app: Arc<App>,
-    connections: limits::ConnectionLimits,
+    connections: settings::ConnectionLimits,
     background: Vec<tokio::task::JoinHandle<()>>,
 }
 
@@ -345,23 +353,23 @@ impl Server {
         }
         // Computer games interrupted by a restart continue at once; later sweeps pick up games
         // another server left waiting.
-        app.sweep_computer_games(Duration::ZERO).await;
+        app.computer.sweep(Duration::ZERO).await;
         // Clocks that ran while no server was up are flagged now; the others get timers.
-        app.sweep_clocks(true).await;
+        app.clocks.sweep_clocks(true).await;
         let sweeper = Arc::clone(&app);
         background.push(tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(10));
             tick.tick().await;
             loop {
                 tick.tick().await;
-                sweeper.sweep_computer_games(Duration::from_secs(30)).await;
-                sweeper.sweep_clocks(false).await;
-                sweeper.rate_pending().await;
+                sweeper.computer.sweep(Duration::from_secs(30)).await;
+                sweeper.clocks.sweep_clocks(false).await;
+                sweeper.ratings.rate_pending().await;
                 let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
                 let lapsed = lobby::present_since(&sweeper);
                 match sweeper.store.purge_challenges(expired, lapsed).await {
                     Ok(0) => {}
-                    Ok(_) => sweeper.lobby_changed().await,
+                    Ok(_) => sweeper.notifier.lobby_changed().await,
                     Err(e) => tracing::warn!("cannot drop expired challenges: {e}"),
                 }
                 if let Err(e) = sweeper.store.purge_login_failures(now_ms() - 120_000).await {
@@ -487,7 +495,7 @@ impl Server {
         {
             tracing::warn!("some connections did not close within 10 s");
         }
-        app.wait_for_computers(Duration::from_secs(5)).await;
+        app.computer.wait(Duration::from_secs(5)).await;
         for task in self.background {
             task.abort();
         }
@@ -613,13 +621,15 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         }
-        app.forget_all().await;
+        app.games.forget_all().await;
         loop {
             match listener.try_recv().await {
-                Ok(Some(n)) if n.channel() == store::LOBBY_CHANNEL => app.lobby_changed_here(),
+                Ok(Some(n)) if n.channel() == store::LOBBY_CHANNEL => {
+                    app.notifier.lobby_changed_here()
+                }
                 Ok(Some(n)) if n.channel() == store::ACCOUNT_CHANNEL => {
                     if let Some((account, text)) = n.payload().split_once(' ') {
-                        app.tell_account_here(account, text);
+                        app.notifier.tell_account_here(account, text);
                     }
                 }
                 Ok(Some(n)) => {
@@ -629,12 +639,14 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
                     {
                         let app = Arc::clone(&app);
                         let id = id.to_string();
-                        tokio::spawn(async move { app.changed_elsewhere(&id, version).await });
+                        tokio::spawn(
+                            async move { app.games.changed_elsewhere(&id, version).await },
+                        );
                     }
                 }
                 Ok(None) => {
                     tracing::warn!("lost the notification connection; reconnecting");
-                    app.forget_all().await;
+                    app.games.forget_all().await;
                 }
                 Err(e) => {
                     tracing::warn!("notification connection failed: {e}");

@@ -12,9 +12,10 @@
 //! `--stream-max-age` (clients reconnect), and, for a WebSocket, when the peer stops
 //! answering pings.
 
-use crate::app::{live_message, App, Update};
+use crate::app::App;
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, GameId};
+use crate::services::notify::{live_message, Update};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -53,12 +54,12 @@ pub async fn websocket(
 ) -> Result<Response, ApiError> {
     let held = app.streams.open(client)?;
     // Subscribe before reading the state, so no change falls between the two.
-    let rx = app.subscribe(&id);
-    let (first, version) = match app.state_and_version(&id).await {
+    let rx = app.notifier.subscribe(&id);
+    let (first, version) = match app.games.state_and_version(&id).await {
         Ok(s) => s,
         Err(e) => {
             drop(rx);
-            app.unsubscribed(&id);
+            app.notifier.unsubscribed(&id);
             return Err(e);
         }
     };
@@ -66,7 +67,7 @@ pub async fn websocket(
         Ok(u) => u,
         Err(e) => {
             drop(rx);
-            app.unsubscribed(&id);
+            app.notifier.unsubscribed(&id);
             return Err(ApiError::bad_request(format!(
                 "this endpoint needs a WebSocket upgrade ({}); use /api/games/{id}/events for \
                  server-sent events",
@@ -80,7 +81,7 @@ pub async fn websocket(
         .on_upgrade(move |socket| async move {
             let account = session.account();
             run_socket(&app, &id, socket, rx, (version, first), account).await;
-            app.unsubscribed(&id);
+            app.notifier.unsubscribed(&id);
             drop(held);
         }))
 }
@@ -102,7 +103,7 @@ async fn run_socket(
         return;
     }
     if sink
-        .send(Message::Text(app.presence_message(id).into()))
+        .send(Message::Text(app.notifier.presence_message(id).into()))
         .await
         .is_err()
     {
@@ -115,7 +116,7 @@ async fn run_socket(
         id: id.to_string(),
         seats: Vec::new(),
         account_seats: match &account {
-            Some(a) => app.seats_of_account(id, a).await,
+            Some(a) => app.games.seats_of_account(id, a).await,
             None => Vec::new(),
         },
     };
@@ -198,7 +199,7 @@ impl Present<'_> {
         let mut seats = Vec::new();
         for t in v["tokens"].as_array().into_iter().flatten().take(2) {
             if let Some(t) = t.as_str() {
-                for seat in self.app.seats_of_token(&self.id, t).await {
+                for seat in self.app.games.seats_of_token(&self.id, t).await {
                     if !seats.contains(&seat) {
                         seats.push(seat);
                     }
@@ -215,15 +216,15 @@ impl Present<'_> {
                 seats.push(*s);
             }
         }
-        self.app.set_present(&self.id, &seats, 1);
-        self.app.set_present(&self.id, &self.seats, -1);
+        self.app.notifier.set_present(&self.id, &seats, 1);
+        self.app.notifier.set_present(&self.id, &self.seats, -1);
         self.seats = seats;
     }
 }
 
 impl Drop for Present<'_> {
     fn drop(&mut self) {
-        self.app.set_present(&self.id, &self.seats, -1);
+        self.app.notifier.set_present(&self.id, &self.seats, -1);
     }
 }
 
@@ -234,12 +235,12 @@ pub async fn sse(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     let held = app.streams.open(client)?;
-    let rx = app.subscribe(&id);
-    let (first, version) = match app.state_and_version(&id).await {
+    let rx = app.notifier.subscribe(&id);
+    let (first, version) = match app.games.state_and_version(&id).await {
         Ok(s) => s,
         Err(e) => {
             drop(rx);
-            app.unsubscribed(&id);
+            app.notifier.unsubscribed(&id);
             return Err(e);
         }
     };
@@ -280,6 +281,6 @@ struct Guard {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        self.app.unsubscribed(&self.id);
+        self.app.notifier.unsubscribed(&self.id);
     }
 }

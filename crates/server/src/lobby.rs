@@ -8,11 +8,12 @@
 
 use crate::accounts::Session;
 use crate::api::{check_player, json_response, options_of};
-use crate::app::{App, NewGame};
+use crate::app::App;
 use crate::error::ApiError;
 use crate::extract::{ClientAddr, JsonBody, QueryParams};
 use crate::player::Player;
 use crate::ratings::{provisional, PROVISIONAL_DEVIATION};
+use crate::services::games::NewGame;
 use crate::state::SeatAccount;
 use crate::store::{ChallengeRow, RatingRow};
 use crate::{now_ms, token};
@@ -256,13 +257,13 @@ pub(crate) async fn post(
             format!("you have {MAX_OPEN} challenges open already; cancel one first"),
         ));
     }
-    app.lobby_changed().await;
+    app.notifier.lobby_changed().await;
     if let Some(opponent) = &row.opponent_id {
         // The player challenged hears of it wherever they are in the app.
         let news = serde_json::json!({
             "challenge": row.id, "from": me.name, "title": kind.info().title,
         });
-        app.tell_account(opponent, &news.to_string()).await;
+        app.notifier.tell_account(opponent, &news.to_string()).await;
     }
     Ok(json_response(
         StatusCode::CREATED,
@@ -305,7 +306,7 @@ async fn play_computer(
         rated: false,
         clock,
     };
-    let (id, _, _) = app.create(new, owner).await?;
+    let (id, _, _) = app.games.create(new, owner).await?;
     Ok(json_response(
         StatusCode::CREATED,
         serde_json::json!({ "game": id }).to_string(),
@@ -342,7 +343,7 @@ pub(crate) async fn accept(
             "this challenge is no longer open: it was accepted, withdrawn or expired",
         )
     };
-    if !crate::app::valid_id(&id) {
+    if !crate::token::valid_game_id(&id) {
         return Err(gone());
     }
     app.create_limit.check(client)?;
@@ -375,7 +376,7 @@ async fn start_challenge(
     me: &crate::accounts::SignedIn,
     owner: &str,
 ) -> Result<String, ApiError> {
-    app.lobby_changed().await;
+    app.notifier.lobby_changed().await;
     let kind: GameKind = c
         .game
         .parse()
@@ -403,6 +404,7 @@ async fn start_challenge(
         name: me.name.clone(),
     });
     let (game, _, _) = app
+        .games
         .create(
             NewGame {
                 kind,
@@ -424,7 +426,7 @@ async fn start_challenge(
             owner,
         )
         .await?;
-    app.tell_started(&c.account_id, &game).await;
+    app.notifier.tell_started(&c.account_id, &game).await;
     Ok(game)
 }
 
@@ -437,7 +439,7 @@ pub(crate) async fn cancel(
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
     let id = params.get("id").cloned().unwrap_or_default();
-    let done = crate::app::valid_id(&id)
+    let done = crate::token::valid_game_id(&id)
         && app
             .store
             .cancel_challenge(&id, &me.id)
@@ -448,7 +450,7 @@ pub(crate) async fn cancel(
             "you have no open challenge with that id",
         ));
     }
-    app.lobby_changed().await;
+    app.notifier.lobby_changed().await;
     Ok(json_response(
         StatusCode::OK,
         serde_json::json!({ "cancelled": id }).to_string(),
@@ -463,7 +465,7 @@ pub(crate) async fn live(
     session: Session,
 ) -> Result<Response, ApiError> {
     let held = app.streams.open(client)?;
-    let rx = app.subscribe_lobby();
+    let rx = app.notifier.subscribe_lobby();
     let shutdown = app.shutdown.subscribe();
     // A signed-in author's challenges stay open while this page is.
     let seen = session.account().map(|id| app.keep_seen(id));

@@ -669,7 +669,7 @@ impl Live {
                         "the {other} seat has not offered a rematch, so there is nothing to accept"
                     )));
                 }
-                if !crate::app::valid_id(data) {
+                if !crate::token::valid_game_id(data) {
                     return Err(conflict("a rematch names its new game's id"));
                 }
                 self.rematch_offer = None;

@@ -74,6 +74,22 @@ pub fn hash_from_hex(text: &str) -> Option<TokenHash> {
     Some(out)
 }
 
+/// A game's id: 16 lower-case hex digits from the operating system's generator.
+#[must_use]
+pub fn new_game_id() -> String {
+    let t = new_token();
+    t[..16].to_string()
+}
+
+/// Whether `id` could be a game id (anything else is answered 404 without a lookup).
+#[must_use]
+pub fn valid_game_id(id: &str) -> bool {
+    (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

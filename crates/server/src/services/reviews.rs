@@ -4,18 +4,22 @@
 //! it holds one slot and hands it back after every position, so computer moves waiting for a
 //! slot go first and reviews never starve live games.
 
-use crate::app::{lock, App};
 use crate::error::ApiError;
-use crate::scheduler::Class;
-use crate::store::{ReviewRow, Write};
+use crate::lock;
+use crate::scheduler::{Class, SearchPool};
+use crate::services::games::Games;
+use crate::services::notify::Notifier;
+use crate::store::{ReviewRow, Store, Write};
 use axum::http::StatusCode;
 use boardlab_ai::review::{Progress, Review, ReviewConfig, ReviewError};
 use boardlab_core::present::Text;
 use boardlab_core::GameRecord;
 use boardlab_games::{AnyGame, GameKind};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
 
 /// Most moves a review takes on (longer games and records are refused).
 pub const REVIEW_MOVES_LIMIT: usize = 600;
@@ -101,7 +105,40 @@ impl Drop for StopOnDrop {
     }
 }
 
-impl App {
+/// The reviews of this server: those running, and those stored.
+#[derive(Debug)]
+pub struct Reviews {
+    store: Arc<Store>,
+    games: Arc<Games>,
+    notifier: Arc<Notifier>,
+    searches: Arc<SearchPool>,
+    /// Reviews in progress, by game id.
+    jobs: Mutex<HashMap<String, ReviewJob>>,
+    /// Changes when the server begins to stop.
+    shutdown: watch::Receiver<bool>,
+}
+
+impl Reviews {
+    /// The reviews of `games`, searching in `searches`; progress goes to `notifier`'s game
+    /// channels, and a review in progress stops when `shutdown` changes.
+    #[must_use]
+    pub fn new(
+        store: Arc<Store>,
+        games: Arc<Games>,
+        notifier: Arc<Notifier>,
+        searches: Arc<SearchPool>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Reviews {
+        Reviews {
+            store,
+            games,
+            notifier,
+            searches,
+            jobs: Mutex::new(HashMap::new()),
+            shutdown,
+        }
+    }
+
     /// Reviews `record` on a blocking thread, holding one computer slot at a time and handing
     /// it back after each position; `progress` is told after each position.
     async fn run_review(
@@ -131,7 +168,8 @@ impl App {
                 .await,
         );
         let handle = tokio::runtime::Handle::current();
-        let mut shutdown = self.shutdown.subscribe();
+        let mut shutdown = self.shutdown.clone();
+        shutdown.mark_unchanged();
         let stop2 = Arc::clone(&stop);
         let task = tokio::task::spawn_blocking(move || {
             let mut permit = first;
@@ -181,6 +219,7 @@ impl App {
         key: &str,
     ) -> Result<(StatusCode, String), ApiError> {
         let (record, version, moves) = self
+            .games
             .with_entry(id, |e| {
                 (e.live.record(&e.meta), e.live.version, e.live.moves.len())
             })
@@ -198,7 +237,7 @@ impl App {
         }
         let stop = Arc::new(AtomicBool::new(false));
         {
-            let mut jobs = lock(&self.reviews);
+            let mut jobs = lock(&self.jobs);
             if let Some(job) = jobs.get(id) {
                 return Ok((
                     StatusCode::ACCEPTED,
@@ -225,10 +264,11 @@ impl App {
             let id3 = id2.clone();
             let result = app
                 .run_review(record, key, stop, move |p| {
-                    if let Some(job) = lock(&app2.reviews).get_mut(&id3) {
+                    if let Some(job) = lock(&app2.jobs).get_mut(&id3) {
                         job.progress = p;
                     }
-                    app2.announce(&id3, "review", progress_message("running", version, p));
+                    app2.notifier
+                        .announce(&id3, "review", progress_message("running", version, p));
                 })
                 .await;
             let stored = match result {
@@ -247,14 +287,17 @@ impl App {
                 }
                 Err(e) => Err(e.message),
             };
-            let total = lock(&app.reviews)
+            let total = lock(&app.jobs)
                 .remove(&id2)
                 .map_or(Progress { done: 0, total: 0 }, |j| j.progress);
             match stored {
-                Ok(()) => app.announce(&id2, "review", progress_message("done", version, total)),
+                Ok(()) => {
+                    app.notifier
+                        .announce(&id2, "review", progress_message("done", version, total))
+                }
                 Err(e) => {
                     tracing::warn!(game = id2, "review failed: {e}");
-                    app.announce(
+                    app.notifier.announce(
                         &id2,
                         "review",
                         serde_json::json!({
@@ -284,8 +327,8 @@ impl App {
     /// # Errors
     /// 404 unknown game or no review yet, storage failures.
     pub async fn get_review(&self, id: &str) -> Result<String, ApiError> {
-        let version = self.with_entry(id, |e| e.live.version).await?;
-        if let Some(job) = lock(&self.reviews).get(id) {
+        let version = self.games.with_entry(id, |e| e.live.version).await?;
+        if let Some(job) = lock(&self.jobs).get(id) {
             return Ok(running_json(job.version, version, job.progress));
         }
         match self.store.review(id).await.map_err(ApiError::storage)? {
@@ -299,8 +342,8 @@ impl App {
     }
 
     /// Stops every review in progress (the server is stopping).
-    pub fn stop_reviews(&self) {
-        for job in lock(&self.reviews).values() {
+    pub fn stop_all(&self) {
+        for job in lock(&self.jobs).values() {
             job.stop.store(true, Ordering::Relaxed);
         }
     }
