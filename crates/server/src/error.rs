@@ -4,7 +4,6 @@
 use crate::state::ActionError;
 use crate::store::StoreError;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use boardlab_core::MoveError;
 
 /// An error answer.
@@ -141,45 +140,5 @@ impl ApiError {
     #[must_use]
     pub fn is_conflict(&self) -> bool {
         self.status == StatusCode::CONFLICT
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message, "code": self.code });
-        let mut response = (self.status, axum::Json(body)).into_response();
-        if let Some(s) = self.retry_after {
-            response
-                .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, s.into());
-        }
-        if self.status == StatusCode::PAYLOAD_TOO_LARGE {
-            // The rest of the body was never read, so the connection cannot carry another
-            // request: say so, or a keep-alive client sends its next request on a connection
-            // the server is about to close, and that request fails.
-            response.headers_mut().insert(
-                axum::http::header::CONNECTION,
-                axum::http::HeaderValue::from_static("close"),
-            );
-        }
-        response
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn too_large_answers_close_the_connection_and_others_keep_it() {
-        let close = |status| {
-            ApiError::new(status, "x", "y")
-                .into_response()
-                .headers()
-                .get(axum::http::header::CONNECTION)
-                .is_some_and(|v| v == "close")
-        };
-        assert!(close(StatusCode::PAYLOAD_TOO_LARGE));
-        assert!(!close(StatusCode::BAD_REQUEST));
     }
 }

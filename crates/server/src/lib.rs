@@ -7,18 +7,13 @@
 //!   command-line settings shared by `boardlab serve` and the `boardlab-server` binary.
 //! - The API is documented in `docs/api.md` and served as OpenAPI at `/api/openapi.json`.
 
-pub mod accounts;
-pub mod analysis;
-pub mod api;
 pub mod app;
 pub mod bot;
 pub mod clock;
 pub mod error;
-pub mod extract;
 pub mod hashing;
+pub mod http;
 pub mod limits;
-mod live;
-pub mod lobby;
 pub mod logins;
 pub mod player;
 pub mod ratings;
@@ -29,7 +24,6 @@ pub mod state;
 pub mod store;
 pub mod token;
 pub mod view;
-pub mod web;
 
 use anyhow::{Context, Result};
 use app::App;
@@ -159,7 +153,7 @@ pub struct ServeArgs {
     pub stream_max_age: u64,
     /// Seconds after its author closed the app's last page that a challenge for a game
     /// played now (real time or untimed) lapses; correspondence challenges stay 24 hours.
-    #[arg(long, default_value_t = lobby::DEFAULT_LAPSE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, default_value_t = http::lobby::DEFAULT_LAPSE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub challenge_lapse: u64,
     /// Search threads the analysis board may hold at once [default: half of
     /// --computer-threads, at least one]. Computer players and hints come first.
@@ -208,7 +202,7 @@ impl Default for ServeArgs {
             max_streams: None,
             streams_per_address: 16,
             stream_max_age: 1800,
-            challenge_lapse: lobby::DEFAULT_LAPSE_SECONDS,
+            challenge_lapse: http::lobby::DEFAULT_LAPSE_SECONDS,
             analysis_threads: None,
             analysis_streams_per_address: 2,
             hash_threads: None,
@@ -328,7 +322,7 @@ impl Server {
                 web_dir: args
                     .web_dir
                     .clone()
-                    .or_else(|| args.dev.then(web::source_dir)),
+                    .or_else(|| args.dev.then(http::web::source_dir)),
                 computer: args.computer_limits(),
                 engines,
                 games_per_minute: args.games_per_minute,
@@ -365,8 +359,8 @@ impl Server {
                 sweeper.computer.sweep(Duration::from_secs(30)).await;
                 sweeper.clocks.sweep_clocks(false).await;
                 sweeper.ratings.rate_pending().await;
-                let expired = now_ms() - lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
-                let lapsed = lobby::present_since(&sweeper);
+                let expired = now_ms() - http::lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
+                let lapsed = http::lobby::present_since(&sweeper);
                 match sweeper.store.purge_challenges(expired, lapsed).await {
                     Ok(0) => {}
                     Ok(_) => sweeper.notifier.lobby_changed().await,
@@ -413,8 +407,10 @@ impl Server {
         use tower::ServiceExt as _;
         let app = Arc::clone(&self.app);
         let limits = self.connections;
-        let router = api::router(Arc::clone(&app))
-            .layer(axum::extract::DefaultBodyLimit::max(api::BODY_LIMIT))
+        let router = http::router(Arc::clone(&app))
+            .layer(axum::extract::DefaultBodyLimit::max(
+                http::extract::BODY_LIMIT,
+            ))
             .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
                 limits.body_timeout,
             ))

@@ -255,7 +255,7 @@ async fn documents_and_static_files_are_served() {
     let (c, doc) = s.get("/api/openapi.json").await;
     assert_eq!(c, 200);
     assert_eq!(doc["openapi"], "3.1.0");
-    let routes = boardlab_server::api::routes();
+    let routes = boardlab_server::http::routes();
     for (method, path) in &routes {
         assert!(
             doc["paths"][path][method].is_object(),
@@ -327,7 +327,7 @@ async fn dev_mode_serves_the_web_folder_from_disk_and_nothing_outside_it() {
         let _ = rx.await;
     }));
     let http = common::client();
-    let web = boardlab_server::web::source_dir();
+    let web = boardlab_server::http::web::source_dir();
     let index = std::fs::read_to_string(web.join("index.html")).ok();
     let r = http.get(format!("{base}/")).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 200);

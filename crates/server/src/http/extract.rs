@@ -2,7 +2,6 @@
 //! ([`JsonBody`]), a game id from the path ([`GameId`]), query parameters ([`QueryParams`]) and
 //! the client's address ([`ClientAddr`]).
 
-use crate::api::BODY_LIMIT;
 use crate::app::App;
 use crate::error::ApiError;
 use axum::body::Bytes;
@@ -64,7 +63,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 }
 
 /// Whether reading a body failed because the client took longer than the body timeout.
-fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+pub fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(e);
     while let Some(c) = cause {
         if c.is::<tower_http::timeout::TimeoutError>() {
@@ -77,7 +76,7 @@ fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
 
 /// Only `application/json` bodies are read: a web page elsewhere can send a form or plain text
 /// to this server in a visitor's browser without asking, but not JSON.
-fn unsupported_media_type() -> ApiError {
+pub fn unsupported_media_type() -> ApiError {
     ApiError::new(
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
         "unsupported_media_type",
@@ -142,3 +141,6 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
             .map_err(|e| ApiError::bad_request(format!("bad query parameters: {e}")))
     }
 }
+
+/// Largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;

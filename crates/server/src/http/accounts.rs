@@ -18,14 +18,16 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::extract::{ClientAddr, GameId, JsonBody, QueryParams};
+use crate::http::extract::{ClientAddr, GameId, JsonBody, QueryParams};
+use crate::http::session::{
+    cookie_secret, cross_site, same_site, secure, session_cookie, Session, DAY_MS, SESSION_DAYS,
+};
 use crate::services::games::Actor;
 use crate::state::{Action, SeatAccount};
 use crate::store::{name_key, AccountRow, Listed};
 use crate::{logins, now_ms, token, view};
-use axum::extract::{FromRequestParts, Path, State};
-use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use boardlab_core::Seat;
@@ -35,127 +37,11 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
-/// The session cookie's name.
-pub const COOKIE: &str = "boardlab_session";
-
-/// How long a session lasts, in days.
-pub const SESSION_DAYS: i64 = 30;
-
-const DAY_MS: i64 = 24 * 60 * 60 * 1000;
-
 /// The shortest and longest account names.
 pub const NAME_LENGTH: std::ops::RangeInclusive<usize> = 3..=20;
 
 /// The shortest and longest passwords, in characters.
 pub const PASSWORD_LENGTH: std::ops::RangeInclusive<usize> = 8..=128;
-
-/// A signed-in player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignedIn {
-    /// The account's id (never shown: players are known by name).
-    pub id: String,
-    pub name: String,
-    /// The digest of the session's secret, in hex.
-    digest: String,
-}
-
-/// The player a request's session cookie names, if any (a missing, unknown or expired
-/// session is no one). A request that changes something and carries the cookie is refused
-/// with 403 unless it comes from this site.
-#[derive(Clone, Debug)]
-pub struct Session(pub Option<SignedIn>);
-
-impl Session {
-    /// The signed-in player, or 401.
-    ///
-    /// # Errors
-    /// 401 when nobody is signed in.
-    pub fn required(self) -> Result<SignedIn, ApiError> {
-        self.0.ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "signed_out",
-                "sign in first: this needs an account",
-            )
-        })
-    }
-
-    /// The account id, if signed in.
-    #[must_use]
-    pub fn account(&self) -> Option<String> {
-        self.0.as_ref().map(|s| s.id.clone())
-    }
-
-    /// The actor of a request with this session and `token`.
-    #[must_use]
-    pub fn actor(&self, token: Option<String>) -> Actor {
-        Actor::Person {
-            token,
-            account: self.account(),
-        }
-    }
-}
-
-/// The session secret a request's cookies carry.
-fn cookie_secret(headers: &HeaderMap) -> Option<String> {
-    token::secret_cookie(headers, COOKIE)
-}
-
-/// Whether a request comes from a page of this site, as far as its headers tell: its
-/// `Origin` names this scheme (`https` when `tls`, else `http`) and host, or it has no
-/// `Origin` and `Sec-Fetch-Site` does not say another site sent it (programs other than
-/// browsers send neither).
-#[must_use]
-pub fn same_site(headers: &HeaderMap, tls: bool) -> bool {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let Ok(origin) = origin.to_str() else {
-            return false;
-        };
-        let scheme = if tls { "https" } else { "http" };
-        return match (origin.split_once("://"), host) {
-            (Some((s, o)), Some(h)) => s.eq_ignore_ascii_case(scheme) && o.eq_ignore_ascii_case(h),
-            _ => false,
-        };
-    }
-    !headers
-        .get("sec-fetch-site")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.eq_ignore_ascii_case("cross-site") || v.eq_ignore_ascii_case("same-site")
-        })
-}
-
-fn cross_site() -> ApiError {
-    ApiError::forbidden(
-        "cross-site request refused: changes with a session come only from this site's own pages",
-    )
-}
-
-impl FromRequestParts<Arc<App>> for Session {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
-        let Some(secret) = cookie_secret(&parts.headers) else {
-            return Ok(Session(None));
-        };
-        let changes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
-        if changes && !same_site(&parts.headers, secure(app, &parts.headers)) {
-            return Err(cross_site());
-        }
-        let digest = token::to_hex(&token::hash(&secret));
-        let found = app
-            .store
-            .session(&digest, now_ms() - SESSION_DAYS * DAY_MS)
-            .await
-            .map_err(ApiError::storage)?;
-        Ok(Session(found.map(|(id, name)| SignedIn {
-            id,
-            name,
-            digest,
-        })))
-    }
-}
 
 /// Checks a new account's name.
 ///
@@ -195,31 +81,6 @@ pub fn check_password(password: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The `Set-Cookie` value of a session (or, with `None`, one that removes it).
-fn session_cookie(secret: Option<&str>, secure: bool) -> HeaderValue {
-    let mut c = cookie::Cookie::build((COOKIE, secret.unwrap_or("").to_string()))
-        .path("/")
-        .http_only(true)
-        .same_site(cookie::SameSite::Lax)
-        .secure(secure);
-    c = match secret {
-        Some(_) => c.max_age(cookie::time::Duration::days(SESSION_DAYS)),
-        None => c.max_age(cookie::time::Duration::ZERO),
-    };
-    HeaderValue::from_str(&c.build().to_string()).expect("a cookie is a header value")
-}
-
-/// Whether cookies get `Secure`: the operator said the server is behind TLS, or a trusted
-/// proxy says this request came over it.
-fn secure(app: &App, headers: &HeaderMap) -> bool {
-    app.settings.behind_tls
-        || (app.settings.trust_proxy
-            && headers
-                .get("x-forwarded-proto")
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.eq_ignore_ascii_case("https")))
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Credentials {
@@ -233,7 +94,7 @@ struct AccountView<'a> {
 }
 
 fn json(status: StatusCode, body: &impl Serialize) -> Response {
-    crate::api::json_response(status, serde_json::to_string(body).expect("serialises"))
+    crate::http::response::json_response(status, serde_json::to_string(body).expect("serialises"))
 }
 
 /// Starts a new session for an account and answers with its cookie.
@@ -540,8 +401,12 @@ pub(crate) async fn player(
 ) -> Result<Response, ApiError> {
     let name = params.get("name").cloned().unwrap_or_default();
     let (game, limit) = games_query(&q)?;
-    let unknown =
-        || ApiError::not_found(format!("no player named '{}'", crate::api::shorten(&name)));
+    let unknown = || {
+        ApiError::not_found(format!(
+            "no player named '{}'",
+            crate::http::forms::shorten(&name)
+        ))
+    };
     if check_name(&name).is_err() {
         return Err(unknown());
     }
@@ -599,7 +464,7 @@ pub(crate) async fn player(
             .rating_history(&account.id, &r.game)
             .await
             .map_err(ApiError::storage)?;
-        if let Some(view) = crate::lobby::rating_view(r) {
+        if let Some(view) = crate::http::lobby::rating_view(r) {
             let history: Vec<serde_json::Value> = history
                 .into_iter()
                 .map(|(ms, rating, deviation)| {
@@ -673,7 +538,7 @@ pub(crate) async fn claim(
         )
         .await?
     };
-    Ok(crate::api::json_response(StatusCode::OK, state))
+    Ok(crate::http::response::json_response(StatusCode::OK, state))
 }
 
 /// `GET /api/account/live`: server-sent events for the signed-in player: `games` whenever
@@ -711,7 +576,7 @@ pub(crate) async fn live(
         },
     );
     let stream = futures_util::StreamExt::chain(hello, updates);
-    Ok(Sse::new(crate::live::aged(&aged_app, stream))
+    Ok(Sse::new(crate::http::live::aged(&aged_app, stream))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
@@ -741,61 +606,5 @@ mod tests {
         assert!(check_name(&"x".repeat(21)).is_err());
         assert!(check_password("1234567").is_err());
         assert!(check_password("12345678").is_ok());
-    }
-
-    #[test]
-    fn only_requests_from_this_site_count_as_same_site() {
-        let h = |pairs: &[(&'static str, &'static str)]| {
-            let mut m = HeaderMap::new();
-            for (k, v) in pairs {
-                m.insert(*k, HeaderValue::from_static(v));
-            }
-            m
-        };
-        assert!(same_site(&h(&[("host", "a.example:8080")]), false));
-        assert!(same_site(
-            &h(&[
-                ("host", "a.example:8080"),
-                ("origin", "http://a.example:8080")
-            ]),
-            false
-        ));
-        assert!(!same_site(
-            &h(&[
-                ("host", "a.example:8080"),
-                ("origin", "https://evil.example")
-            ]),
-            false
-        ));
-        assert!(!same_site(
-            &h(&[("host", "a.example"), ("origin", "null")]),
-            false
-        ));
-        assert!(!same_site(
-            &h(&[("host", "a.example"), ("sec-fetch-site", "cross-site")]),
-            false
-        ));
-        assert!(same_site(
-            &h(&[("host", "a.example"), ("sec-fetch-site", "same-origin")]),
-            false
-        ));
-        // The scheme counts: a page served over plain HTTP is another origin.
-        let tls_page = h(&[("host", "a.example"), ("origin", "https://a.example")]);
-        assert!(same_site(&tls_page, true));
-        assert!(!same_site(&tls_page, false));
-        let plain_page = h(&[("host", "a.example"), ("origin", "http://a.example")]);
-        assert!(!same_site(&plain_page, true));
-    }
-
-    #[test]
-    fn session_cookies_are_http_only_and_lax() {
-        let c = session_cookie(Some("ab"), false);
-        let c = c.to_str().unwrap();
-        assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax"), "{c}");
-        assert!(!c.contains("Secure"), "{c}");
-        let s = session_cookie(Some("ab"), true);
-        assert!(s.to_str().unwrap().contains("Secure"));
-        let gone = session_cookie(None, false);
-        assert!(gone.to_str().unwrap().contains("Max-Age=0"));
     }
 }

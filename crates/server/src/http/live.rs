@@ -14,7 +14,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::extract::{ClientAddr, GameId};
+use crate::http::extract::{ClientAddr, GameId};
 use crate::services::notify::{live_message, Update};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -49,7 +49,7 @@ pub async fn websocket(
     State(app): State<Arc<App>>,
     ClientAddr(client): ClientAddr,
     GameId(id): GameId,
-    session: crate::accounts::Session,
+    session: crate::http::session::Session,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let held = app.streams.open(client)?;

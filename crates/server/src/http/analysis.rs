@@ -12,7 +12,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::extract::{ClientAddr, QueryParams};
+use crate::http::extract::{ClientAddr, QueryParams};
 use crate::scheduler::Class;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};

@@ -6,11 +6,12 @@
 //! through their account's live channel. Rated games count for both players' Glicko-2
 //! ratings ([`crate::ratings`]) when they end.
 
-use crate::accounts::Session;
-use crate::api::{check_player, json_response, options_of};
 use crate::app::App;
 use crate::error::ApiError;
-use crate::extract::{ClientAddr, JsonBody, QueryParams};
+use crate::http::extract::{ClientAddr, JsonBody, QueryParams};
+use crate::http::forms::{check_player, options_of, Empty};
+use crate::http::response::json_response;
+use crate::http::session::Session;
 use crate::player::Player;
 use crate::ratings::{provisional, PROVISIONAL_DEVIATION};
 use crate::services::games::NewGame;
@@ -69,11 +70,6 @@ pub(crate) struct ChallengeRequest {
     /// A time control: `M+S` (real time) or `Nd` (correspondence); none: untimed.
     clock: Option<String>,
 }
-
-/// A body with nothing in it (`{}`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Empty {}
 
 /// One challenge as the lobby shows it.
 #[derive(Debug, Serialize)]
@@ -189,7 +185,7 @@ pub(crate) async fn post(
     let alone = boardlab_games::AnyGame::new(kind, &options, 0)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .is_solitaire();
-    let clock = crate::api::clock_of(req.clock.as_deref(), alone)?;
+    let clock = crate::http::forms::clock_of(req.clock.as_deref(), alone)?;
     if alone {
         return Err(ApiError::bad_request(
             "with these options the game is a puzzle played alone: there is no one to challenge",
@@ -223,7 +219,7 @@ pub(crate) async fn post(
                 .ok_or_else(|| {
                     ApiError::bad_request(format!(
                         "no player named '{}'",
-                        crate::api::shorten(name)
+                        crate::http::forms::shorten(name)
                     ))
                 })?;
             if found.id == me.id {
@@ -275,7 +271,7 @@ pub(crate) async fn post(
 /// `seat` (`first`, `second` or `random`) by their account.
 async fn play_computer(
     app: &Arc<App>,
-    me: &crate::accounts::SignedIn,
+    me: &crate::http::session::SignedIn,
     (kind, options, clock): (
         GameKind,
         boardlab_core::Options,
@@ -373,7 +369,7 @@ pub(crate) async fn accept(
 async fn start_challenge(
     app: &Arc<App>,
     c: ChallengeRow,
-    me: &crate::accounts::SignedIn,
+    me: &crate::http::session::SignedIn,
     owner: &str,
 ) -> Result<String, ApiError> {
     app.notifier.lobby_changed().await;
@@ -488,7 +484,7 @@ pub(crate) async fn live(
         },
     );
     let stream = futures_util::StreamExt::chain(hello, updates);
-    Ok(Sse::new(crate::live::aged(&app, stream))
+    Ok(Sse::new(crate::http::live::aged(&app, stream))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
