@@ -5,10 +5,10 @@
 
 use crate::error::ApiError;
 use crate::limits::{Gauge, PerAddress};
-use crate::now_ms;
 use crate::services::clocks::Clocks;
 use crate::services::computer::{Computer, ComputerSettings};
 use crate::services::games::{Actor, Followers, Games};
+use crate::services::lobby::Lobby;
 use crate::services::notify::Notifier;
 use crate::services::ratings::Ratings;
 use crate::services::reviews::Reviews;
@@ -16,7 +16,6 @@ use crate::settings::Settings;
 use crate::state::Action;
 use crate::store::Store;
 use std::sync::{Arc, Weak};
-use std::time::Duration;
 
 /// The shared server state: its services and the budgets of its clients.
 pub struct App {
@@ -34,6 +33,8 @@ pub struct App {
     pub ratings: Arc<Ratings>,
     /// Reviews of games and records.
     pub reviews: Arc<Reviews>,
+    /// Open challenges.
+    pub lobby: Arc<Lobby>,
     /// Game creations per client address.
     pub create_limit: PerAddress,
     /// Hints per client address.
@@ -89,7 +90,15 @@ impl App {
                 Arc::clone(&computer.searches),
                 shutdown.subscribe(),
             ));
+            let lobby = Arc::new(Lobby::new(
+                Arc::clone(&store),
+                Arc::clone(&games),
+                Arc::clone(&computer),
+                Arc::clone(&notifier),
+                settings.challenge_lapse,
+            ));
             App {
+                lobby,
                 create_limit: PerAddress::new(
                     "new games",
                     settings.games_per_minute,
@@ -164,22 +173,6 @@ impl App {
         self.login_limit.forget_idle();
     }
 
-    /// Notes, now and three times per challenge lapse while the guard lives, that the
-    /// player `account` has a page of the app open: their challenges stay open.
-    pub(crate) fn keep_seen(self: &Arc<Self>, account: String) -> SeenGuard {
-        let app = Arc::clone(self);
-        SeenGuard(tokio::spawn(async move {
-            let every = (app.settings.challenge_lapse / 3).max(Duration::from_millis(200));
-            let mut tick = tokio::time::interval(every);
-            loop {
-                tick.tick().await;
-                if let Err(e) = app.store.author_seen(&account, now_ms()).await {
-                    tracing::warn!("cannot note that a player is here: {e}");
-                }
-            }
-        }))
-    }
-
     /// Stops the computer players and reviews, and tells live connections to close.
     pub fn begin_shutdown(&self) {
         self.computer.stop_all();
@@ -203,15 +196,5 @@ impl Followers for App {
         if computer_to_move {
             self.computer.schedule(id);
         }
-    }
-}
-
-/// Keeps noting that a player is here until dropped.
-#[derive(Debug)]
-pub(crate) struct SeenGuard(tokio::task::JoinHandle<()>);
-
-impl Drop for SeenGuard {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }

@@ -28,6 +28,12 @@ impl ApiError {
         }
     }
 
+    /// 500: something failed that the client could not help.
+    #[must_use]
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
     /// 429: this client asked too often; it may ask again after `seconds`.
     #[must_use]
     pub fn too_many(what: &str, whom: &str, seconds: u64) -> ApiError {
@@ -140,5 +146,13 @@ impl ApiError {
     #[must_use]
     pub fn is_conflict(&self) -> bool {
         self.status == StatusCode::CONFLICT
+    }
+}
+
+/// At most 40 characters of `text`, for error messages.
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
     }
 }

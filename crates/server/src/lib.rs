@@ -153,7 +153,7 @@ pub struct ServeArgs {
     pub stream_max_age: u64,
     /// Seconds after its author closed the app's last page that a challenge for a game
     /// played now (real time or untimed) lapses; correspondence challenges stay 24 hours.
-    #[arg(long, default_value_t = http::lobby::DEFAULT_LAPSE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, default_value_t = services::lobby::DEFAULT_LAPSE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub challenge_lapse: u64,
     /// Search threads the analysis board may hold at once [default: half of
     /// --computer-threads, at least one]. Computer players and hints come first.
@@ -202,7 +202,7 @@ impl Default for ServeArgs {
             max_streams: None,
             streams_per_address: 16,
             stream_max_age: 1800,
-            challenge_lapse: http::lobby::DEFAULT_LAPSE_SECONDS,
+            challenge_lapse: services::lobby::DEFAULT_LAPSE_SECONDS,
             analysis_threads: None,
             analysis_streams_per_address: 2,
             hash_threads: None,
@@ -359,8 +359,8 @@ impl Server {
                 sweeper.computer.sweep(Duration::from_secs(30)).await;
                 sweeper.clocks.sweep_clocks(false).await;
                 sweeper.ratings.rate_pending().await;
-                let expired = now_ms() - http::lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
-                let lapsed = http::lobby::present_since(&sweeper);
+                let expired = now_ms() - services::lobby::CHALLENGE_HOURS * 60 * 60 * 1000;
+                let lapsed = sweeper.lobby.present_since();
                 match sweeper.store.purge_challenges(expired, lapsed).await {
                     Ok(0) => {}
                     Ok(_) => sweeper.notifier.lobby_changed().await,

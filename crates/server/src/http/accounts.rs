@@ -404,7 +404,7 @@ pub(crate) async fn player(
     let unknown = || {
         ApiError::not_found(format!(
             "no player named '{}'",
-            crate::http::forms::shorten(&name)
+            crate::error::shorten(&name)
         ))
     };
     if check_name(&name).is_err() {
@@ -558,7 +558,7 @@ pub(crate) async fn live(
     });
     let aged_app = Arc::clone(&app);
     // The player's challenges stay open while a page of the app is.
-    let seen = app.keep_seen(me.id.clone());
+    let seen = app.lobby.keep_seen(me.id.clone());
     let updates = futures_util::stream::unfold(
         (rx, shutdown, (AccountGuard { app, id: me.id }, held, seen)),
         |(mut rx, mut shutdown, guard)| async move {

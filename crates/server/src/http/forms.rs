@@ -36,13 +36,9 @@ pub fn check_player(
     player: &Player,
     field: &str,
 ) -> Result<(), ApiError> {
-    if let Player::Computer(bot) = player {
-        bot.check_engine(&app.settings.engines)
-            .and_then(|()| bot.check_game(kind))
-            .and_then(|()| bot.check_limits(kind, &app.settings.computer))
-            .map_err(|e| ApiError::bad_request(format!("{field}: {e}")))?;
-    }
-    Ok(())
+    app.computer
+        .admits(kind, player)
+        .map_err(|e| ApiError::bad_request(format!("{field}: {e}")))
 }
 
 /// A game's options from JSON values (strings, numbers or booleans).
@@ -85,14 +81,6 @@ pub fn check_position(kind: GameKind, position: Option<&str>) -> Result<(), ApiE
         }
     }
     Ok(())
-}
-
-/// At most 40 characters of `text`, for error messages.
-pub fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// A body with nothing in it (`{}`).

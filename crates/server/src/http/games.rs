@@ -4,7 +4,7 @@
 use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, GameId, JsonBody, QueryParams};
-use crate::http::forms::{check_player, check_position, clock_of, options_of, shorten, MOVE_LIMIT};
+use crate::http::forms::{check_player, check_position, clock_of, options_of, MOVE_LIMIT};
 use crate::http::response::json_response;
 use crate::http::session::Session;
 use crate::player::Player;
@@ -192,7 +192,11 @@ pub async fn post_position(JsonBody(req): JsonBody<PositionRequest>) -> Result<R
     let mut last_cells = Vec::new();
     for (i, text) in req.moves.iter().enumerate() {
         let bad = |why: String| {
-            ApiError::bad_request(format!("move {} '{}': {why}", i + 1, shorten(text)))
+            ApiError::bad_request(format!(
+                "move {} '{}': {why}",
+                i + 1,
+                crate::error::shorten(text)
+            ))
         };
         if text.len() > MOVE_LIMIT {
             return Err(bad(format!("longer than {MOVE_LIMIT} characters")));

@@ -9,15 +9,12 @@
 use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, JsonBody, QueryParams};
-use crate::http::forms::{check_player, options_of, Empty};
+use crate::http::forms::{clock_of, options_of, Empty};
 use crate::http::response::json_response;
 use crate::http::session::Session;
-use crate::player::Player;
 use crate::ratings::{provisional, PROVISIONAL_DEVIATION};
-use crate::services::games::NewGame;
-use crate::state::SeatAccount;
+use crate::services::lobby::{Challenge, Posted};
 use crate::store::{ChallengeRow, RatingRow};
-use crate::{now_ms, token};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -29,30 +26,6 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
-
-/// How long a challenge stays open, in hours.
-pub const CHALLENGE_HOURS: i64 = 24;
-
-/// A challenge for a game played now (real time or untimed) lapses when its author has had
-/// no page of the app open for `--challenge-lapse` (90 s by default); correspondence
-/// challenges wait the whole [`CHALLENGE_HOURS`]. An author with a page open is noted as
-/// here three times in that time.
-pub const DEFAULT_LAPSE_SECONDS: u64 = 90;
-
-/// Most challenges one account may have open at once.
-pub const MAX_OPEN: i64 = 20;
-
-const HOUR_MS: i64 = 60 * 60 * 1000;
-
-fn open_since() -> i64 {
-    now_ms() - CHALLENGE_HOURS * HOUR_MS
-}
-
-/// The oldest time an author of a challenge for a game played now may have been seen for
-/// it to be open.
-pub(crate) fn present_since(app: &App) -> i64 {
-    now_ms() - i64::try_from(app.settings.challenge_lapse.as_millis()).unwrap_or(i64::MAX)
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,11 +124,7 @@ pub(crate) async fn list(
     session: Session,
 ) -> Result<Response, ApiError> {
     let viewer = session.account();
-    let rows = app
-        .store
-        .challenges(viewer.as_deref(), (open_since(), present_since(&app)))
-        .await
-        .map_err(ApiError::storage)?;
+    let rows = app.lobby.challenges(viewer.as_deref()).await?;
     let challenges: Vec<ChallengeView> = rows
         .into_iter()
         .filter_map(|c| challenge_view(c, viewer.as_deref()))
@@ -185,142 +154,25 @@ pub(crate) async fn post(
     let alone = boardlab_games::AnyGame::new(kind, &options, 0)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .is_solitaire();
-    let clock = crate::http::forms::clock_of(req.clock.as_deref(), alone)?;
-    if alone {
-        return Err(ApiError::bad_request(
-            "with these options the game is a puzzle played alone: there is no one to challenge",
-        ));
-    }
-    let seat = req.seat.as_deref().unwrap_or("random");
-    if !["first", "second", "random"].contains(&seat) {
-        return Err(ApiError::bad_request(format!(
-            "unknown seat '{seat}'; accepted: first, second, random"
-        )));
-    }
-    let options_json = serde_json::to_string(&options.to_map()).expect("options serialise as JSON");
-    let opponent = req.opponent.as_deref().map(str::trim);
-    if let Some(spec) = opponent.filter(|o| o.to_ascii_lowercase().starts_with("computer")) {
-        if req.rated {
-            return Err(ApiError::bad_request(
-                "games against the computer are not rated",
-            ));
-        }
-        let game = (kind, options, clock);
-        return play_computer(&app, &me, game, (spec, seat), &client.to_string()).await;
-    }
-    let opponent_id = match opponent {
-        None | Some("") => None,
-        Some(name) => {
-            let found = app
-                .store
-                .account_by_name(name)
-                .await
-                .map_err(ApiError::storage)?
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "no player named '{}'",
-                        crate::http::forms::shorten(name)
-                    ))
-                })?;
-            if found.id == me.id {
-                return Err(ApiError::bad_request("you cannot challenge yourself"));
-            }
-            Some(found.id)
-        }
-    };
-    let row = ChallengeRow {
-        id: token::new_token()[..16].to_string(),
-        account_id: me.id.clone(),
-        name: me.name.clone(),
-        game: kind.name().to_string(),
-        options: options_json,
-        seat: seat.to_string(),
-        rated: req.rated,
-        opponent_id,
-        opponent_name: None,
-        created_ms: now_ms(),
-        rating: None,
-        clock: clock.map(|c| c.to_string()),
-    };
-    let made = app
-        .store
-        .create_challenge(&row, MAX_OPEN)
-        .await
-        .map_err(ApiError::storage)?;
-    if !made {
-        return Err(ApiError::conflict(
-            "too_many_challenges",
-            format!("you have {MAX_OPEN} challenges open already; cancel one first"),
-        ));
-    }
-    app.notifier.lobby_changed().await;
-    if let Some(opponent) = &row.opponent_id {
-        // The player challenged hears of it wherever they are in the app.
-        let news = serde_json::json!({
-            "challenge": row.id, "from": me.name, "title": kind.info().title,
-        });
-        app.notifier.tell_account(opponent, &news.to_string()).await;
-    }
-    Ok(json_response(
-        StatusCode::CREATED,
-        serde_json::json!({ "challenge": row.id }).to_string(),
-    ))
-}
-
-/// A game against the computer `spec` started at once from the lobby's form, the player in
-/// `seat` (`first`, `second` or `random`) by their account.
-async fn play_computer(
-    app: &Arc<App>,
-    me: &crate::http::session::SignedIn,
-    (kind, options, clock): (
-        GameKind,
-        boardlab_core::Options,
-        Option<crate::clock::TimeControl>,
-    ),
-    (spec, seat): (&str, &str),
-    owner: &str,
-) -> Result<Response, ApiError> {
-    let computer = Player::parse(spec).map_err(ApiError::bad_request)?;
-    check_player(app, kind, &computer, "opponent")?;
-    let mine = pick_seat(seat);
-    let mut players = [Player::Human, Player::Human];
-    players[mine.other().index()] = computer;
-    let mut accounts = [None, None];
-    accounts[mine.index()] = Some(SeatAccount {
-        id: me.id.clone(),
-        name: me.name.clone(),
-    });
-    let new = NewGame {
+    let clock = clock_of(req.clock.as_deref(), alone)?;
+    let challenge = Challenge {
         kind,
         options,
-        seed: rand::random(),
-        position: None,
-        players,
-        same_screen: false,
-        token_hashes: Some([None, None]),
-        accounts,
-        rated: false,
         clock,
+        alone,
+        seat: req.seat.unwrap_or_else(|| "random".to_string()),
+        rated: req.rated,
+        opponent: req.opponent,
     };
-    let (id, _, _) = app.games.create(new, owner).await?;
-    Ok(json_response(
-        StatusCode::CREATED,
-        serde_json::json!({ "game": id }).to_string(),
-    ))
-}
-
-fn pick_seat(seat: &str) -> Seat {
-    match seat {
-        "first" => Seat::First,
-        "second" => Seat::Second,
-        _ => {
-            if rand::random::<bool>() {
-                Seat::First
-            } else {
-                Seat::Second
-            }
-        }
-    }
+    let body = match app
+        .lobby
+        .post(&me.account(), challenge, &client.to_string())
+        .await?
+    {
+        Posted::Challenge(id) => serde_json::json!({ "challenge": id }),
+        Posted::Game(id) => serde_json::json!({ "game": id }),
+    };
+    Ok(json_response(StatusCode::CREATED, body.to_string()))
 }
 
 /// `POST /api/lobby/{id}/accept`: starts the challenge's game for both players. A challenge
@@ -334,96 +186,17 @@ pub(crate) async fn accept(
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
     let id = params.get("id").cloned().unwrap_or_default();
-    let gone = || {
-        ApiError::not_found(
-            "this challenge is no longer open: it was accepted, withdrawn or expired",
-        )
-    };
-    if !crate::token::valid_game_id(&id) {
-        return Err(gone());
+    if crate::token::valid_game_id(&id) {
+        app.create_limit.check(client)?;
     }
-    app.create_limit.check(client)?;
-    let Some(c) = app
-        .store
-        .take_challenge(&id, &me.id, (open_since(), present_since(&app)))
-        .await
-        .map_err(ApiError::storage)?
-    else {
-        return Err(gone());
-    };
-    // The challenge is taken: its game is made in a task of its own, so a client that hangs
-    // up now cannot leave a challenge deleted and no game made.
-    let key = client.to_string();
-    let game = tokio::spawn(async move { start_challenge(&app, c, &me, &key).await })
-        .await
-        .map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-        })??;
+    let game = app
+        .lobby
+        .accept(&id, me.account(), &client.to_string())
+        .await?;
     Ok(json_response(
         StatusCode::CREATED,
         serde_json::json!({ "game": game }).to_string(),
     ))
-}
-
-/// Starts the game of a challenge just taken by `me`; its id.
-async fn start_challenge(
-    app: &Arc<App>,
-    c: ChallengeRow,
-    me: &crate::http::session::SignedIn,
-    owner: &str,
-) -> Result<String, ApiError> {
-    app.notifier.lobby_changed().await;
-    let kind: GameKind = c
-        .game
-        .parse()
-        .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
-    let pairs: BTreeMap<String, String> =
-        serde_json::from_str(&c.options).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let options = kind
-        .info()
-        .options_from_pairs(&pairs)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let author_name = app
-        .store
-        .account_name(&c.account_id)
-        .await
-        .map_err(ApiError::storage)?
-        .unwrap_or_default();
-    let theirs = pick_seat(&c.seat);
-    let mut accounts = [None, None];
-    accounts[theirs.index()] = Some(SeatAccount {
-        id: c.account_id.clone(),
-        name: author_name,
-    });
-    accounts[theirs.other().index()] = Some(SeatAccount {
-        id: me.id.clone(),
-        name: me.name.clone(),
-    });
-    let (game, _, _) = app
-        .games
-        .create(
-            NewGame {
-                kind,
-                options,
-                seed: rand::random(),
-                position: None,
-                players: [Player::Human, Player::Human],
-                same_screen: false,
-                token_hashes: Some([None, None]),
-                accounts,
-                rated: c.rated,
-                clock: c
-                    .clock
-                    .as_deref()
-                    .map(str::parse)
-                    .transpose()
-                    .map_err(ApiError::bad_request)?,
-            },
-            owner,
-        )
-        .await?;
-    app.notifier.tell_started(&c.account_id, &game).await;
-    Ok(game)
 }
 
 /// `POST /api/lobby/{id}/cancel`: withdraws one's own challenge.
@@ -435,18 +208,7 @@ pub(crate) async fn cancel(
 ) -> Result<Response, ApiError> {
     let me = session.required()?;
     let id = params.get("id").cloned().unwrap_or_default();
-    let done = crate::token::valid_game_id(&id)
-        && app
-            .store
-            .cancel_challenge(&id, &me.id)
-            .await
-            .map_err(ApiError::storage)?;
-    if !done {
-        return Err(ApiError::not_found(
-            "you have no open challenge with that id",
-        ));
-    }
-    app.notifier.lobby_changed().await;
+    app.lobby.cancel(&id, &me.id).await?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::json!({ "cancelled": id }).to_string(),
@@ -464,7 +226,7 @@ pub(crate) async fn live(
     let rx = app.notifier.subscribe_lobby();
     let shutdown = app.shutdown.subscribe();
     // A signed-in author's challenges stay open while this page is.
-    let seen = session.account().map(|id| app.keep_seen(id));
+    let seen = session.account().map(|id| app.lobby.keep_seen(id));
     let hello = futures_util::stream::once(async {
         Ok::<Event, Infallible>(Event::default().event("hello").data("{}"))
     });

@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, JsonBody, QueryParams};
-use crate::http::forms::{shorten, MOVE_LIMIT};
+use crate::http::forms::MOVE_LIMIT;
 use crate::http::response::json_response;
 use crate::view;
 use axum::extract::{Path, State};
@@ -197,7 +197,7 @@ pub fn check_line(line: &PuzzleLine) -> Result<(), ApiError> {
         return Err(ApiError::bad_request(format!(
             "move {} '{}': longer than {MOVE_LIMIT} characters",
             i + 1,
-            shorten(m)
+            crate::error::shorten(m)
         )));
     }
     Ok(())

@@ -4,6 +4,7 @@
 use crate::app::App;
 use crate::error::ApiError;
 use crate::services::games::Actor;
+use crate::state::SeatAccount;
 use crate::{now_ms, token};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -26,6 +27,17 @@ pub struct SignedIn {
     pub name: String,
     /// The digest of the session's secret, in hex.
     pub(crate) digest: String,
+}
+
+impl SignedIn {
+    /// The account, as a seat holds it.
+    #[must_use]
+    pub fn account(&self) -> SeatAccount {
+        SeatAccount {
+            id: self.id.clone(),
+            name: self.name.clone(),
+        }
+    }
 }
 
 /// The player a request's session cookie names, if any (a missing, unknown or expired

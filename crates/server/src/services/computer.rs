@@ -11,6 +11,7 @@ use crate::state::Action;
 use crate::store::Store;
 use crate::{lock, now_ms, view};
 use boardlab_core::Seat;
+use boardlab_games::GameKind;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -85,6 +86,20 @@ impl Computer {
             puzzles: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
         }
+    }
+
+    /// Whether this server runs `player` in a game of `kind`: an outside engine it allows, a
+    /// player of that game, within the time and threads it gives.
+    ///
+    /// # Errors
+    /// Why it does not.
+    pub fn admits(&self, kind: GameKind, player: &Player) -> Result<(), String> {
+        if let Player::Computer(bot) = player {
+            bot.check_engine(&self.settings.engines)
+                .and_then(|()| bot.check_game(kind))
+                .and_then(|()| bot.check_limits(kind, &self.settings.limits))?;
+        }
+        Ok(())
     }
 
     /// Stops every computer player and starts no other (the server is stopping).

@@ -5,6 +5,7 @@
 pub mod clocks;
 pub mod computer;
 pub mod games;
+pub mod lobby;
 pub mod notify;
 pub mod ratings;
 pub mod reviews;
