@@ -5,6 +5,7 @@
 
 use crate::error::ApiError;
 use crate::limits::{Gauge, PerAddress};
+use crate::services::accounts::Accounts;
 use crate::services::clocks::Clocks;
 use crate::services::computer::{Computer, ComputerSettings};
 use crate::services::games::{Actor, Followers, Games};
@@ -15,6 +16,8 @@ use crate::services::reviews::Reviews;
 use crate::settings::Settings;
 use crate::state::Action;
 use crate::store::Store;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Weak};
 
 /// The shared server state: its services and the budgets of its clients.
@@ -47,8 +50,8 @@ pub struct App {
     pub streams: Arc<Gauge>,
     /// Analysis-board streams held open per address.
     pub analysis_streams: Arc<Gauge>,
-    /// The password-hashing threads.
-    pub hasher: crate::hashing::Hasher,
+    /// Accounts and sessions.
+    pub accounts: Arc<Accounts>,
     /// Tells live connections the server is stopping.
     pub shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -76,7 +79,6 @@ impl App {
             let computer = Arc::new(Computer::new(
                 Arc::clone(&store),
                 Arc::clone(&games),
-                Arc::clone(&clocks),
                 ComputerSettings {
                     delay: settings.computer_delay,
                     limits: settings.computer,
@@ -130,10 +132,14 @@ impl App {
                     usize::MAX,
                     settings.budgets.analysis_streams_per_address,
                 ),
-                hasher: crate::hashing::Hasher::new(
-                    settings.budgets.hash_threads,
-                    settings.budgets.hash_queue,
-                ),
+                accounts: Arc::new(Accounts::new(
+                    Arc::clone(&store),
+                    crate::hashing::Hasher::new(
+                        settings.budgets.hash_threads,
+                        settings.budgets.hash_queue,
+                    ),
+                    settings.logins_per_minute,
+                )),
                 ratings: Arc::new(Ratings::new(Arc::clone(&store))),
                 games,
                 clocks,
@@ -147,8 +153,8 @@ impl App {
         })
     }
 
-    /// Performs `action` on game `id` for `actor` once a clock that ran out has ended the game;
-    /// the new state as JSON text (see [`Games::act`]).
+    /// Performs `action` on game `id` for `actor`; the new state as JSON text (see
+    /// [`Games::act`]).
     ///
     /// # Errors
     /// As [`Games::act`].
@@ -160,7 +166,7 @@ impl App {
         data: &str,
         expected_version: Option<i64>,
     ) -> Result<String, ApiError> {
-        self.clocks
+        self.games
             .act(id, actor, action, data, expected_version)
             .await
     }
@@ -189,6 +195,12 @@ impl Followers for App {
     fn rated_game_ended(&self) {
         let ratings = Arc::clone(&self.ratings);
         tokio::spawn(async move { ratings.rate_pending().await });
+    }
+
+    fn before_action<'a>(&'a self, id: &'a str) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+        Box::pin(async move {
+            self.clocks.flag_if_due(id).await;
+        })
     }
 
     fn turn_changed(&self, id: &str, computer_to_move: bool) {

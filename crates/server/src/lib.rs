@@ -14,7 +14,6 @@ pub mod error;
 pub mod hashing;
 pub mod http;
 pub mod limits;
-pub mod logins;
 pub mod player;
 pub mod ratings;
 pub mod scheduler;

@@ -3,9 +3,10 @@
 
 use crate::app::App;
 use crate::error::ApiError;
+use crate::services::accounts::SESSION_DAYS;
 use crate::services::games::Actor;
 use crate::state::SeatAccount;
-use crate::{now_ms, token};
+use crate::token;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -14,10 +15,11 @@ use std::sync::Arc;
 /// The session cookie's name.
 pub const COOKIE: &str = "boardlab_session";
 
-/// How long a session lasts, in days.
-pub const SESSION_DAYS: i64 = 30;
+/// The known-device cookie.
+pub const DEVICE_COOKIE: &str = "boardlab_device";
 
-pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+/// How long a browser stays known without signing in again.
+const DEVICE_DAYS: i64 = 365;
 
 /// A signed-in player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,16 +126,11 @@ impl FromRequestParts<Arc<App>> for Session {
         if changes && !same_site(&parts.headers, secure(app, &parts.headers)) {
             return Err(cross_site());
         }
-        let digest = token::to_hex(&token::hash(&secret));
-        let found = app
-            .store
-            .session(&digest, now_ms() - SESSION_DAYS * DAY_MS)
-            .await
-            .map_err(ApiError::storage)?;
-        Ok(Session(found.map(|(id, name)| SignedIn {
-            id,
-            name,
-            digest,
+        let found = app.accounts.session(&secret).await?;
+        Ok(Session(found.map(|s| SignedIn {
+            id: s.account.id,
+            name: s.account.name,
+            digest: s.digest,
         })))
     }
 }
@@ -150,6 +147,24 @@ pub fn session_cookie(secret: Option<&str>, secure: bool) -> HeaderValue {
         None => c.max_age(cookie::time::Duration::ZERO),
     };
     HeaderValue::from_str(&c.build().to_string()).expect("a cookie is a header value")
+}
+
+/// The secret of the known-device cookie a request carries.
+#[must_use]
+pub fn device_secret(headers: &HeaderMap) -> Option<String> {
+    token::secret_cookie(headers, DEVICE_COOKIE)
+}
+
+/// The `Set-Cookie` value that makes this browser a known device of an account.
+#[must_use]
+pub fn device_cookie(secret: &str, secure: bool) -> Option<HeaderValue> {
+    let c = cookie::Cookie::build((DEVICE_COOKIE, secret.to_string()))
+        .path("/api/account")
+        .http_only(true)
+        .same_site(cookie::SameSite::Strict)
+        .secure(secure)
+        .max_age(cookie::time::Duration::days(DEVICE_DAYS));
+    HeaderValue::from_str(&c.build().to_string()).ok()
 }
 
 /// Whether cookies get `Secure`: the operator said the server is behind TLS, or a trusted

@@ -1,8 +1,7 @@
 //! Clocks: a timer per game with a running clock, which flags the side to move when its time
-//! runs out, and the rule that a clock that ran out ends the game before any other action is
-//! judged.
+//! runs out (and, before any other action, [`Clocks::flag_if_due`] ends a game whose clock ran
+//! out).
 
-use crate::error::ApiError;
 use crate::services::games::{Actor, Games};
 use crate::state::Action;
 use crate::store::Store;
@@ -34,28 +33,6 @@ impl Clocks {
             games,
             flag_timers: Mutex::new(HashMap::new()),
         }
-    }
-
-    /// As [`Games::act`], once a clock that ran out has ended the game (a flag itself is
-    /// judged as it is).
-    ///
-    /// # Errors
-    /// As [`Games::act`].
-    pub async fn act(
-        &self,
-        id: &str,
-        actor: &Actor,
-        action: Action,
-        data: &str,
-        expected_version: Option<i64>,
-    ) -> Result<String, ApiError> {
-        if action != Action::Flag {
-            // A clock that ran out ends the game before anything else is judged.
-            self.flag_if_due(id).await;
-        }
-        self.games
-            .act(id, actor, action, data, expected_version)
-            .await
     }
 
     /// Records that the side to move of game `id` ran out of time, if it has; whether it did.

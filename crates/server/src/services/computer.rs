@@ -4,7 +4,6 @@
 use crate::error::ApiError;
 use crate::player::Player;
 use crate::scheduler::{Class, SearchPool};
-use crate::services::clocks::Clocks;
 use crate::services::games::{Actor, Games};
 use crate::settings::ComputerLimits;
 use crate::state::Action;
@@ -49,7 +48,6 @@ pub struct ComputerSettings {
 pub struct Computer {
     store: Arc<Store>,
     games: Arc<Games>,
-    clocks: Arc<Clocks>,
     settings: ComputerSettings,
     thinking: Mutex<HashMap<String, Thinking>>,
     /// The search threads of computer players, hints and analysis, shared fairly.
@@ -66,20 +64,14 @@ impl std::fmt::Debug for Computer {
 }
 
 impl Computer {
-    /// The computer players of `games`, moving through `clocks`.
+    /// The computer players of `games`.
     #[must_use]
-    pub fn new(
-        store: Arc<Store>,
-        games: Arc<Games>,
-        clocks: Arc<Clocks>,
-        settings: ComputerSettings,
-    ) -> Computer {
+    pub fn new(store: Arc<Store>, games: Arc<Games>, settings: ComputerSettings) -> Computer {
         let threads = settings.limits.threads.max(1);
         let analysis_threads = settings.limits.analysis_threads;
         Computer {
             store,
             games,
-            clocks,
             settings,
             thinking: Mutex::new(HashMap::new()),
             searches: SearchPool::new(threads, analysis_threads),
@@ -262,7 +254,7 @@ impl Computer {
             }
         };
         match self
-            .clocks
+            .games
             .act(id, &Actor::Computer(seat), Action::Move, &mv, Some(version))
             .await
         {
@@ -283,7 +275,7 @@ impl Computer {
     /// allowed here); whether it did.
     async fn computer_resigns(self: &Arc<Self>, id: &str, seat: Seat, version: i64) -> bool {
         match self
-            .clocks
+            .games
             .act(
                 id,
                 &Actor::Computer(seat),

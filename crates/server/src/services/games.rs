@@ -12,6 +12,8 @@ use crate::{lock, now_ms, token, view};
 use boardlab_core::Seat;
 use boardlab_games::GameKind;
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, Weak};
 
 /// What the other services do when a game changes. The application wires them in, so the
@@ -24,6 +26,9 @@ pub trait Followers: Send + Sync {
     /// Game `id` changed: searches on its old state stop, and with `computer_to_move` the
     /// computer is to move in it.
     fn turn_changed(&self, id: &str, computer_to_move: bool);
+    /// An action other than a flag is about to be judged in game `id`: a clock that ran out
+    /// ends the game first.
+    fn before_action<'a>(&'a self, id: &'a str) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 }
 
 /// The games: a cache in front of the store, and the only path by which a game changes.
@@ -514,7 +519,8 @@ impl Games {
     }
 
     /// Performs `action` on game `id` for `actor`, after checking `expected_version` if given;
-    /// returns the new state as JSON text. Nothing changes on an error.
+    /// returns the new state as JSON text. Nothing changes on an error. A clock that ran out
+    /// ends the game before any other action is judged.
     ///
     /// The change is made on a copy of the cached game, which replaces it only after the
     /// event is committed. If the caller goes away while the write is on its way (a client
@@ -532,8 +538,48 @@ impl Games {
         data: &str,
         expected_version: Option<i64>,
     ) -> Result<String, ApiError> {
+        if action != Action::Flag {
+            if let Some(f) = self.followers.upgrade() {
+                f.before_action(id).await;
+            }
+        }
         self.act_making(id, actor, action, data, expected_version, None)
             .await
+    }
+
+    /// The seats `token` holds in game `id` become the account's; the game's state (claiming
+    /// seats already the account's changes nothing).
+    ///
+    /// # Errors
+    /// As [`Games::act`].
+    pub async fn claim(
+        &self,
+        id: &str,
+        token: String,
+        account: &SeatAccount,
+    ) -> Result<String, ApiError> {
+        let seats = self.seats_of_token(id, &token).await;
+        let already = self
+            .with_entry(id, |e| {
+                !seats.is_empty()
+                    && seats.iter().all(|s| {
+                        e.live.accounts[s.index()]
+                            .as_ref()
+                            .is_some_and(|a| a.id == account.id)
+                    })
+            })
+            .await?;
+        if already {
+            return self.state_json(id).await;
+        }
+        self.act(
+            id,
+            &Actor::token(Some(token)),
+            Action::Claim,
+            &account.to_data(),
+            None,
+        )
+        .await
     }
 
     /// As [`Games::act`], and with `made`, that game is stored in the same transaction as the

@@ -6,17 +6,9 @@
 //! without the password and without the owner's browser can use up only the allowance of
 //! unknown devices.
 
-use crate::app::App;
 use crate::error::ApiError;
-use crate::store::name_key;
+use crate::store::{name_key, Store};
 use crate::{now_ms, token};
-use axum::http::{HeaderMap, HeaderValue};
-
-/// The known-device cookie.
-pub const DEVICE_COOKIE: &str = "boardlab_device";
-
-/// How long a browser stays known without signing in again.
-const DEVICE_DAYS: i64 = 365;
 
 /// Failed log-ins are counted per minute.
 const WINDOW_MS: i64 = 60_000;
@@ -28,24 +20,18 @@ pub(crate) struct Attempt {
     window_ms: i64,
 }
 
-/// The secret of the known-device cookie a request carries.
-fn device_secret(headers: &HeaderMap) -> Option<String> {
-    token::secret_cookie(headers, DEVICE_COOKIE)
-}
-
-/// The digest of the request's known-device cookie when that device signed in to
+/// The digest of the known device whose secret is `device` when that device signed in to
 /// `account_id` before.
 async fn known_device(
-    app: &App,
-    headers: &HeaderMap,
+    store: &Store,
+    device: Option<&str>,
     account_id: Option<&str>,
 ) -> Result<Option<String>, ApiError> {
-    let (Some(secret), Some(account_id)) = (device_secret(headers), account_id) else {
+    let (Some(secret), Some(account_id)) = (device, account_id) else {
         return Ok(None);
     };
-    let digest = token::to_hex(&token::hash(&secret));
-    let owner = app
-        .store
+    let digest = token::to_hex(&token::hash(secret));
+    let owner = store
         .device_account(&digest)
         .await
         .map_err(ApiError::storage)?;
@@ -59,21 +45,19 @@ async fn known_device(
 /// # Errors
 /// 429 with `Retry-After` when that allowance of failed log-ins is spent this minute.
 pub(crate) async fn admit(
-    app: &App,
-    headers: &HeaderMap,
-    name: &str,
-    account_id: Option<&str>,
+    store: &Store,
+    per_minute: u32,
+    (device, name, account_id): (Option<&str>, &str, Option<&str>),
 ) -> Result<Attempt, ApiError> {
     let now = now_ms();
     let window_ms = now - now.rem_euclid(WINDOW_MS);
-    let (key, whom) = match known_device(app, headers, account_id).await? {
+    let (key, whom) = match known_device(store, device, account_id).await? {
         Some(digest) => (format!("device {digest}"), "this device"),
         None => (format!("account {}", name_key(name)), "this account"),
     };
-    let limit = i64::from(app.settings.logins_per_minute);
+    let limit = i64::from(per_minute);
     if limit > 0 {
-        let failed = app
-            .store
+        let failed = store
             .login_failures(&key, window_ms)
             .await
             .map_err(ApiError::storage)?;
@@ -90,12 +74,11 @@ pub(crate) async fn admit(
 }
 
 /// Counts a failed log-in against its allowance.
-pub(crate) async fn failed(app: &App, attempt: &Attempt) {
-    if app.settings.logins_per_minute == 0 {
+pub(crate) async fn failed(store: &Store, per_minute: u32, attempt: &Attempt) {
+    if per_minute == 0 {
         return;
     }
-    if let Err(e) = app
-        .store
+    if let Err(e) = store
         .count_login_failure(&attempt.key, attempt.window_ms)
         .await
     {
@@ -103,18 +86,17 @@ pub(crate) async fn failed(app: &App, attempt: &Attempt) {
     }
 }
 
-/// After a sign-in to `account_id`: the `Set-Cookie` value that makes this browser a known
-/// device of the account, unless it is one already.
+/// After a sign-in to `account_id` from the device whose secret is `device`: the secret of
+/// a new known device of the account, unless that device is one already.
 ///
 /// # Errors
 /// The database failed.
 pub(crate) async fn remember_device(
-    app: &App,
-    headers: &HeaderMap,
+    store: &Store,
+    device: Option<&str>,
     account_id: &str,
-    secure: bool,
-) -> Result<Option<HeaderValue>, ApiError> {
-    if known_device(app, headers, Some(account_id))
+) -> Result<Option<String>, ApiError> {
+    if known_device(store, device, Some(account_id))
         .await?
         .is_some()
     {
@@ -122,15 +104,9 @@ pub(crate) async fn remember_device(
     }
     let secret = token::new_token();
     let digest = token::to_hex(&token::hash(&secret));
-    app.store
+    store
         .add_device(&digest, account_id, now_ms())
         .await
         .map_err(ApiError::storage)?;
-    let c = cookie::Cookie::build((DEVICE_COOKIE, secret))
-        .path("/api/account")
-        .http_only(true)
-        .same_site(cookie::SameSite::Strict)
-        .secure(secure)
-        .max_age(cookie::time::Duration::days(DEVICE_DAYS));
-    Ok(HeaderValue::from_str(&c.build().to_string()).ok())
+    Ok(Some(secret))
 }
