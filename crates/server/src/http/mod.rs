@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod docs;
 pub mod extract;
 pub mod forms;
 pub mod games;

@@ -29,7 +29,7 @@ pub async fn get_rules(
     let kind: GameKind = name
         .parse()
         .map_err(|e: boardlab_games::UnknownGame| ApiError::not_found(e.to_string()))?;
-    let page = crate::http::web::rules_file(
+    let page = crate::http::docs::rules_file(
         app.settings.web_dir.as_ref(),
         &format!("{}.md", kind.name()),
     )
@@ -61,7 +61,7 @@ pub async fn get_findings(
         return Err(missing());
     }
     let page =
-        crate::http::web::analysis_file(app.settings.web_dir.as_ref(), &format!("{name}.md"))
+        crate::http::docs::analysis_file(app.settings.web_dir.as_ref(), &format!("{name}.md"))
             .ok_or_else(missing)?;
     markdown_page(&page, q.format.as_deref(), "/findings")
 }
@@ -76,7 +76,7 @@ pub fn markdown_page(page: &[u8], format: Option<&str>, pages: &str) -> Result<R
                 .map_err(|_| ApiError::not_found("the page is not readable text"))?;
             (
                 "text/html; charset=utf-8",
-                crate::http::web::markdown_html_in(text, pages).into_bytes(),
+                crate::http::docs::markdown_html_in(text, pages).into_bytes(),
             )
         }
         Some(other) => {

@@ -3,14 +3,19 @@
 //! the game's watchers; on PostgreSQL each change is checked against the stored version, so
 //! servers sharing a database stay in step.
 
+mod made;
+mod seats;
+
 use crate::error::ApiError;
-use crate::player::Player;
 use crate::services::notify::Notifier;
 use crate::state::{Action, Event, Live, Meta, SeatAccount};
-use crate::store::{Backend, GameRow, GameSummary, Store, StoreError, Write};
+use crate::store::{Backend, Store, StoreError, Write};
 use crate::{lock, now_ms, token, view};
 use boardlab_core::Seat;
-use boardlab_games::GameKind;
+pub use made::NewGame;
+use made::{meta_from_row, summary, Made};
+use seats::resolve_seat;
+pub use seats::Actor;
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
@@ -68,178 +73,6 @@ pub struct Slot {
     entry: tokio::sync::Mutex<Option<CachedGame>>,
 }
 
-/// Who acts.
-#[derive(Clone, Debug)]
-pub enum Actor {
-    /// A person holding a seat token, signed in to an account (by its id), both or neither.
-    Person {
-        token: Option<String>,
-        account: Option<String>,
-    },
-    /// The computer playing `seat`.
-    Computer(Seat),
-    /// The server's clock, flagging `seat`.
-    Clock(Seat),
-}
-
-impl Actor {
-    /// A person known by a token only.
-    #[must_use]
-    pub fn token(token: Option<String>) -> Actor {
-        Actor::Person {
-            token,
-            account: None,
-        }
-    }
-}
-
-/// A new game as requested.
-#[derive(Debug)]
-pub struct NewGame {
-    pub kind: GameKind,
-    pub options: boardlab_core::Options,
-    pub seed: u64,
-    pub position: Option<String>,
-    pub players: [Player; 2],
-    pub same_screen: bool,
-    /// The digests of the seats' tokens, when the players keep tokens they already hold (a
-    /// rematch); `None` makes new tokens.
-    pub token_hashes: Option<[Option<crate::token::TokenHash>; 2]>,
-    /// The accounts holding the seats from the start (a rematch between accounts, a game
-    /// from the lobby).
-    pub accounts: [Option<SeatAccount>; 2],
-    /// Whether the result counts for ratings.
-    pub rated: bool,
-    /// The time control, if the game has a clock.
-    pub clock: Option<crate::clock::TimeControl>,
-}
-
-/// A new game checked and ready to store: its row and summary, its cached form, and the
-/// tokens of its human seats.
-struct Made {
-    meta: Meta,
-    live: Live,
-    row: GameRow,
-    summary: GameSummary,
-    tokens: BTreeMap<Seat, String>,
-}
-
-impl Made {
-    fn new(new: NewGame) -> Result<Made, ApiError> {
-        let mut tokens = BTreeMap::new();
-        let mut hashes = [None, None];
-        if let Some(given) = new.token_hashes {
-            hashes = given;
-        } else {
-            let shared = new.same_screen.then(token::new_token);
-            for seat in Seat::BOTH {
-                if !new.players[seat.index()].is_computer() {
-                    let t = shared.clone().unwrap_or_else(token::new_token);
-                    hashes[seat.index()] = Some(token::hash(&t));
-                    tokens.insert(seat, t);
-                }
-            }
-        }
-        let meta = Meta {
-            id: token::new_game_id(),
-            kind: new.kind,
-            options: new.options,
-            seed: new.seed,
-            position: new.position,
-            players: new.players,
-            tokens: hashes,
-            same_screen: new.same_screen,
-            created_ms: now_ms(),
-            accounts: new.accounts,
-            rated: new.rated,
-            clock: new.clock,
-        };
-        let live = Live::new(&meta).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let row = GameRow {
-            id: meta.id.clone(),
-            game: meta.kind.name().to_string(),
-            options: serde_json::to_string(&meta.options.to_map()).expect("options serialise"),
-            seed: meta.seed,
-            position: meta.position.clone(),
-            first_player: meta.players[0].to_string(),
-            second_player: meta.players[1].to_string(),
-            first_token: meta.tokens[0].map(|h| token::to_hex(&h)),
-            second_token: meta.tokens[1].map(|h| token::to_hex(&h)),
-            same_screen: meta.same_screen,
-            created_ms: meta.created_ms,
-            accounts: meta.accounts.clone().map(|a| a.map(|a| (a.id, a.name))),
-            rated: meta.rated,
-            clock: meta.clock.map(|c| c.to_string()),
-        };
-        let summary = summary(&meta, &live);
-        Ok(Made {
-            meta,
-            live,
-            row,
-            summary,
-            tokens,
-        })
-    }
-}
-
-fn summary(meta: &Meta, live: &Live) -> GameSummary {
-    let result = live.result();
-    GameSummary {
-        version: live.version,
-        status: if live.finished() {
-            "finished"
-        } else {
-            "ongoing"
-        },
-        termination: result.as_ref().map(|r| r.termination.to_string()),
-        result: result.map(|r| r.tag),
-        move_count: live.moves.len() as i64,
-        to_move: live.to_move(),
-        computer_to_move: live.computer_to_move(meta).is_some(),
-        updated_ms: live.updated_ms,
-        accounts: live.accounts.clone().map(|a| a.map(|a| a.id)),
-        winner: live.result().and_then(|r| r.winner),
-        deadline_ms: live.deadline(),
-    }
-}
-
-fn meta_from_row(row: &GameRow) -> Result<Meta, String> {
-    let kind: GameKind = row.game.parse().map_err(|e| format!("{e}"))?;
-    let pairs: BTreeMap<String, String> =
-        serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
-    let options = kind
-        .info()
-        .options_from_pairs(&pairs)
-        .map_err(|e| e.to_string())?;
-    let player = |t: &str| Player::parse(t);
-    let hash = |t: &Option<String>| -> Result<Option<token::TokenHash>, String> {
-        t.as_deref()
-            .map(|h| token::hash_from_hex(h).ok_or_else(|| "bad token digest".to_string()))
-            .transpose()
-    };
-    Ok(Meta {
-        id: row.id.clone(),
-        kind,
-        options,
-        seed: row.seed,
-        position: row.position.clone(),
-        players: [player(&row.first_player)?, player(&row.second_player)?],
-        tokens: [hash(&row.first_token)?, hash(&row.second_token)?],
-        same_screen: row.same_screen,
-        created_ms: row.created_ms,
-        rated: row.rated,
-        clock: row
-            .clock
-            .as_deref()
-            .map(str::parse::<crate::clock::TimeControl>)
-            .transpose()?,
-        accounts: row
-            .accounts
-            .clone()
-            .map(|a| a.map(|(id, name)| SeatAccount { id, name })),
-    })
-}
-
 /// Forgets a cached game when dropped while still holding it: set while a write whose outcome
 /// the cache must follow is on its way, and cleared once the outcome is known.
 struct ForgetIfDropped<'a>(Option<&'a mut Option<CachedGame>>);
@@ -249,72 +82,6 @@ impl Drop for ForgetIfDropped<'_> {
         if let Some(entry) = self.0.take() {
             *entry = None;
         }
-    }
-}
-
-/// The seat `actor` acts for with `action`, or why it may not.
-fn resolve_seat(meta: &Meta, live: &Live, actor: &Actor, action: Action) -> Result<Seat, ApiError> {
-    let (token, account) = match actor {
-        Actor::Computer(seat) | Actor::Clock(seat) => return Ok(*seat),
-        Actor::Person {
-            token: None,
-            account: None,
-        } => {
-            return Err(ApiError::forbidden(
-                "missing token: send the seat's token as \"token\", or sign in",
-            ))
-        }
-        Actor::Person { token, account } => (token, account),
-    };
-    let mut seats = Vec::new();
-    if let Some(t) = token {
-        // A seat whose invite link was used answers to the token given at the join; the
-        // link's token only reaches it to be told that it was used.
-        seats = meta.seats_of(t);
-        if action != Action::Join {
-            seats.retain(|s| live.joined[s.index()].is_none());
-        }
-        for seat in Seat::BOTH {
-            if let Some(digest) = &live.joined[seat.index()] {
-                if crate::token::matches(t, digest) && !seats.contains(&seat) {
-                    seats.push(seat);
-                }
-            }
-        }
-    }
-    if let Some(account) = account {
-        // A signed-in player holds the seats of their account (claims need the token).
-        if action != Action::Claim {
-            for seat in Seat::BOTH {
-                let theirs = live.accounts[seat.index()]
-                    .as_ref()
-                    .is_some_and(|a| &a.id == account);
-                if theirs && !seats.contains(&seat) {
-                    seats.push(seat);
-                }
-            }
-        }
-    }
-    match seats.as_slice() {
-        [] if token.is_none() => Err(ApiError::forbidden(
-            "no seat of this game belongs to your account",
-        )),
-        [] => Err(ApiError::forbidden(
-            "wrong token: it holds no seat of this game",
-        )),
-        [seat] => {
-            if action == Action::Move && !live.finished() && live.game.to_move() != *seat {
-                return Err(ApiError::conflict(
-                    "not_your_turn",
-                    format!(
-                        "it is not the {seat} seat's turn: the {} seat is to move",
-                        live.game.to_move()
-                    ),
-                ));
-            }
-            Ok(*seat)
-        }
-        _ => Ok(live.game.to_move()),
     }
 }
 
