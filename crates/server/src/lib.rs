@@ -343,6 +343,16 @@ impl Server {
                 Arc::clone(&app),
                 pool.clone(),
             )));
+            let notifier = Arc::clone(&app.notifier);
+            background.push(tokio::spawn(async move { notifier.send_notices().await }));
+            let notifier = Arc::clone(&app.notifier);
+            background.push(tokio::spawn(async move {
+                let mut tick = tokio::time::interval(services::notify::PRESENCE_RENEW);
+                loop {
+                    tick.tick().await;
+                    notifier.renew_presence();
+                }
+            }));
         }
         // Computer games interrupted by a restart continue at once; later sweeps pick up games
         // another server left waiting.
@@ -609,6 +619,8 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
                 store::NOTIFY_CHANNEL,
                 store::LOBBY_CHANNEL,
                 store::ACCOUNT_CHANNEL,
+                store::PRESENCE_CHANNEL,
+                store::REVIEW_CHANNEL,
             ])
             .await
         {
@@ -621,6 +633,14 @@ async fn listen_postgres(app: Arc<App>, pool: sqlx::PgPool) {
             match listener.try_recv().await {
                 Ok(Some(n)) if n.channel() == store::LOBBY_CHANNEL => {
                     app.notifier.lobby_changed_here()
+                }
+                Ok(Some(n)) if n.channel() == store::PRESENCE_CHANNEL => {
+                    app.notifier.presence_elsewhere(n.payload());
+                }
+                Ok(Some(n)) if n.channel() == store::REVIEW_CHANNEL => {
+                    if let Some((id, text)) = app.notifier.review_elsewhere(n.payload()) {
+                        app.reviews.progress_elsewhere(id, text);
+                    }
                 }
                 Ok(Some(n)) if n.channel() == store::ACCOUNT_CHANNEL => {
                     if let Some((account, text)) = n.payload().split_once(' ') {

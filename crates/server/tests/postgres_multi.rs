@@ -322,3 +322,85 @@ async fn the_lobby_and_a_players_turns_reach_them_on_any_server() {
     a.stop().await;
     b.stop().await;
 }
+
+/// The next message of type `kind` on a game's WebSocket for which `wanted` holds.
+async fn next_message<S>(ws: &mut S, kind: &str, wanted: impl Fn(&Value) -> bool) -> Value
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} message in time"))
+            .expect("open")
+            .expect("no error");
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == kind && wanted(&v[kind]) {
+                return v[kind].clone();
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_and_review_progress_reach_clients_of_other_servers() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let a = TestServer::on(&url).await;
+    let b = TestServer::on(&url).await;
+    let ws = |s: &TestServer, id: &str| {
+        format!("{}/api/games/{id}/live", s.base.replace("http://", "ws://"))
+    };
+
+    // A spectator on B; the first player comes and goes on A.
+    let (id, tokens, _) = a
+        .create(json!({ "game": "sight-reduction", "seed": 5 }))
+        .await;
+    let first = tokens["first"].as_str().unwrap();
+    let (mut watch, _) = tokio_tungstenite::connect_async(&ws(&b, &id))
+        .await
+        .unwrap();
+    let p = next_message(&mut watch, "presence", |_| true).await;
+    assert_eq!(p, json!({ "first": false, "second": false }));
+    let (mut player, _) = tokio_tungstenite::connect_async(&ws(&a, &id))
+        .await
+        .unwrap();
+    let hello = json!({ "type": "hello", "tokens": [first] }).to_string();
+    futures_util::SinkExt::send(&mut player, Message::Text(hello.into()))
+        .await
+        .unwrap();
+    let p = next_message(&mut watch, "presence", |p| p["first"] == true).await;
+    assert_eq!(p["second"], false, "{p}");
+    drop(player);
+    next_message(&mut watch, "presence", |p| p["first"] == false).await;
+
+    // A review started on A reports its progress to a spectator on B, and B answers it as
+    // running while it runs.
+    let (id, t, mut st) = a
+        .create(json!({ "game": "sight-reduction", "seed": 4, "same_screen": true }))
+        .await;
+    let tok = t["first"].as_str().unwrap().to_string();
+    while st["status"] == "ongoing" {
+        let mv = legal(&st)[0].clone();
+        let (c, next) = a.play(&id, &mv, &tok, None).await;
+        assert_eq!(c, 200, "{next}");
+        st = next;
+    }
+    let (mut watch, _) = tokio_tungstenite::connect_async(&ws(&b, &id))
+        .await
+        .unwrap();
+    next_message(&mut watch, "state", |_| true).await;
+    let (c, v) = a.post(&format!("/api/games/{id}/review"), &json!({})).await;
+    assert_eq!((c, v["status"].as_str()), (202, Some("running")), "{v}");
+    let running = next_message(&mut watch, "review", |r| r["status"] == "running").await;
+    assert!(running["total"].as_u64().unwrap() > 0, "{running}");
+    let (c, v) = b.get(&format!("/api/games/{id}/review")).await;
+    assert_eq!(c, 200, "{v}");
+    assert!(v["status"] == "running" || v["status"] == "done", "{v}");
+    let done = next_message(&mut watch, "review", |r| r["status"] != "running").await;
+    assert_eq!(done["status"], "done", "{done}");
+    let (c, v) = b.get(&format!("/api/games/{id}/review")).await;
+    assert_eq!((c, v["status"].as_str()), (200, Some("done")), "{v}");
+}

@@ -19,7 +19,12 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
+
+/// How long a review running on another server counts as running without news of it (its
+/// server stopped).
+const ELSEWHERE_TTL: Duration = Duration::from_secs(120);
 
 /// Most moves a review takes on (longer games and records are refused).
 pub const REVIEW_MOVES_LIMIT: usize = 600;
@@ -114,6 +119,9 @@ pub struct Reviews {
     searches: Arc<SearchPool>,
     /// Reviews in progress, by game id.
     jobs: Mutex<HashMap<String, ReviewJob>>,
+    /// Reviews in progress on other servers, by game id: the version, the progress, and when
+    /// it was last heard of.
+    elsewhere: Mutex<HashMap<String, (i64, Progress, Instant)>>,
     /// Changes when the server begins to stop.
     shutdown: watch::Receiver<bool>,
 }
@@ -135,6 +143,7 @@ impl Reviews {
             notifier,
             searches,
             jobs: Mutex::new(HashMap::new()),
+            elsewhere: Mutex::new(HashMap::new()),
             shutdown,
         }
     }
@@ -244,6 +253,12 @@ impl Reviews {
                     running_json(job.version, version, job.progress),
                 ));
             }
+            if let Some((reviewing, progress)) = self.running_elsewhere(id) {
+                return Ok((
+                    StatusCode::ACCEPTED,
+                    running_json(reviewing, version, progress),
+                ));
+            }
             jobs.insert(
                 id.to_string(),
                 ReviewJob {
@@ -256,58 +271,12 @@ impl Reviews {
                 },
             );
         }
-        let app = Arc::clone(self);
-        let id2 = id.to_string();
-        let key = key.to_string();
+        let reviews = Arc::clone(self);
+        let (id, key) = (id.to_string(), key.to_string());
         tokio::spawn(async move {
-            let app2 = Arc::clone(&app);
-            let id3 = id2.clone();
-            let result = app
-                .run_review(record, key, stop, move |p| {
-                    if let Some(job) = lock(&app2.jobs).get_mut(&id3) {
-                        job.progress = p;
-                    }
-                    app2.notifier
-                        .announce(&id3, "review", progress_message("running", version, p));
-                })
-                .await;
-            let stored = match result {
-                Ok((json, bot)) => {
-                    let row = ReviewRow {
-                        game_id: id2.clone(),
-                        version,
-                        bot,
-                        review: json,
-                        created_ms: crate::now_ms(),
-                    };
-                    match app.store.write(Write::Review(row)).await {
-                        Ok(_) => Ok(()),
-                        Err(e) => Err(e.to_string()),
-                    }
-                }
-                Err(e) => Err(e.message),
-            };
-            let total = lock(&app.jobs)
-                .remove(&id2)
-                .map_or(Progress { done: 0, total: 0 }, |j| j.progress);
-            match stored {
-                Ok(()) => {
-                    app.notifier
-                        .announce(&id2, "review", progress_message("done", version, total))
-                }
-                Err(e) => {
-                    tracing::warn!(game = id2, "review failed: {e}");
-                    app.notifier.announce(
-                        &id2,
-                        "review",
-                        serde_json::json!({
-                            "type": "review",
-                            "review": { "status": "failed", "version": version, "error": e },
-                        })
-                        .to_string(),
-                    );
-                }
-            }
+            reviews
+                .review_and_store(id, key, (record, version), stop)
+                .await
         });
         Ok((
             StatusCode::ACCEPTED,
@@ -322,6 +291,96 @@ impl Reviews {
         ))
     }
 
+    /// Reviews game `id`'s `record` at `version`, stores the review, and tells its live
+    /// clients on every server how it goes.
+    async fn review_and_store(
+        self: Arc<Self>,
+        id: String,
+        key: String,
+        (record, version): (GameRecord, i64),
+        stop: Arc<AtomicBool>,
+    ) {
+        let me = Arc::clone(&self);
+        let id2 = id.clone();
+        let result = self
+            .run_review(record, key, stop, move |p| {
+                if let Some(job) = lock(&me.jobs).get_mut(&id2) {
+                    job.progress = p;
+                }
+                me.notifier
+                    .review_progress(&id2, progress_message("running", version, p));
+            })
+            .await;
+        let stored = match result {
+            Ok((json, bot)) => {
+                let row = ReviewRow {
+                    game_id: id.clone(),
+                    version,
+                    bot,
+                    review: json,
+                    created_ms: crate::now_ms(),
+                };
+                match self.store.write(Write::Review(row)).await {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            Err(e) => Err(e.message),
+        };
+        let total = lock(&self.jobs)
+            .remove(&id)
+            .map_or(Progress { done: 0, total: 0 }, |j| j.progress);
+        let message = match stored {
+            Ok(()) => progress_message("done", version, total),
+            Err(e) => {
+                tracing::warn!(game = id, "review failed: {e}");
+                serde_json::json!({
+                    "type": "review",
+                    "review": { "status": "failed", "version": version, "error": e },
+                })
+                .to_string()
+            }
+        };
+        self.notifier.review_progress(&id, message);
+    }
+
+    /// The version and progress of a review of game `id` running on another server.
+    fn running_elsewhere(&self, id: &str) -> Option<(i64, Progress)> {
+        let mut elsewhere = lock(&self.elsewhere);
+        match elsewhere.get(id) {
+            Some((v, p, at)) if at.elapsed() < ELSEWHERE_TTL => Some((*v, *p)),
+            Some(_) => {
+                elsewhere.remove(id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Another server's progress message `text` for the review of game `id`: kept while the
+    /// review runs, and sent to the game's live clients here.
+    pub fn progress_elsewhere(&self, id: &str, text: &str) {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+            return;
+        };
+        let r = &v["review"];
+        {
+            let mut elsewhere = lock(&self.elsewhere);
+            if r["status"] == "running" {
+                let n = |k: &str| usize::try_from(r[k].as_u64().unwrap_or(0)).unwrap_or(0);
+                let progress = Progress {
+                    done: n("done"),
+                    total: n("total"),
+                };
+                let version = r["version"].as_i64().unwrap_or(0);
+                elsewhere.insert(id.to_string(), (version, progress, Instant::now()));
+            } else {
+                elsewhere.remove(id);
+            }
+        }
+        self.notifier.announce(id, "review", text.to_string());
+    }
+
     /// `GET /api/games/{id}/review`: the stored review, or the progress of the running one.
     ///
     /// # Errors
@@ -330,6 +389,9 @@ impl Reviews {
         let version = self.games.with_entry(id, |e| e.live.version).await?;
         if let Some(job) = lock(&self.jobs).get(id) {
             return Ok(running_json(job.version, version, job.progress));
+        }
+        if let Some((reviewing, progress)) = self.running_elsewhere(id) {
+            return Ok(running_json(reviewing, version, progress));
         }
         match self.store.review(id).await.map_err(ApiError::storage)? {
             Some(row) => Ok(done_json(&row, version)),

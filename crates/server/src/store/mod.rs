@@ -386,6 +386,12 @@ impl Store {
     }
 }
 
+/// The channel PostgreSQL servers tell each other which seats are present on them on.
+pub const PRESENCE_CHANNEL: &str = "boardlab_presence";
+
+/// The channel PostgreSQL servers tell each other a review's progress on.
+pub const REVIEW_CHANNEL: &str = "boardlab_reviews";
+
 /// The channel PostgreSQL servers tell each other the lobby changed on.
 pub const LOBBY_CHANNEL: &str = "boardlab_lobby";
 
