@@ -4,7 +4,7 @@
 //! a review's progress as `{"type":"review","review":{…}}`, and which seats are connected as
 //! `{"type":"presence","presence":{"first":true,"second":false}}`. A WebSocket client holding
 //! seats says so with `{"type":"hello","tokens":[…]}`; it then counts as present until it
-//! closes (on this server: each server knows its own connections).
+//! closes, on any server sharing the database ([`crate::services::notify`]).
 //!
 //! Every live stream (these, the account's and the lobby's) counts against the server's
 //! stream budget (`App::streams`): so many per client address and so many in all, leaving
