@@ -101,6 +101,10 @@ pub struct ServeArgs {
     /// Seconds a client has to send a request's body.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub body_timeout: u64,
+    /// Requests served at once, live streams apart [default: 128 per core]; past it a request
+    /// is answered 503 with Retry-After at once, before any work is done for it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_in_flight: Option<u64>,
     /// Longest time per move a computer seat may ask for (e.g. 10s, 500ms). Games asking for
     /// more are refused; games stored with more (from an earlier setting) think this long.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
@@ -189,6 +193,7 @@ impl Default for ServeArgs {
             max_connections: 10_000,
             header_timeout: 10,
             body_timeout: 10,
+            max_in_flight: None,
             computer_max_time: Duration::from_secs(10),
             computer_threads: None,
             ugi_engines: Vec::new(),
@@ -223,6 +228,10 @@ impl ServeArgs {
             },
             header_timeout: Duration::from_secs(self.header_timeout),
             body_timeout: Duration::from_secs(self.body_timeout),
+            max_in_flight: self.max_in_flight.map_or_else(
+                || 128 * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+                |n| usize::try_from(n).unwrap_or(usize::MAX),
+            ),
         }
     }
 
@@ -417,6 +426,10 @@ impl Server {
         let app = Arc::clone(&self.app);
         let limits = self.connections;
         let router = http::router(Arc::clone(&app))
+            .layer(axum::middleware::from_fn_with_state(
+                http::admission::Admission::new(limits.max_in_flight),
+                http::admission::admit,
+            ))
             .layer(axum::extract::DefaultBodyLimit::max(
                 http::extract::BODY_LIMIT,
             ))

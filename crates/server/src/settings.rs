@@ -43,6 +43,8 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// Time a client has to send a request's body.
     pub body_timeout: Duration,
+    /// Requests served at once (live streams apart); past it a request is refused at once.
+    pub max_in_flight: usize,
 }
 
 /// File descriptors kept back from connections for the database, logs and the rest.

@@ -238,3 +238,45 @@ async fn regression_21_game_creation_and_hints_are_limited_per_address() {
     let (c, v) = s.get(&format!("/api/games/{}/hint", ids[2])).await;
     assert_eq!((c, v["code"].as_str()), (429, Some("rate_limited")), "{v}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_39_past_the_requests_in_flight_a_request_is_refused_at_once() {
+    let (s, _dir) = server_with(|a| {
+        a.max_in_flight = Some(1);
+        a.hints_per_minute = 0;
+    })
+    .await;
+    let (id, _, _) = s
+        .create(json!({ "game": "obsidio", "same_screen": true }))
+        .await;
+    // A live stream holds no slot.
+    let ws = format!("{}/api/games/{id}/live", s.base.replace("http://", "ws://"));
+    let (_live, _) = tokio_tungstenite::connect_async(&ws).await.unwrap();
+    // A hint thinks for half a second, holding the one slot; meanwhile another request is
+    // refused at once, with the wait to come back after.
+    let hint = {
+        let (client, url) = (s.client.clone(), s.url(&format!("/api/games/{id}/hint")));
+        tokio::spawn(async move { client.get(url).send().await.unwrap().status().as_u16() })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let t0 = std::time::Instant::now();
+    let r = s
+        .client
+        .get(s.url(&format!("/api/games/{id}")))
+        .send()
+        .await
+        .unwrap();
+    let waited = t0.elapsed();
+    assert_eq!(r.status().as_u16(), 503);
+    assert_eq!(r.headers()["retry-after"], "1");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "overloaded", "{v}");
+    assert!(
+        waited < Duration::from_millis(300),
+        "refused after {waited:?}"
+    );
+    assert_eq!(hint.await.unwrap(), 200);
+    // With the slot free again, the same request is served.
+    let (c, v) = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(c, 200, "{v}");
+}

@@ -74,6 +74,14 @@ pub struct Args {
     /// to the abuse cases).
     #[arg(long, default_value_t = 60)]
     pub lockout_seconds: u64,
+    /// Run the overload case: first the ceiling (--games games as fast as the server answers),
+    /// then --overload-games games as fast as it answers, each on a server of its own; the
+    /// report compares what the overloaded server admitted with the ceiling.
+    #[arg(long, conflicts_with_all = ["abuse", "addr"])]
+    pub overload: bool,
+    /// With --overload: the games of the overloaded run (at most 10000).
+    #[arg(long, default_value_t = 10_000, requires = "overload")]
+    pub overload_games: usize,
 }
 
 impl Default for Args {
@@ -90,6 +98,8 @@ impl Default for Args {
             bin: None,
             server_args: Vec::new(),
             lockout_seconds: 60,
+            overload: false,
+            overload_games: 10_000,
         }
     }
 }
@@ -106,7 +116,10 @@ pub struct Report {
     /// Games created during the run (besides the `games` created before it) and finished.
     pub games_created: u64,
     pub games_finished: u64,
-    /// Answers other than 200/201 and failed requests.
+    /// Moves refused with 503 and `Retry-After` (the server at capacity; sent again after the
+    /// wait it asked for).
+    pub refused: u64,
+    /// Answers other than 200/201 and 503, and failed requests.
     pub errors: u64,
     /// Move latency percentiles in milliseconds: p50, p90, p99, p99.9, max.
     pub latency_ms: [f64; 5],
@@ -152,6 +165,11 @@ impl std::fmt::Display for Report {
             "games:             {} finished, {} more created meanwhile (p50 {:.2} ms, p99 {:.2} ms)",
             self.games_finished, self.games_created, self.create_ms[0], self.create_ms[1]
         )?;
+        writeln!(
+            f,
+            "refused:           {} (503, sent again after Retry-After)",
+            self.refused
+        )?;
         write!(f, "errors:            {}", self.errors)
     }
 }
@@ -175,7 +193,29 @@ struct Tally {
     moves: Vec<u32>,
     creates: Vec<u32>,
     finished: u64,
+    refused: u64,
     errors: u64,
+}
+
+/// How the server answered a move.
+enum Answer<B> {
+    /// 200, with its body.
+    Played(Option<B>),
+    /// 503 with the wait it asked for.
+    Refused(Duration),
+    /// Anything else.
+    Failed,
+}
+
+/// The wait a refusal asks for (`Retry-After` in seconds; one second without it).
+fn retry_after(r: &reqwest::Response) -> Duration {
+    let seconds = r
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(1);
+    Duration::from_secs(seconds.clamp(1, 60))
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -304,12 +344,22 @@ async fn play_game_loop(
                 .send()
                 .await;
             let answer = match answer {
-                Ok(r) if r.status().as_u16() == 200 => r.bytes().await.ok(),
-                _ => None,
+                Ok(r) if r.status().as_u16() == 200 => Answer::Played(r.bytes().await.ok()),
+                Ok(r) if r.status().as_u16() == 503 => Answer::Refused(retry_after(&r)),
+                _ => Answer::Failed,
             };
-            let Some(bytes) = answer else {
-                tally.errors += 1;
-                continue 'games;
+            let bytes = match answer {
+                Answer::Played(Some(bytes)) => bytes,
+                Answer::Refused(wait) => {
+                    // As a client should: wait as asked, then send the move again.
+                    tally.refused += 1;
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+                Answer::Played(None) | Answer::Failed => {
+                    tally.errors += 1;
+                    continue 'games;
+                }
             };
             tally
                 .moves
@@ -412,6 +462,7 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
         all.moves.extend(t.moves);
         all.creates.extend(t.creates);
         all.finished += t.finished;
+        all.refused += t.refused;
         all.errors += t.errors;
     }
     let seconds = started
@@ -430,6 +481,7 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
         moves: m.len() as u64,
         games_created: all.creates.len() as u64,
         games_finished: all.finished,
+        refused: all.refused,
         errors: all.errors,
         latency_ms: [
             percentile(m, 0.50),
@@ -474,7 +526,48 @@ pub fn run(args: &Args) -> Result<()> {
     if args.abuse {
         return super::abuse::run(args);
     }
+    if args.overload {
+        return run_overload(args).map(|_| ());
+    }
     run_blocking(args).map(|_| ())
+}
+
+/// The overload case: the ceiling, then the overloaded run; both reports and what the
+/// overloaded server kept of its ceiling.
+///
+/// # Errors
+/// As [`run_blocking`].
+pub fn run_overload(args: &Args) -> Result<(Report, Report)> {
+    if !(1..=MAX_GAMES).contains(&args.overload_games) {
+        bail!(
+            "--overload-games {} is out of range; accepted: 1 to {MAX_GAMES}",
+            args.overload_games
+        );
+    }
+    outln!("ceiling:")?;
+    let ceiling = run_blocking(&Args {
+        rate: 0,
+        overload: false,
+        ..args.clone()
+    })?;
+    outln!("\noverloaded:")?;
+    let overloaded = run_blocking(&Args {
+        rate: 0,
+        games: args.overload_games,
+        overload: false,
+        ..args.clone()
+    })?;
+    let kept = overloaded.moves_per_second() / ceiling.moves_per_second().max(1e-9);
+    outln!(
+        "\nunder overload the server admitted {:.0} moves/s, {:.0}% of its ceiling of {:.0} \
+         moves/s, at p99 {:.1} ms; {} moves were refused at once and sent again",
+        overloaded.moves_per_second(),
+        kept * 100.0,
+        ceiling.moves_per_second(),
+        overloaded.latency_ms[2],
+        overloaded.refused
+    )?;
+    Ok((ceiling, overloaded))
 }
 
 /// Runs a load test, prints its report and returns it.

@@ -4,6 +4,7 @@
 //! OpenAPI document and the API reference's check read the same table.
 
 pub mod accounts;
+pub mod admission;
 pub mod analysis;
 pub mod docs;
 pub mod extract;
