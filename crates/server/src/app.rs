@@ -14,7 +14,7 @@ use crate::services::notify::Notifier;
 use crate::services::ratings::Ratings;
 use crate::services::reviews::Reviews;
 use crate::settings::Settings;
-use crate::state::Action;
+use crate::state::{Action, GameState};
 use crate::store::Store;
 use std::future::Future;
 use std::pin::Pin;
@@ -165,7 +165,7 @@ impl App {
         action: Action,
         data: &str,
         expected_version: Option<i64>,
-    ) -> Result<String, ApiError> {
+    ) -> Result<Arc<GameState>, ApiError> {
         self.games
             .act(id, actor, action, data, expected_version)
             .await

@@ -1,5 +1,6 @@
 //! The JSON shapes of the API (documented in `docs/api.md`).
 
+use crate::services::reviews::ReviewStatus;
 use crate::state::{GameResult, Live, Meta};
 use crate::store::Listed;
 use boardlab_core::present::{Board, Interaction, Text};
@@ -370,6 +371,24 @@ pub struct HintView {
     pub bot: String,
 }
 
+impl From<crate::services::computer::Hint> for HintView {
+    fn from(h: crate::services::computer::Hint) -> HintView {
+        HintView {
+            best: h.best,
+            exact: h.exact,
+            value: h.value.map(|v| match v {
+                boardlab_core::Wdl::Win => "win",
+                boardlab_core::Wdl::Loss => "loss",
+                boardlab_core::Wdl::Draw => "draw",
+            }),
+            score: h.score,
+            pv: h.pv,
+            text: h.text,
+            bot: h.bot,
+        }
+    }
+}
+
 /// A position reached from a start by some moves, outside any stored game
 /// (`POST /api/positions`): what the analysis board, the rules' figures, tutorials and puzzles
 /// draw and play on.
@@ -453,4 +472,35 @@ pub struct PuzzleKindView {
     pub title: &'static str,
     /// What the player does, in plain words.
     pub goal: &'static str,
+}
+
+/// The live-update message carrying a state.
+#[must_use]
+pub fn live_message(state_json: &str) -> String {
+    format!("{{\"type\":\"state\",\"state\":{state_json}}}")
+}
+
+/// Where a game's review stands, as the API answers it.
+#[must_use]
+pub fn review_status_json(status: &ReviewStatus) -> String {
+    match status {
+        ReviewStatus::Running {
+            reviewing,
+            version,
+            progress,
+        } => serde_json::json!({
+            "status": "running",
+            "version": reviewing,
+            "current": reviewing == version,
+            "done": progress.done,
+            "total": progress.total,
+        })
+        .to_string(),
+        ReviewStatus::Done { row, version } => format!(
+            "{{\"status\":\"done\",\"version\":{},\"current\":{},\"review\":{}}}",
+            row.version,
+            row.version == *version,
+            row.review
+        ),
+    }
 }

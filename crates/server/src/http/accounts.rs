@@ -8,7 +8,7 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::http::lobby::rating_view;
-use crate::http::response::json_response;
+use crate::http::response::{json_response, state_response};
 use crate::http::session::{
     cookie_secret, cross_site, device_cookie, device_secret, same_site, secure, session_cookie,
     Session,
@@ -315,7 +315,7 @@ pub(crate) async fn claim(
         ));
     };
     let state = app.games.claim(&id, t, &me.account()).await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 /// `GET /api/account/live`: server-sent events for the signed-in player: `games` whenever

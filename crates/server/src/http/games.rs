@@ -5,10 +5,11 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, GameId, JsonBody, QueryParams};
 use crate::http::forms::{check_player, check_position, clock_of, options_of, MOVE_LIMIT};
-use crate::http::response::json_response;
+use crate::http::response::{json_response, state_response};
 use crate::http::session::Session;
 use crate::player::Player;
 use crate::services::games::{Actor, NewGame};
+use crate::services::reviews::ReviewStatus;
 use crate::state::Action;
 use crate::view;
 use axum::extract::{Path, State};
@@ -143,9 +144,10 @@ pub async fn create_game(
         .await?;
     let tokens: BTreeMap<&str, &str> = tokens.iter().map(|(s, t)| (s.name(), t.as_str())).collect();
     let body = format!(
-        "{{\"id\":{},\"tokens\":{},\"state\":{state}}}",
+        "{{\"id\":{},\"tokens\":{},\"state\":{}}}",
         serde_json::to_string(&id).expect("string"),
         serde_json::to_string(&tokens).expect("map"),
+        state.written(view::state_json),
     );
     let mut r = json_response(StatusCode::CREATED, body);
     if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}")) {
@@ -219,10 +221,8 @@ pub async fn get_game(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
-    Ok(json_response(
-        StatusCode::OK,
-        app.games.state_json(&id).await?,
-    ))
+    let state = app.games.state(&id).await?;
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -256,7 +256,7 @@ pub async fn post_move(
             req.version,
         )
         .await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -281,7 +281,7 @@ pub async fn post_resign(
             req.version,
         )
         .await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -323,7 +323,7 @@ pub async fn post_draw(
     let state = app
         .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 pub async fn post_rematch(
@@ -347,7 +347,7 @@ pub async fn post_rematch(
             &client.to_string(),
         )
         .await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 pub async fn post_undo(
@@ -369,7 +369,7 @@ pub async fn post_undo(
     let state = app
         .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
-    Ok(json_response(StatusCode::OK, state))
+    Ok(state_response(StatusCode::OK, &state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -416,9 +416,7 @@ pub async fn post_join(
         .await;
     let state = match joined {
         Ok(state) => state,
-        Err(e) if e.code == "invite_used" => {
-            app.games.state_json(&id).await.map_err(|_| e.clone())?
-        }
+        Err(e) if e.code == "invite_used" => app.games.state(&id).await.map_err(|_| e.clone())?,
         Err(e) => return Err(e),
     };
     let seat = app
@@ -437,7 +435,10 @@ pub async fn post_join(
         })?;
     Ok(json_response(
         StatusCode::OK,
-        format!("{{\"seat\":\"{seat}\",\"token\":\"{fresh}\",\"state\":{state}}}"),
+        format!(
+            "{{\"seat\":\"{seat}\",\"token\":\"{fresh}\",\"state\":{}}}",
+            state.written(view::state_json)
+        ),
     ))
 }
 
@@ -524,7 +525,7 @@ pub async fn get_hint(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let hint = app.computer.hint(&id, &client.to_string()).await?;
+    let hint = view::HintView::from(app.computer.hint(&id, &client.to_string()).await?);
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&hint).expect("serialises"),
@@ -538,9 +539,15 @@ pub async fn post_review(
     JsonBody(_): JsonBody<crate::http::forms::Empty>,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let (status, body) = app.reviews.start_review(&id, &client.to_string()).await?;
-    let mut r = json_response(status, body);
-    if status == StatusCode::ACCEPTED {
+    let review = app.reviews.start_review(&id, &client.to_string()).await?;
+    let running = matches!(review, ReviewStatus::Running { .. });
+    let status = if running {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    let mut r = json_response(status, view::review_status_json(&review));
+    if running {
         if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}/review")) {
             r.headers_mut().insert(header::LOCATION, v);
         }
@@ -552,9 +559,10 @@ pub async fn get_review(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
+    let review = app.reviews.get_review(&id).await?;
     Ok(json_response(
         StatusCode::OK,
-        app.reviews.get_review(&id).await?,
+        view::review_status_json(&review),
     ))
 }
 

@@ -15,7 +15,8 @@
 use crate::app::App;
 use crate::error::ApiError;
 use crate::http::extract::{ClientAddr, GameId};
-use crate::services::notify::{live_message, Update};
+use crate::services::notify::{self, Update};
+use crate::view;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -55,8 +56,11 @@ pub async fn websocket(
     let held = app.streams.open(client)?;
     // Subscribe before reading the state, so no change falls between the two.
     let rx = app.notifier.subscribe(&id);
-    let (first, version) = match app.games.state_and_version(&id).await {
-        Ok(s) => s,
+    let (first, version) = match app.games.state(&id).await {
+        Ok(s) => {
+            let version = s.live.version;
+            (text(&notify::Message::State(s)), version)
+        }
         Err(e) => {
             drop(rx);
             app.notifier.unsubscribed(&id);
@@ -91,12 +95,12 @@ async fn run_socket(
     id: &str,
     socket: WebSocket,
     mut rx: Receiver<Update>,
-    (mut sent, first): (i64, String),
+    (mut sent, first): (i64, Arc<str>),
     account: Option<String>,
 ) {
     let (mut sink, mut stream) = socket.split();
     if sink
-        .send(Message::Text(live_message(&first).into()))
+        .send(Message::Text(first.as_ref().into()))
         .await
         .is_err()
     {
@@ -134,7 +138,7 @@ async fn run_socket(
                     let fresh = update.version.is_none_or(|v| v > sent);
                     if fresh {
                         sent = update.version.unwrap_or(sent);
-                        if sink.send(Message::Text(update.text.as_ref().into())).await.is_err() {
+                        if sink.send(Message::Text(text(&update.message).as_ref().into())).await.is_err() {
                             return;
                         }
                     }
@@ -174,6 +178,14 @@ async fn run_socket(
                 return;
             }
         }
+    }
+}
+
+/// A live update's message as sent: a state is written once for all its clients.
+fn text(message: &notify::Message) -> Arc<str> {
+    match message {
+        notify::Message::State(s) => s.message(view::state_json, view::live_message),
+        notify::Message::Text(t) => Arc::clone(t),
     }
 }
 
@@ -236,8 +248,11 @@ pub async fn sse(
 ) -> Result<Response, ApiError> {
     let held = app.streams.open(client)?;
     let rx = app.notifier.subscribe(&id);
-    let (first, version) = match app.games.state_and_version(&id).await {
-        Ok(s) => s,
+    let (first, version) = match app.games.state(&id).await {
+        Ok(s) => {
+            let version = s.live.version;
+            (text(&notify::Message::State(s)), version)
+        }
         Err(e) => {
             drop(rx);
             app.notifier.unsubscribed(&id);
@@ -246,7 +261,7 @@ pub async fn sse(
     };
     let shutdown = app.shutdown.subscribe();
     let initial = futures_util::stream::once(async move {
-        Ok::<Event, Infallible>(Event::default().event("state").data(live_message(&first)))
+        Ok::<Event, Infallible>(Event::default().event("state").data(first.as_ref()))
     });
     let aged_app = Arc::clone(&app);
     let updates = futures_util::stream::unfold(
@@ -257,7 +272,7 @@ pub async fn sse(
                     update = rx.recv() => match update {
                         Ok(u) if u.version.is_none_or(|v| v > sent) => {
                             sent = u.version.unwrap_or(sent);
-                            let ev = Event::default().event(u.event).data(u.text.as_ref());
+                            let ev = Event::default().event(u.event).data(text(&u.message).as_ref());
                             return Some((Ok(ev), (rx, sent, shutdown, guard)));
                         }
                         Ok(_) | Err(RecvError::Lagged(_)) => {}

@@ -2,8 +2,16 @@
 //! budget refused).
 
 use crate::error::ApiError;
+use crate::state::GameState;
+use crate::view;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+
+/// A game's state as the API answers it.
+#[must_use]
+pub fn state_response(status: StatusCode, state: &GameState) -> Response {
+    json_response(status, state.written(view::state_json).to_string())
+}
 
 pub fn json_response(status: StatusCode, body: String) -> Response {
     (

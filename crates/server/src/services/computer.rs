@@ -8,8 +8,8 @@ use crate::services::games::{Actor, Games};
 use crate::settings::ComputerLimits;
 use crate::state::Action;
 use crate::store::Store;
-use crate::{lock, now_ms, view};
-use boardlab_core::Seat;
+use crate::{lock, now_ms};
+use boardlab_core::{Seat, Wdl};
 use boardlab_games::GameKind;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +31,24 @@ const PUZZLE_CACHE: usize = 10_000;
 struct Thinking {
     stop: Arc<AtomicBool>,
     again: bool,
+}
+
+/// A suggested move for the side to move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hint {
+    pub best: String,
+    /// Whether the value is proven (exact search), not estimated.
+    pub exact: bool,
+    /// The proven result for the side to move.
+    pub value: Option<Wdl>,
+    /// The estimated score of the side to move (1 a win, 0 a loss).
+    pub score: f64,
+    /// The expected line of play, starting with `best`.
+    pub pv: Vec<String>,
+    /// A sentence for people.
+    pub text: String,
+    /// The search used.
+    pub bot: String,
 }
 
 /// How the computer players of this server may play.
@@ -388,7 +406,7 @@ impl Computer {
     /// # Errors
     /// 404 unknown game, 409 the game is over or is between two people on two screens, 503
     /// when the computer players are all busy.
-    pub async fn hint(&self, id: &str, key: &str) -> Result<view::HintView, ApiError> {
+    pub async fn hint(&self, id: &str, key: &str) -> Result<Hint, ApiError> {
         let (game, finished, version, seed, between_people) = self
             .games
             .with_entry(id, |e| {
@@ -427,10 +445,10 @@ impl Computer {
             .flatten();
         if let Some((pv, solvable)) = exact {
             drop(permit);
-            return Ok(view::HintView {
+            return Ok(Hint {
                 best: pv[0].clone(),
                 exact: true,
-                value: Some(if solvable { "win" } else { "loss" }),
+                value: Some(if solvable { Wdl::Win } else { Wdl::Loss }),
                 score: if solvable { 1.0 } else { 0.0 },
                 pv,
                 text: if solvable {
@@ -461,14 +479,10 @@ impl Computer {
         })?
         .map_err(|e| ApiError::conflict("not_allowed", e.to_string()))?;
         let value = analysis.value.for_seat(seat);
-        Ok(view::HintView {
+        Ok(Hint {
             best: analysis.best,
             exact: value.proven.is_some(),
-            value: value.proven.map(|p| match p.result_for(seat) {
-                boardlab_core::Wdl::Win => "win",
-                boardlab_core::Wdl::Loss => "loss",
-                boardlab_core::Wdl::Draw => "draw",
-            }),
+            value: value.proven.map(|p| p.result_for(seat)),
             score: value.score,
             pv: analysis.pv,
             text: boardlab_ai::words::value_words(value, colours, solitaire),

@@ -8,6 +8,7 @@
 //! A review's progress goes to every server in the order it was made.
 
 use crate::lock;
+use crate::state::GameState;
 use crate::store::{Store, PRESENCE_CHANNEL, REVIEW_CHANNEL};
 use boardlab_core::Seat;
 use std::collections::HashMap;
@@ -60,16 +61,18 @@ pub struct Update {
     /// The game's version for a state (sent only to clients that have not seen it yet);
     /// `None` for a message that is not a state (a review's progress), sent to everyone.
     pub version: Option<i64>,
-    /// The event's name for server-sent events: `state` or `review`.
+    /// The event's name for server-sent events: `state`, `review` or `presence`.
     pub event: &'static str,
-    /// The message, JSON text.
-    pub text: Arc<str>,
+    pub message: Message,
 }
 
-/// The live-update message carrying a state.
-#[must_use]
-pub fn live_message(state_json: &str) -> String {
-    format!("{{\"type\":\"state\",\"state\":{state_json}}}")
+/// What a live update carries.
+#[derive(Clone, Debug)]
+pub enum Message {
+    /// A game's new state (the live layer writes it, once for every client).
+    State(Arc<GameState>),
+    /// A message already written: JSON text.
+    Text(Arc<str>),
 }
 
 impl Notifier {
@@ -241,14 +244,15 @@ impl Notifier {
         }
     }
 
-    pub fn publish(&self, id: &str, version: i64, json: &str) {
+    /// Sends game `id`'s new `state` to its live clients here.
+    pub fn publish(&self, id: &str, state: &Arc<GameState>) {
         let channels = lock(&self.channels);
         if let Some(tx) = channels.get(id) {
             if tx.receiver_count() > 0 {
                 let _ = tx.send(Update {
-                    version: Some(version),
+                    version: Some(state.live.version),
                     event: "state",
-                    text: Arc::from(live_message(json)),
+                    message: Message::State(Arc::clone(state)),
                 });
             }
         }
@@ -262,7 +266,7 @@ impl Notifier {
                 let _ = tx.send(Update {
                     version: None,
                     event,
-                    text: Arc::from(text),
+                    message: Message::Text(Arc::from(text)),
                 });
             }
         }

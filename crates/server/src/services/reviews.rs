@@ -29,6 +29,19 @@ const ELSEWHERE_TTL: Duration = Duration::from_secs(120);
 /// Most moves a review takes on (longer games and records are refused).
 pub const REVIEW_MOVES_LIMIT: usize = 600;
 
+/// Where the review of a game stands.
+#[derive(Debug)]
+pub enum ReviewStatus {
+    /// Running, of version `reviewing` of a game now at `version`.
+    Running {
+        reviewing: i64,
+        version: i64,
+        progress: Progress,
+    },
+    /// Stored: `row`, of a game now at `version`.
+    Done { row: ReviewRow, version: i64 },
+}
+
 /// A review in progress.
 #[derive(Debug)]
 pub struct ReviewJob {
@@ -226,7 +239,7 @@ impl Reviews {
         self: &Arc<Self>,
         id: &str,
         key: &str,
-    ) -> Result<(StatusCode, String), ApiError> {
+    ) -> Result<ReviewStatus, ApiError> {
         let (record, version, moves) = self
             .games
             .with_entry(id, |e| {
@@ -241,23 +254,25 @@ impl Reviews {
         }
         if let Some(row) = self.store.review(id).await.map_err(ApiError::storage)? {
             if row.version == version {
-                return Ok((StatusCode::OK, done_json(&row, version)));
+                return Ok(ReviewStatus::Done { row, version });
             }
         }
         let stop = Arc::new(AtomicBool::new(false));
         {
             let mut jobs = lock(&self.jobs);
             if let Some(job) = jobs.get(id) {
-                return Ok((
-                    StatusCode::ACCEPTED,
-                    running_json(job.version, version, job.progress),
-                ));
+                return Ok(ReviewStatus::Running {
+                    reviewing: job.version,
+                    version,
+                    progress: job.progress,
+                });
             }
             if let Some((reviewing, progress)) = self.running_elsewhere(id) {
-                return Ok((
-                    StatusCode::ACCEPTED,
-                    running_json(reviewing, version, progress),
-                ));
+                return Ok(ReviewStatus::Running {
+                    reviewing,
+                    version,
+                    progress,
+                });
             }
             jobs.insert(
                 id.to_string(),
@@ -278,17 +293,14 @@ impl Reviews {
                 .review_and_store(id, key, (record, version), stop)
                 .await
         });
-        Ok((
-            StatusCode::ACCEPTED,
-            running_json(
-                version,
-                version,
-                Progress {
-                    done: 0,
-                    total: moves + 1,
-                },
-            ),
-        ))
+        Ok(ReviewStatus::Running {
+            reviewing: version,
+            version,
+            progress: Progress {
+                done: 0,
+                total: moves + 1,
+            },
+        })
     }
 
     /// Reviews game `id`'s `record` at `version`, stores the review, and tells its live
@@ -385,16 +397,24 @@ impl Reviews {
     ///
     /// # Errors
     /// 404 unknown game or no review yet, storage failures.
-    pub async fn get_review(&self, id: &str) -> Result<String, ApiError> {
+    pub async fn get_review(&self, id: &str) -> Result<ReviewStatus, ApiError> {
         let version = self.games.with_entry(id, |e| e.live.version).await?;
         if let Some(job) = lock(&self.jobs).get(id) {
-            return Ok(running_json(job.version, version, job.progress));
+            return Ok(ReviewStatus::Running {
+                reviewing: job.version,
+                version,
+                progress: job.progress,
+            });
         }
         if let Some((reviewing, progress)) = self.running_elsewhere(id) {
-            return Ok(running_json(reviewing, version, progress));
+            return Ok(ReviewStatus::Running {
+                reviewing,
+                version,
+                progress,
+            });
         }
         match self.store.review(id).await.map_err(ApiError::storage)? {
-            Some(row) => Ok(done_json(&row, version)),
+            Some(row) => Ok(ReviewStatus::Done { row, version }),
             None => Err(ApiError::new(
                 StatusCode::NOT_FOUND,
                 "no_review",
@@ -436,24 +456,4 @@ impl Reviews {
         .await
         .map(|(json, _)| json)
     }
-}
-
-fn running_json(reviewing: i64, version: i64, p: Progress) -> String {
-    serde_json::json!({
-        "status": "running",
-        "version": reviewing,
-        "current": reviewing == version,
-        "done": p.done,
-        "total": p.total,
-    })
-    .to_string()
-}
-
-fn done_json(row: &ReviewRow, version: i64) -> String {
-    format!(
-        "{{\"status\":\"done\",\"version\":{},\"current\":{},\"review\":{}}}",
-        row.version,
-        row.version == version,
-        row.review
-    )
 }

@@ -9,6 +9,7 @@ use boardlab_core::{GameRecord, MoveError, NewGameError, Options, Outcome, Seat,
 use boardlab_games::{AnyGame, GameKind};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 
 /// What does not change during a game.
 #[derive(Clone, Debug)]
@@ -574,6 +575,50 @@ impl Live {
             finished: self.finished().then(|| crate::rfc3339(self.updated_ms)),
             notes: Vec::new(),
         }
+    }
+}
+
+/// A game as it stands at one version: what the answer to the change that made it and every
+/// live client told of it are written from, once.
+#[derive(Debug)]
+pub struct GameState {
+    pub meta: Arc<Meta>,
+    pub live: Arc<Live>,
+    written: OnceLock<Arc<str>>,
+    message: OnceLock<Arc<str>>,
+}
+
+impl GameState {
+    /// The game `meta` in the state `live`.
+    #[must_use]
+    pub fn new(meta: Arc<Meta>, live: Arc<Live>) -> GameState {
+        GameState {
+            meta,
+            live,
+            written: OnceLock::new(),
+            message: OnceLock::new(),
+        }
+    }
+
+    /// The state as `write` puts it, written on the first call.
+    pub fn written(&self, write: impl FnOnce(&Meta, &Live) -> String) -> Arc<str> {
+        Arc::clone(
+            self.written
+                .get_or_init(|| Arc::from(write(&self.meta, &self.live))),
+        )
+    }
+
+    /// The live message carrying the state: `wrap` around what `write` puts, written on the
+    /// first call.
+    pub fn message(
+        &self,
+        write: impl FnOnce(&Meta, &Live) -> String,
+        wrap: impl FnOnce(&str) -> String,
+    ) -> Arc<str> {
+        Arc::clone(
+            self.message
+                .get_or_init(|| Arc::from(wrap(&self.written(write)))),
+        )
     }
 }
 

@@ -8,9 +8,9 @@ mod seats;
 
 use crate::error::ApiError;
 use crate::services::notify::Notifier;
-use crate::state::{Action, Event, Live, Meta, SeatAccount};
+use crate::state::{Action, Event, GameState, Live, Meta, SeatAccount};
 use crate::store::{Backend, Store, StoreError, Write};
-use crate::{lock, now_ms, token, view};
+use crate::{lock, now_ms, token};
 use boardlab_core::Seat;
 pub use made::NewGame;
 use made::{meta_from_row, summary, Made};
@@ -64,7 +64,17 @@ const OWNERS_LIMIT: usize = 200_000;
 #[derive(Debug)]
 pub struct CachedGame {
     pub meta: Arc<Meta>,
-    pub live: Live,
+    pub live: Arc<Live>,
+}
+
+impl CachedGame {
+    /// The game as it stands now.
+    fn state(&self) -> Arc<GameState> {
+        Arc::new(GameState::new(
+            Arc::clone(&self.meta),
+            Arc::clone(&self.live),
+        ))
+    }
 }
 
 /// One game's cache slot; its lock serialises every change to the game in this process.
@@ -171,7 +181,7 @@ impl Games {
         })?;
         Ok(CachedGame {
             meta: Arc::new(meta),
-            live,
+            live: Arc::new(live),
         })
     }
 
@@ -183,7 +193,7 @@ impl Games {
         &self,
         new: NewGame,
         owner: &str,
-    ) -> Result<(String, BTreeMap<Seat, String>, String), ApiError> {
+    ) -> Result<(String, BTreeMap<Seat, String>, Arc<GameState>), ApiError> {
         let made = Made::new(new)?;
         self.set_owner(&made.meta.id, owner);
         self.store
@@ -193,13 +203,12 @@ impl Games {
             ))))
             .await
             .map_err(ApiError::storage)?;
-        let json = view::state_json(&made.meta, &made.live);
         let Made {
             meta, live, tokens, ..
         } = made;
         let id = meta.id.clone();
-        self.install(meta, live).await;
-        Ok((id, tokens, json))
+        let state = self.install(meta, live).await;
+        Ok((id, tokens, state))
     }
 
     /// Records that client `owner` made game `id` (kept while the server runs).
@@ -220,39 +229,32 @@ impl Games {
             .unwrap_or_else(|| Arc::from(format!("game {id}")))
     }
 
-    /// Caches a game just stored and lets the computer move in it.
-    async fn install(&self, meta: Meta, live: Live) {
+    /// Caches a game just stored and lets the computer move in it; the game as it stands.
+    async fn install(&self, meta: Meta, live: Live) -> Arc<GameState> {
         let id = meta.id.clone();
         let computer = live.computer_to_move(&meta).is_some();
         if meta.clock.is_some() {
             self.clock_changed(&id, live.deadline());
         }
         let slot = self.slot(&id);
-        *slot.entry.lock().await = Some(CachedGame {
+        let cached = CachedGame {
             meta: Arc::new(meta),
-            live,
-        });
+            live: Arc::new(live),
+        };
+        let state = cached.state();
+        *slot.entry.lock().await = Some(cached);
         if computer {
             self.turn_changed(&id, true);
         }
+        state
     }
 
-    /// The state of a game as JSON text.
+    /// Game `id` as it stands.
     ///
     /// # Errors
     /// 404 for an unknown game; storage failures.
-    pub async fn state_json(&self, id: &str) -> Result<String, ApiError> {
-        self.with_entry(id, |e| view::state_json(&e.meta, &e.live))
-            .await
-    }
-
-    /// The state of a game as JSON text, with its version.
-    ///
-    /// # Errors
-    /// 404 for an unknown game; storage failures.
-    pub async fn state_and_version(&self, id: &str) -> Result<(String, i64), ApiError> {
-        self.with_entry(id, |e| (view::state_json(&e.meta, &e.live), e.live.version))
-            .await
+    pub async fn state(&self, id: &str) -> Result<Arc<GameState>, ApiError> {
+        self.with_entry(id, CachedGame::state).await
     }
 
     /// Runs `f` on the game's entry. On PostgreSQL the cached copy is first checked against
@@ -304,7 +306,7 @@ impl Games {
         action: Action,
         data: &str,
         expected_version: Option<i64>,
-    ) -> Result<String, ApiError> {
+    ) -> Result<Arc<GameState>, ApiError> {
         if action != Action::Flag {
             if let Some(f) = self.followers.upgrade() {
                 f.before_action(id).await;
@@ -324,7 +326,7 @@ impl Games {
         id: &str,
         token: String,
         account: &SeatAccount,
-    ) -> Result<String, ApiError> {
+    ) -> Result<Arc<GameState>, ApiError> {
         let seats = self.seats_of_token(id, &token).await;
         let already = self
             .with_entry(id, |e| {
@@ -337,7 +339,7 @@ impl Games {
             })
             .await?;
         if already {
-            return self.state_json(id).await;
+            return self.state(id).await;
         }
         self.act(
             id,
@@ -360,7 +362,7 @@ impl Games {
         data: &str,
         expected_version: Option<i64>,
         mut made: Option<Made>,
-    ) -> Result<String, ApiError> {
+    ) -> Result<Arc<GameState>, ApiError> {
         // The players of a game made with this action (a rematch), told of it once it exists.
         let made_for: Option<(String, Vec<String>)> = made.as_ref().map(|m| {
             let accounts = m.meta.accounts.iter().flatten().map(|a| a.id.clone());
@@ -392,7 +394,7 @@ impl Games {
             // The change is made on a copy; the cached game stays as it is until the event
             // is committed.
             entry.live.admit(action).map_err(ApiError::from_action)?;
-            let mut next = entry.live.clone();
+            let mut next = Live::clone(&entry.live);
             let at_ms = now_ms().max(next.updated_ms);
             let stored = next
                 .apply(&entry.meta, seat, action, data, at_ms)
@@ -423,9 +425,9 @@ impl Games {
                         self.install(m.meta, m.live).await;
                     }
                     let entry = guard.as_mut().expect("loaded");
-                    entry.live = next;
-                    let json = view::state_json(&entry.meta, &entry.live);
-                    self.notifier.publish(id, entry.live.version, &json);
+                    entry.live = Arc::new(next);
+                    let state = entry.state();
+                    self.notifier.publish(id, &state);
                     let told: Vec<String> = entry
                         .live
                         .accounts
@@ -450,7 +452,7 @@ impl Games {
                         }
                     }
                     self.turn_changed(id, computer);
-                    return Ok(json);
+                    return Ok(state);
                 }
                 Ok(false) => {
                     // Another server wrote this version first: our state is stale.
@@ -486,7 +488,7 @@ impl Games {
         (answer, rated): (&str, bool),
         version: Option<i64>,
         owner: &str,
-    ) -> Result<String, ApiError> {
+    ) -> Result<Arc<GameState>, ApiError> {
         let action = match answer {
             "offer" => Action::RematchOffer,
             "accept" => Action::RematchAccept,
@@ -513,7 +515,7 @@ impl Games {
             return self.act(id, &actor, action, data, version).await;
         }
         // Try the acceptance on a copy first, so no game is made for a refused one.
-        let mut trial = live.clone();
+        let mut trial = Live::clone(&live);
         trial
             .apply(&meta, seat, Action::RematchAccept, &"0".repeat(16), 0)
             .map_err(ApiError::from_action)?;
@@ -600,8 +602,7 @@ impl Games {
         if listening {
             if let Ok(()) = self.ensure_loaded(id, &mut guard).await {
                 let e = guard.as_ref().expect("loaded");
-                self.notifier
-                    .publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
+                self.notifier.publish(id, &e.state());
             }
         }
         drop(guard);
@@ -614,8 +615,7 @@ impl Games {
         let mut guard = slot.entry.lock().await;
         self.reload(id, &mut guard).await?;
         let e = guard.as_ref().expect("loaded");
-        self.notifier
-            .publish(id, e.live.version, &view::state_json(&e.meta, &e.live));
+        self.notifier.publish(id, &e.state());
         Ok(())
     }
 
