@@ -5,6 +5,12 @@ mod commands;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// The server answers many small requests from many threads at once; mimalloc keeps the
+/// allocations of its JSON answers from contending (the system allocator spent a sixth of a
+/// loaded server's time, `docs/measurements.md`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = commands::Cli::parse();
     match commands::run(cli) {

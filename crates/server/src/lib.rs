@@ -101,7 +101,7 @@ pub struct ServeArgs {
     /// Seconds a client has to send a request's body.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub body_timeout: u64,
-    /// Requests served at once, live streams apart [default: 128 per core]; past it a request
+    /// Requests served at once, live streams apart [default: 1024 per core]; past it a request
     /// is answered 503 with Retry-After at once, before any work is done for it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: Option<u64>,
@@ -229,7 +229,7 @@ impl ServeArgs {
             header_timeout: Duration::from_secs(self.header_timeout),
             body_timeout: Duration::from_secs(self.body_timeout),
             max_in_flight: self.max_in_flight.map_or_else(
-                || 128 * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+                || 1024 * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
                 |n| usize::try_from(n).unwrap_or(usize::MAX),
             ),
         }

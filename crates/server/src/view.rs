@@ -254,7 +254,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
 #[must_use]
 pub fn state_json(meta: &Meta, live: &Live) -> String {
     // Sized for most states at once, so the buffer does not grow step by step.
-    let mut buf = Vec::with_capacity(8 * 1024);
+    let mut buf = Vec::with_capacity(16 * 1024);
     serde_json::to_writer(&mut buf, &state(meta, live)).expect("a state always serialises");
     String::from_utf8(buf).expect("JSON is UTF-8")
 }

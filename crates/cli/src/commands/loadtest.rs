@@ -116,8 +116,8 @@ pub struct Report {
     /// Games created during the run (besides the `games` created before it) and finished.
     pub games_created: u64,
     pub games_finished: u64,
-    /// Moves refused with 503 and `Retry-After` (the server at capacity; sent again after the
-    /// wait it asked for).
+    /// Moves and game creations refused with 503 and `Retry-After` (the server at capacity;
+    /// sent again after the wait it asked for).
     pub refused: u64,
     /// Answers other than 200/201 and 503, and failed requests.
     pub errors: u64,
@@ -256,24 +256,28 @@ struct Shared {
     stop: Arc<AtomicBool>,
 }
 
-/// Creates a game; the answer and how long it took.
-async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Option<(Created, u32)> {
+/// Creates a game; the answer and how long it took (`Played`), a refusal, or a failure.
+async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Answer<(Created, u32)> {
     let t0 = Instant::now();
-    let r = client
+    let Ok(r) = client
         .post(format!("{base}/api/games"))
         .header("content-type", "application/json")
         .body(body.to_string())
         .send()
         .await
-        .ok()?;
-    if r.status().as_u16() != 201 {
-        return None;
+    else {
+        return Answer::Failed;
+    };
+    match r.status().as_u16() {
+        201 => Answer::Played(r.json().await.ok().map(|created| {
+            (
+                created,
+                u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX),
+            )
+        })),
+        503 => Answer::Refused(retry_after(&r)),
+        _ => Answer::Failed,
     }
-    let created = r.json().await.ok()?;
-    Some((
-        created,
-        u32::try_from(t0.elapsed().as_micros()).unwrap_or(u32::MAX),
-    ))
 }
 
 /// One game slot: plays `first` (created before the clock started), then new games until the
@@ -302,11 +306,16 @@ async fn play_game_loop(
         let created = match pending.take() {
             Some(c) => c,
             None => match create_game(&client, &base, &create_body).await {
-                Some((c, micros)) => {
+                Answer::Played(Some((c, micros))) => {
                     tally.creates.push(micros);
                     c
                 }
-                None => {
+                Answer::Refused(wait) => {
+                    tally.refused += 1;
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+                Answer::Played(None) | Answer::Failed => {
                     tally.errors += 1;
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
@@ -428,7 +437,9 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
     }
     while let Some(done) = creating.join_next().await {
         let (i, created) = done.context("a game creation task failed")?;
-        let (created, _) = created.context("the server did not create a game")?;
+        let Answer::Played(Some((created, _))) = created else {
+            bail!("the server did not create a game before the clock started");
+        };
         firsts.push((i, created));
     }
     firsts.sort_by_key(|(i, _)| *i);

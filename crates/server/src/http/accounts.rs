@@ -315,7 +315,7 @@ pub(crate) async fn claim(
         ));
     };
     let state = app.games.claim(&id, t, &me.account()).await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 /// `GET /api/account/live`: server-sent events for the signed-in player: `games` whenever

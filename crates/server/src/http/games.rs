@@ -8,7 +8,7 @@ use crate::http::forms::{check_player, check_position, clock_of, options_of, MOV
 use crate::http::response::{json_response, state_response};
 use crate::http::session::Session;
 use crate::player::Player;
-use crate::services::games::{Actor, NewGame};
+use crate::services::games::NewGame;
 use crate::services::reviews::ReviewStatus;
 use crate::state::Action;
 use crate::view;
@@ -53,11 +53,7 @@ pub async fn list_games(
         ),
         None => None,
     };
-    let rows = app
-        .store
-        .recent(limit, q.status.as_deref(), game)
-        .await
-        .map_err(ApiError::storage)?;
+    let rows = app.games.recent(limit, q.status.as_deref(), game).await?;
     let games: Vec<view::ListedView> = rows.into_iter().map(Into::into).collect();
     Ok(json_response(
         StatusCode::OK,
@@ -222,7 +218,7 @@ pub async fn get_game(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     let state = app.games.state(&id).await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -256,7 +252,7 @@ pub async fn post_move(
             req.version,
         )
         .await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -281,7 +277,7 @@ pub async fn post_resign(
             req.version,
         )
         .await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -323,7 +319,7 @@ pub async fn post_draw(
     let state = app
         .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 pub async fn post_rematch(
@@ -347,7 +343,7 @@ pub async fn post_rematch(
             &client.to_string(),
         )
         .await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 pub async fn post_undo(
@@ -369,7 +365,7 @@ pub async fn post_undo(
     let state = app
         .act(&id, &session.actor(req.token), action, "", req.version)
         .await?;
-    Ok(state_response(StatusCode::OK, &state))
+    Ok(state_response(StatusCode::OK, state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -395,44 +391,16 @@ pub async fn post_join(
                 && t.bytes()
                     .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
         {
-            t
+            Some(t)
         }
         Some(_) => {
             return Err(ApiError::bad_request(
                 "new_token is 32 lower-case hex digits (128 random bits)",
             ))
         }
-        None => crate::token::new_token(),
+        None => None,
     };
-    let digest = crate::token::to_hex(&crate::token::hash(&fresh));
-    let joined = app
-        .act(
-            &id,
-            &Actor::token(req.token.clone()),
-            Action::Join,
-            &digest,
-            None,
-        )
-        .await;
-    let state = match joined {
-        Ok(state) => state,
-        Err(e) if e.code == "invite_used" => app.games.state(&id).await.map_err(|_| e.clone())?,
-        Err(e) => return Err(e),
-    };
-    let seat = app
-        .games
-        .with_entry(&id, |e| {
-            boardlab_core::Seat::BOTH.into_iter().find(|s| {
-                e.live.joined[s.index()].is_some_and(|d| crate::token::matches(&fresh, &d))
-            })
-        })
-        .await?
-        .ok_or_else(|| {
-            ApiError::conflict(
-                "invite_used",
-                "this invite link has already been used: the seat is taken",
-            )
-        })?;
+    let (seat, fresh, state) = app.games.join(&id, req.token, fresh).await?;
     Ok(json_response(
         StatusCode::OK,
         format!(

@@ -301,11 +301,7 @@ pub(crate) async fn leaderboard(
             "limit {limit} is out of range; accepted: 1 to 200"
         )));
     }
-    let rows = app
-        .store
-        .leaderboard(kind.name(), PROVISIONAL_DEVIATION, limit)
-        .await
-        .map_err(ApiError::storage)?;
+    let rows = app.ratings.leaderboard(kind, limit).await?;
     let players: Vec<RatingView> = rows.into_iter().filter_map(rating_view).collect();
     Ok(json_response(
         StatusCode::OK,

@@ -6,11 +6,12 @@ use crate::state::GameState;
 use crate::view;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
 
 /// A game's state as the API answers it.
 #[must_use]
-pub fn state_response(status: StatusCode, state: &GameState) -> Response {
-    json_response(status, state.written(view::state_json).to_string())
+pub fn state_response(status: StatusCode, state: Arc<GameState>) -> Response {
+    json_response(status, state.into_written(view::state_json))
 }
 
 pub fn json_response(status: StatusCode, body: String) -> Response {

@@ -1,7 +1,10 @@
 //! Ratings: each rated game's result counted once, whichever servers try.
 
+use crate::error::ApiError;
 use crate::now_ms;
-use crate::store::Store;
+use crate::ratings::PROVISIONAL_DEVIATION;
+use crate::store::{RatingRow, Store};
+use boardlab_games::GameKind;
 use std::sync::Arc;
 
 /// Counts rated results into the players' ratings.
@@ -40,5 +43,21 @@ impl Ratings {
                 tracing::warn!(game = r.game_id, "cannot count a rated result: {e}");
             }
         }
+    }
+
+    /// The leaderboard of `kind`, at most `limit` players: settled ratings first (deviation at
+    /// most [`PROVISIONAL_DEVIATION`]), then by rating.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub async fn leaderboard(
+        &self,
+        kind: GameKind,
+        limit: i64,
+    ) -> Result<Vec<RatingRow>, ApiError> {
+        self.store
+            .leaderboard(kind.name(), PROVISIONAL_DEVIATION, limit)
+            .await
+            .map_err(ApiError::storage)
     }
 }

@@ -584,7 +584,7 @@ impl Live {
 pub struct GameState {
     pub meta: Arc<Meta>,
     pub live: Arc<Live>,
-    written: OnceLock<Arc<str>>,
+    written: OnceLock<String>,
     message: OnceLock<Arc<str>>,
 }
 
@@ -601,11 +601,20 @@ impl GameState {
     }
 
     /// The state as `write` puts it, written on the first call.
-    pub fn written(&self, write: impl FnOnce(&Meta, &Live) -> String) -> Arc<str> {
-        Arc::clone(
-            self.written
-                .get_or_init(|| Arc::from(write(&self.meta, &self.live))),
-        )
+    pub fn written(&self, write: impl FnOnce(&Meta, &Live) -> String) -> &str {
+        self.written.get_or_init(|| write(&self.meta, &self.live))
+    }
+
+    /// The state as `write` puts it, taken whole when nobody else holds this state (no live
+    /// client was told of it), else copied.
+    pub fn into_written(self: Arc<Self>, write: impl FnOnce(&Meta, &Live) -> String) -> String {
+        match Arc::try_unwrap(self) {
+            Ok(state) => match state.written.into_inner() {
+                Some(text) => text,
+                None => write(&state.meta, &state.live),
+            },
+            Err(shared) => shared.written(write).to_string(),
+        }
     }
 
     /// The live message carrying the state: `wrap` around what `write` puts, written on the
@@ -617,7 +626,7 @@ impl GameState {
     ) -> Arc<str> {
         Arc::clone(
             self.message
-                .get_or_init(|| Arc::from(wrap(&self.written(write)))),
+                .get_or_init(|| Arc::from(wrap(self.written(write)))),
         )
     }
 }

@@ -9,7 +9,7 @@ mod seats;
 use crate::error::ApiError;
 use crate::services::notify::Notifier;
 use crate::state::{Action, Event, GameState, Live, Meta, SeatAccount};
-use crate::store::{Backend, Store, StoreError, Write};
+use crate::store::{Backend, Listed, Store, StoreError, Write};
 use crate::{lock, now_ms, token};
 use boardlab_core::Seat;
 pub use made::NewGame;
@@ -314,6 +314,58 @@ impl Games {
         }
         self.act_making(id, actor, action, data, expected_version, None)
             .await
+    }
+
+    /// The most recently created games, newest first: `limit` of them, of one status and one
+    /// game if given.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub async fn recent(
+        &self,
+        limit: i64,
+        status: Option<&str>,
+        game: Option<&str>,
+    ) -> Result<Vec<Listed>, ApiError> {
+        self.store
+            .recent(limit, status, game)
+            .await
+            .map_err(ApiError::storage)
+    }
+
+    /// The holder of the invite `token` of game `id` joins it: its seat then answers to the
+    /// new token `fresh` (made here when the client proposed none) and no longer to the
+    /// invite's. A join whose answer was lost may be sent again with the same `fresh`: the
+    /// seat is then already its. The seat, the new token and the game's state.
+    ///
+    /// # Errors
+    /// As [`Games::act`]; 409 `invite_used` when the seat answers to another token.
+    pub async fn join(
+        &self,
+        id: &str,
+        token: Option<String>,
+        fresh: Option<String>,
+    ) -> Result<(Seat, String, Arc<GameState>), ApiError> {
+        let fresh = fresh.unwrap_or_else(token::new_token);
+        let digest = token::to_hex(&token::hash(&fresh));
+        let joined = self
+            .act(id, &Actor::token(token), Action::Join, &digest, None)
+            .await;
+        let state = match joined {
+            Ok(state) => state,
+            Err(e) if e.code == "invite_used" => self.state(id).await.map_err(|_| e.clone())?,
+            Err(e) => return Err(e),
+        };
+        let seat = Seat::BOTH
+            .into_iter()
+            .find(|s| state.live.joined[s.index()].is_some_and(|d| token::matches(&fresh, &d)))
+            .ok_or_else(|| {
+                ApiError::conflict(
+                    "invite_used",
+                    "this invite link has already been used: the seat is taken",
+                )
+            })?;
+        Ok((seat, fresh, state))
     }
 
     /// The seats `token` holds in game `id` become the account's; the game's state (claiming
