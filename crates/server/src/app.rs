@@ -6,7 +6,7 @@
 use crate::error::ApiError;
 use crate::limits::{Gauge, PerAddress};
 use crate::services::accounts::Accounts;
-use crate::services::clocks::Clocks;
+use crate::services::clocks::Timekeeper;
 use crate::services::computer::{Computer, ComputerSettings};
 use crate::services::games::{Actor, Followers, Games};
 use crate::services::lobby::Lobby;
@@ -27,7 +27,7 @@ pub struct App {
     /// The games: the cache and every change.
     pub games: Arc<Games>,
     /// The clocks of the games.
-    pub clocks: Arc<Clocks>,
+    pub clocks: Arc<Timekeeper>,
     /// Computer players, hints and puzzles, and the search threads they share.
     pub computer: Arc<Computer>,
     /// Live channels of games, players and the lobby; presence.
@@ -75,7 +75,7 @@ impl App {
                 Arc::clone(&notifier),
                 followers,
             ));
-            let clocks = Arc::new(Clocks::new(Arc::clone(&store), Arc::clone(&games)));
+            let clocks = Arc::new(Timekeeper::new(Arc::clone(&store), Arc::clone(&games)));
             let computer = Arc::new(Computer::new(
                 Arc::clone(&store),
                 Arc::clone(&games),

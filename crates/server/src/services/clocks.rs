@@ -1,5 +1,5 @@
-//! Clocks: a timer per game with a running clock, which flags the side to move when its time
-//! runs out (and, before any other action, [`Clocks::flag_if_due`] ends a game whose clock ran
+//! The timekeeper: a timer per game with a running clock, which flags the side to move when its time
+//! runs out (and, before any other action, [`Timekeeper::flag_if_due`] ends a game whose clock ran
 //! out).
 
 use crate::services::games::{Actor, Games};
@@ -11,24 +11,24 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The clocks of the games this server knows.
-pub struct Clocks {
+pub struct Timekeeper {
     store: Arc<Store>,
     games: Arc<Games>,
     /// A timer per game with a running clock, flagging it when its time runs out.
     flag_timers: Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
 }
 
-impl std::fmt::Debug for Clocks {
+impl std::fmt::Debug for Timekeeper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Clocks({:?})", self.store)
+        write!(f, "Timekeeper({:?})", self.store)
     }
 }
 
-impl Clocks {
+impl Timekeeper {
     /// The clocks of `games`.
     #[must_use]
-    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Clocks {
-        Clocks {
+    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Timekeeper {
+        Timekeeper {
             store,
             games,
             flag_timers: Mutex::new(HashMap::new()),
