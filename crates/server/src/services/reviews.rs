@@ -260,19 +260,8 @@ impl Reviews {
         let stop = Arc::new(AtomicBool::new(false));
         {
             let mut jobs = lock(&self.jobs);
-            if let Some(job) = jobs.get(id) {
-                return Ok(ReviewStatus::Running {
-                    reviewing: job.version,
-                    version,
-                    progress: job.progress,
-                });
-            }
-            if let Some((reviewing, progress)) = self.running_elsewhere(id) {
-                return Ok(ReviewStatus::Running {
-                    reviewing,
-                    version,
-                    progress,
-                });
+            if let Some(running) = self.running(&jobs, id, version) {
+                return Ok(running);
             }
             jobs.insert(
                 id.to_string(),
@@ -356,6 +345,25 @@ impl Reviews {
         self.notifier.review_progress(&id, message);
     }
 
+    /// The review of game `id` (now at `version`) running here (one of `jobs`) or on another
+    /// server, if one runs.
+    fn running(
+        &self,
+        jobs: &HashMap<String, ReviewJob>,
+        id: &str,
+        version: i64,
+    ) -> Option<ReviewStatus> {
+        let (reviewing, progress) = match jobs.get(id) {
+            Some(job) => (job.version, job.progress),
+            None => self.running_elsewhere(id)?,
+        };
+        Some(ReviewStatus::Running {
+            reviewing,
+            version,
+            progress,
+        })
+    }
+
     /// The version and progress of a review of game `id` running on another server.
     fn running_elsewhere(&self, id: &str) -> Option<(i64, Progress)> {
         let mut elsewhere = lock(&self.elsewhere);
@@ -399,19 +407,8 @@ impl Reviews {
     /// 404 unknown game or no review yet, storage failures.
     pub async fn get_review(&self, id: &str) -> Result<ReviewStatus, ApiError> {
         let version = self.games.with_entry(id, |e| e.live.version).await?;
-        if let Some(job) = lock(&self.jobs).get(id) {
-            return Ok(ReviewStatus::Running {
-                reviewing: job.version,
-                version,
-                progress: job.progress,
-            });
-        }
-        if let Some((reviewing, progress)) = self.running_elsewhere(id) {
-            return Ok(ReviewStatus::Running {
-                reviewing,
-                version,
-                progress,
-            });
+        if let Some(running) = self.running(&lock(&self.jobs), id, version) {
+            return Ok(running);
         }
         match self.store.review(id).await.map_err(ApiError::storage)? {
             Some(row) => Ok(ReviewStatus::Done { row, version }),
