@@ -3,18 +3,16 @@
 //! ([`crate::services::games`]); the application tells the other services of it (clocks,
 //! computer players, ratings) through [`Followers`].
 
-use crate::error::ApiError;
 use crate::limits::{Gauge, PerAddress};
 use crate::services::accounts::Accounts;
 use crate::services::clocks::Timekeeper;
 use crate::services::computer::{Computer, ComputerSettings};
-use crate::services::games::{Actor, Followers, Games};
+use crate::services::games::{Followers, Games};
 use crate::services::lobby::Lobby;
 use crate::services::notify::Notifier;
 use crate::services::ratings::Ratings;
 use crate::services::reviews::Reviews;
 use crate::settings::Settings;
-use crate::state::{Action, GameState};
 use crate::store::Store;
 use std::future::Future;
 use std::pin::Pin;
@@ -151,24 +149,6 @@ impl App {
                 shutdown,
             }
         })
-    }
-
-    /// Performs `action` on game `id` for `actor`; the new state as JSON text (see
-    /// [`Games::act`]).
-    ///
-    /// # Errors
-    /// As [`Games::act`].
-    pub async fn act(
-        &self,
-        id: &str,
-        actor: &Actor,
-        action: Action,
-        data: &str,
-        expected_version: Option<i64>,
-    ) -> Result<Arc<GameState>, ApiError> {
-        self.games
-            .act(id, actor, action, data, expected_version)
-            .await
     }
 
     /// Forgets the rate-limit state of clients that have been quiet (run now and then).

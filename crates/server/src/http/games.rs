@@ -244,6 +244,7 @@ pub async fn post_move(
         ));
     }
     let state = app
+        .games
         .act(
             &id,
             &session.actor(req.token),
@@ -269,6 +270,7 @@ pub async fn post_resign(
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Response, ApiError> {
     let state = app
+        .games
         .act(
             &id,
             &session.actor(req.token),
@@ -300,26 +302,50 @@ pub struct RematchRequest {
     rated: bool,
 }
 
+/// The action a word of an offer's answer names: `words` pairs each accepted word with its
+/// action; `what` names the offer in the refusal.
+fn answer_of(word: &str, what: &str, words: [(&str, Action); 3]) -> Result<Action, ApiError> {
+    words
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|&(_, a)| a)
+        .ok_or_else(|| {
+            let accepted: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+            ApiError::bad_request(format!(
+                "unknown {what} action '{word}'; accepted: {}",
+                accepted.join(", ")
+            ))
+        })
+}
+
+/// Answers `req` in game `id` as `action`.
+async fn act_on_offer(
+    app: &App,
+    id: &str,
+    session: Session,
+    req: OfferRequest,
+    action: Action,
+) -> Result<Response, ApiError> {
+    let state = app
+        .games
+        .act(id, &session.actor(req.token), action, "", req.version)
+        .await?;
+    Ok(state_response(StatusCode::OK, state))
+}
+
 pub async fn post_draw(
     State(app): State<Arc<App>>,
     GameId(id): GameId,
     session: Session,
     JsonBody(req): JsonBody<OfferRequest>,
 ) -> Result<Response, ApiError> {
-    let action = match req.action.as_str() {
-        "offer" => Action::DrawOffer,
-        "accept" => Action::DrawAccept,
-        "decline" => Action::DrawDecline,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "unknown draw action '{other}'; accepted: offer, accept, decline"
-            )))
-        }
-    };
-    let state = app
-        .act(&id, &session.actor(req.token), action, "", req.version)
-        .await?;
-    Ok(state_response(StatusCode::OK, state))
+    let words = [
+        ("offer", Action::DrawOffer),
+        ("accept", Action::DrawAccept),
+        ("decline", Action::DrawDecline),
+    ];
+    let action = answer_of(&req.action, "draw", words)?;
+    act_on_offer(&app, &id, session, req, action).await
 }
 
 pub async fn post_rematch(
@@ -333,12 +359,18 @@ pub async fn post_rematch(
         // Agreeing to a rematch makes a game.
         app.create_limit.check(client)?;
     }
+    let words = [
+        ("offer", Action::RematchOffer),
+        ("accept", Action::RematchAccept),
+        ("decline", Action::RematchDecline),
+    ];
+    let action = answer_of(&req.action, "rematch", words)?;
     let state = app
         .games
         .rematch(
             &id,
             session.actor(req.token),
-            (&req.action, req.rated),
+            (action, req.rated),
             req.version,
             &client.to_string(),
         )
@@ -352,20 +384,13 @@ pub async fn post_undo(
     session: Session,
     JsonBody(req): JsonBody<OfferRequest>,
 ) -> Result<Response, ApiError> {
-    let action = match req.action.as_str() {
-        "request" => Action::UndoRequest,
-        "accept" => Action::UndoAccept,
-        "decline" => Action::UndoDecline,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "unknown undo action '{other}'; accepted: request, accept, decline"
-            )))
-        }
-    };
-    let state = app
-        .act(&id, &session.actor(req.token), action, "", req.version)
-        .await?;
-    Ok(state_response(StatusCode::OK, state))
+    let words = [
+        ("request", Action::UndoRequest),
+        ("accept", Action::UndoAccept),
+        ("decline", Action::UndoDecline),
+    ];
+    let action = answer_of(&req.action, "undo", words)?;
+    act_on_offer(&app, &id, session, req, action).await
 }
 
 #[derive(Debug, Deserialize)]

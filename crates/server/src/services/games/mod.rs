@@ -537,20 +537,10 @@ impl Games {
         &self,
         id: &str,
         actor: Actor,
-        (answer, rated): (&str, bool),
+        (action, rated): (Action, bool),
         version: Option<i64>,
         owner: &str,
     ) -> Result<Arc<GameState>, ApiError> {
-        let action = match answer {
-            "offer" => Action::RematchOffer,
-            "accept" => Action::RematchAccept,
-            "decline" => Action::RematchDecline,
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown rematch action '{other}'; accepted: offer, accept, decline"
-                )))
-            }
-        };
         let (meta, live) = self
             .with_entry(id, |e| (Arc::clone(&e.meta), e.live.clone()))
             .await?;
