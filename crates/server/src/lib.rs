@@ -105,6 +105,11 @@ pub struct ServeArgs {
     /// is answered 503 with Retry-After at once, before any work is done for it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: Option<u64>,
+    /// The latency the server keeps what it admits under (e.g. 50ms): while more than one
+    /// request in ten takes longer, fewer requests are served at once (never fewer than 16 per
+    /// core) and the rest are refused with 503 and Retry-After.
+    #[arg(long, default_value = "50ms", value_parser = parse_duration)]
+    pub latency_target: Duration,
     /// Longest time per move a computer seat may ask for (e.g. 10s, 500ms). Games asking for
     /// more are refused; games stored with more (from an earlier setting) think this long.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
@@ -194,6 +199,7 @@ impl Default for ServeArgs {
             header_timeout: 10,
             body_timeout: 10,
             max_in_flight: None,
+            latency_target: Duration::from_millis(50),
             computer_max_time: Duration::from_secs(10),
             computer_threads: None,
             ugi_engines: Vec::new(),
@@ -232,6 +238,7 @@ impl ServeArgs {
                 || 1024 * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
                 |n| usize::try_from(n).unwrap_or(usize::MAX),
             ),
+            latency_target: self.latency_target,
         }
     }
 
@@ -427,7 +434,7 @@ impl Server {
         let limits = self.connections;
         let router = http::router(Arc::clone(&app))
             .layer(axum::middleware::from_fn_with_state(
-                http::admission::Admission::new(limits.max_in_flight),
+                http::admission::Admission::new(limits.max_in_flight, limits.latency_target),
                 http::admission::admit,
             ))
             .layer(axum::extract::DefaultBodyLimit::max(

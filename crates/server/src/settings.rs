@@ -45,6 +45,8 @@ pub struct ConnectionLimits {
     pub body_timeout: Duration,
     /// Requests served at once (live streams apart); past it a request is refused at once.
     pub max_in_flight: usize,
+    /// The latency admitted requests are kept under, by serving fewer at once.
+    pub latency_target: Duration,
 }
 
 /// File descriptors kept back from connections for the database, logs and the rest.

@@ -22,7 +22,7 @@ mod lobby;
 #[path = "abuse/net.rs"]
 mod net;
 #[path = "abuse/server.rs"]
-mod server;
+pub(super) mod server;
 
 use super::loadtest::Args;
 use anyhow::{bail, Context, Result};

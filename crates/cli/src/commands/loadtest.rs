@@ -57,26 +57,22 @@ pub struct Args {
     /// analysis, lockout.
     #[arg(long = "case", value_name = "NAME", requires = "abuse")]
     pub cases: Vec<String>,
-    /// With --abuse: the server program, run as `PATH serve --addr 127.0.0.1:0 --database
-    /// URL [--server-arg …]` (default: this program).
-    #[arg(long = "bin", value_name = "PATH", requires = "abuse")]
+    /// With --abuse or --overload: the server program, run as `PATH serve --addr
+    /// 127.0.0.1:0 --database URL [--server-arg …]` (default: this program).
+    #[arg(long = "bin", value_name = "PATH")]
     pub bin: Option<std::path::PathBuf>,
-    /// With --abuse: an argument passed on to the server (repeatable, e.g.
+    /// With --abuse or --overload: an argument passed on to the server (repeatable, e.g.
     /// `--server-arg=--logins-per-minute=20`).
-    #[arg(
-        long = "server-arg",
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "abuse"
-    )]
+    #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub server_args: Vec<String>,
     /// With --abuse: how long the lockout case guesses, in seconds (--seconds does not apply
     /// to the abuse cases).
     #[arg(long, default_value_t = 60)]
     pub lockout_seconds: u64,
     /// Run the overload case: first the ceiling (--games games as fast as the server answers),
-    /// then --overload-games games as fast as it answers, each on a server of its own; the
-    /// report compares what the overloaded server admitted with the ceiling.
+    /// then --overload-games games as fast as it answers, each on a server process of its own
+    /// (so that client and server each have the open-file limit to themselves); the report
+    /// compares what the overloaded server admitted with the ceiling.
     #[arg(long, conflicts_with_all = ["abuse", "addr"])]
     pub overload: bool,
     /// With --overload: the games of the overloaded run (at most 10000).
@@ -218,6 +214,11 @@ fn retry_after(r: &reqwest::Response) -> Duration {
     Duration::from_secs(seconds.clamp(1, 60))
 }
 
+/// `wait` and up to as long again, at random.
+fn jittered(wait: Duration, rng: &mut SmallRng) -> Duration {
+    wait.mul_f64(1.0 + rng.random::<f64>())
+}
+
 fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -247,7 +248,6 @@ pub fn loopback(addr: &str) -> Result<SocketAddr> {
 /// What every game task shares.
 #[derive(Clone)]
 struct Shared {
-    client: reqwest::Client,
     base: Arc<str>,
     create_body: Arc<str>,
     /// Time between one game's moves (`None`: no pacing).
@@ -280,17 +280,28 @@ async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Answer
     }
 }
 
-/// One game slot: plays `first` (created before the clock started), then new games until the
-/// deadline. Its first move is due at `start + start_offset`.
+/// A client of its own for one game slot, as each player has: one connection, kept alive (a
+/// slot sends one request at a time).
+fn player_client() -> Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(1)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("cannot build the HTTP client")
+}
+
+/// One game slot: plays `first` (created before the clock started, with `client`), then new
+/// games until the deadline. Its first move is due at `start + start_offset`.
 async fn play_game_loop(
     shared: Shared,
+    client: reqwest::Client,
     first: Created,
     start: tokio::time::Instant,
     start_offset: Duration,
     seed: u64,
 ) -> Tally {
     let Shared {
-        client,
         base,
         create_body,
         interval,
@@ -312,7 +323,7 @@ async fn play_game_loop(
                 }
                 Answer::Refused(wait) => {
                     tally.refused += 1;
-                    tokio::time::sleep(wait).await;
+                    tokio::time::sleep(jittered(wait, &mut rng)).await;
                     continue;
                 }
                 Answer::Played(None) | Answer::Failed => {
@@ -360,9 +371,11 @@ async fn play_game_loop(
             let bytes = match answer {
                 Answer::Played(Some(bytes)) => bytes,
                 Answer::Refused(wait) => {
-                    // As a client should: wait as asked, then send the move again.
+                    // As a client should: wait as asked (and a random part more, so that the
+                    // clients refused together do not all come back together), then send the
+                    // move again.
                     tally.refused += 1;
-                    tokio::time::sleep(wait).await;
+                    tokio::time::sleep(jittered(wait, &mut rng)).await;
                     continue;
                 }
                 Answer::Played(None) | Answer::Failed => {
@@ -391,13 +404,7 @@ async fn play_game_loop(
 /// Runs the load test against `base` (`http://HOST:PORT`).
 async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
     let kind: boardlab_games::GameKind = args.game.parse()?;
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.games + 16)
-        .tcp_nodelay(true)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .context("cannot build the HTTP client")?;
-    let health = client
+    let health = player_client()?
         .get(format!("{base}/api/health"))
         .send()
         .await
@@ -419,34 +426,35 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
     let interval =
         (args.rate > 0).then(|| Duration::from_secs_f64(args.games as f64 / args.rate as f64));
     let stop = Arc::new(AtomicBool::new(false));
-    // Every game exists before the clock starts, so the measurement is of play alone.
+    // Every game exists before the clock starts, each made by the client that plays it (whose
+    // connection is so open already), so the measurement is of play alone.
     let mut firsts = Vec::with_capacity(args.games);
     let mut creating = tokio::task::JoinSet::new();
     let slots = Arc::new(tokio::sync::Semaphore::new(32));
     for i in 0..args.games {
         let (client, base, body, slots) = (
-            client.clone(),
+            player_client()?,
             Arc::clone(&base),
             Arc::clone(&create_body),
             Arc::clone(&slots),
         );
         creating.spawn(async move {
             let _permit = slots.acquire_owned().await;
-            (i, create_game(&client, &base, &body).await)
+            let created = create_game(&client, &base, &body).await;
+            (i, client, created)
         });
     }
     while let Some(done) = creating.join_next().await {
-        let (i, created) = done.context("a game creation task failed")?;
+        let (i, client, created) = done.context("a game creation task failed")?;
         let Answer::Played(Some((created, _))) = created else {
             bail!("the server did not create a game before the clock started");
         };
-        firsts.push((i, created));
+        firsts.push((i, client, created));
     }
-    firsts.sort_by_key(|(i, _)| *i);
+    firsts.sort_by_key(|(i, _, _)| *i);
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
     let shared = Shared {
-        client,
         base,
         create_body,
         interval,
@@ -455,12 +463,13 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
     };
     let start = tokio::time::Instant::from_std(started);
     let mut tasks = Vec::with_capacity(args.games);
-    for (i, first) in firsts {
+    for (i, client, first) in firsts {
         let offset = interval.map_or(Duration::ZERO, |iv| {
             iv.mul_f64(i as f64 / args.games as f64)
         });
         tasks.push(tokio::spawn(play_game_loop(
             shared.clone(),
+            client,
             first,
             start,
             offset,
@@ -525,6 +534,9 @@ pub fn check(args: &Args) -> Result<()> {
             args.seconds
         );
     }
+    if !(args.abuse || args.overload) && (args.bin.is_some() || !args.server_args.is_empty()) {
+        bail!("--bin and --server-arg apply to --abuse and --overload only");
+    }
     args.game.parse::<boardlab_games::GameKind>()?;
     Ok(())
 }
@@ -555,19 +567,30 @@ pub fn run_overload(args: &Args) -> Result<(Report, Report)> {
             args.overload_games
         );
     }
+    check(args)?;
+    let bin = match &args.bin {
+        Some(b) => b.clone(),
+        None => std::env::current_exe().context("cannot tell which program this is; pass --bin")?,
+    };
     outln!("ceiling:")?;
-    let ceiling = run_blocking(&Args {
-        rate: 0,
-        overload: false,
-        ..args.clone()
-    })?;
+    let ceiling = run_on_process(
+        &bin,
+        &Args {
+            rate: 0,
+            overload: false,
+            ..args.clone()
+        },
+    )?;
     outln!("\noverloaded:")?;
-    let overloaded = run_blocking(&Args {
-        rate: 0,
-        games: args.overload_games,
-        overload: false,
-        ..args.clone()
-    })?;
+    let overloaded = run_on_process(
+        &bin,
+        &Args {
+            rate: 0,
+            games: args.overload_games,
+            overload: false,
+            ..args.clone()
+        },
+    )?;
     let kept = overloaded.moves_per_second() / ceiling.moves_per_second().max(1e-9);
     outln!(
         "\nunder overload the server admitted {:.0} moves/s, {:.0}% of its ceiling of {:.0} \
@@ -581,6 +604,47 @@ pub fn run_overload(args: &Args) -> Result<(Report, Report)> {
     Ok((ceiling, overloaded))
 }
 
+/// Runs a load test against a server process of its own (`BIN serve`, on a temporary SQLite
+/// database unless `--database` names one), prints its report and returns it.
+fn run_on_process(bin: &std::path::Path, args: &Args) -> Result<Report> {
+    let dir = tempdir()?;
+    let database = args
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadtest.db").display()));
+    // Every game comes from this one address: no creation or connection limit here.
+    let mut server_args: Vec<String> = [
+        "--games-per-minute=0",
+        "--connections-per-address=0",
+        "--max-connections=100000",
+    ]
+    .map(String::from)
+    .to_vec();
+    server_args.extend(args.server_args.iter().cloned());
+    let server = super::abuse::server::ServerProcess::start(bin, &database, &server_args)?;
+    let target = format!(
+        "{} (server process {}, {database})",
+        server.base, server.pid
+    );
+    let report = client_runtime()?.block_on(drive(args, &server.base, target));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = report?;
+    outln!("{report}")?;
+    Ok(report)
+}
+
+/// The runtime the games are played from, with as many open files as the system allows.
+fn client_runtime() -> Result<tokio::runtime::Runtime> {
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .thread_name("loadtest-client")
+        .enable_all()
+        .build()?)
+}
+
 /// Runs a load test, prints its report and returns it.
 ///
 /// # Errors
@@ -589,11 +653,7 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
     check(args)?;
     boardlab_server::init_logging("warn");
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    let client_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .thread_name("loadtest-client")
-        .enable_all()
-        .build()?;
+    let client_rt = client_runtime()?;
     let report = if let Some(addr) = &args.addr {
         let addr = loopback(addr)?;
         client_rt.block_on(drive(
