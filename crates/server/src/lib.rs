@@ -105,10 +105,10 @@ pub struct ServeArgs {
     /// is answered 503 with Retry-After at once, before any work is done for it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: Option<u64>,
-    /// The latency the server keeps what it admits under (e.g. 50ms): while more than one
+    /// The latency the server keeps what it admits under (e.g. 40ms): while more than one
     /// request in ten takes longer, fewer requests are served at once (never fewer than 16 per
     /// core) and the rest are refused with 503 and Retry-After.
-    #[arg(long, default_value = "50ms", value_parser = parse_duration)]
+    #[arg(long, default_value = "40ms", value_parser = parse_duration)]
     pub latency_target: Duration,
     /// Longest time per move a computer seat may ask for (e.g. 10s, 500ms). Games asking for
     /// more are refused; games stored with more (from an earlier setting) think this long.
@@ -199,7 +199,7 @@ impl Default for ServeArgs {
             header_timeout: 10,
             body_timeout: 10,
             max_in_flight: None,
-            latency_target: Duration::from_millis(50),
+            latency_target: Duration::from_millis(40),
             computer_max_time: Duration::from_secs(10),
             computer_threads: None,
             ugi_engines: Vec::new(),

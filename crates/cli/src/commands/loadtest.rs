@@ -280,11 +280,22 @@ async fn create_game(client: &reqwest::Client, base: &str, body: &str) -> Answer
     }
 }
 
-/// A client of its own for one game slot, as each player has: one connection, kept alive (a
-/// slot sends one request at a time).
-fn player_client() -> Result<reqwest::Client> {
+/// How the games reach the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Connections {
+    /// Each game slot has a client of its own, as each player has: one connection, kept alive
+    /// (a slot sends one request at a time). For a server in another process.
+    PerGame,
+    /// All games share one pool, which opens only as many connections as requests are on
+    /// their way at once. For the server in this process, whose sockets count against the
+    /// same open-file limit as the games'.
+    Pooled,
+}
+
+/// A client keeping up to `idle` connections alive.
+fn http_client(idle: usize) -> Result<reqwest::Client> {
     reqwest::Client::builder()
-        .pool_max_idle_per_host(1)
+        .pool_max_idle_per_host(idle)
         .tcp_nodelay(true)
         .timeout(Duration::from_secs(30))
         .build()
@@ -402,9 +413,15 @@ async fn play_game_loop(
 }
 
 /// Runs the load test against `base` (`http://HOST:PORT`).
-async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
+async fn drive(
+    args: &Args,
+    base: &str,
+    target: String,
+    connections: Connections,
+) -> Result<Report> {
     let kind: boardlab_games::GameKind = args.game.parse()?;
-    let health = player_client()?
+    let pool = http_client(args.games + 16)?;
+    let health = pool
         .get(format!("{base}/api/health"))
         .send()
         .await
@@ -428,12 +445,16 @@ async fn drive(args: &Args, base: &str, target: String) -> Result<Report> {
     let stop = Arc::new(AtomicBool::new(false));
     // Every game exists before the clock starts, each made by the client that plays it (whose
     // connection is so open already), so the measurement is of play alone.
+    let client_for_game = || match connections {
+        Connections::PerGame => http_client(1),
+        Connections::Pooled => Ok(pool.clone()),
+    };
     let mut firsts = Vec::with_capacity(args.games);
     let mut creating = tokio::task::JoinSet::new();
     let slots = Arc::new(tokio::sync::Semaphore::new(32));
     for i in 0..args.games {
         let (client, base, body, slots) = (
-            player_client()?,
+            client_for_game()?,
             Arc::clone(&base),
             Arc::clone(&create_body),
             Arc::clone(&slots),
@@ -626,7 +647,8 @@ fn run_on_process(bin: &std::path::Path, args: &Args) -> Result<Report> {
         "{} (server process {}, {database})",
         server.base, server.pid
     );
-    let report = client_runtime()?.block_on(drive(args, &server.base, target));
+    let report =
+        client_runtime()?.block_on(drive(args, &server.base, target, Connections::PerGame));
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
     let report = report?;
@@ -660,6 +682,7 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
             args,
             &format!("http://{addr}"),
             format!("http://{addr}"),
+            Connections::PerGame,
         ))?
     } else {
         let dir = tempdir()?;
@@ -690,7 +713,12 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
         let running = server_rt.spawn(server.run(async {
             let _ = rx.await;
         }));
-        let report = client_rt.block_on(drive(args, &format!("http://{addr}"), target));
+        let report = client_rt.block_on(drive(
+            args,
+            &format!("http://{addr}"),
+            target,
+            Connections::Pooled,
+        ));
         let _ = tx.send(());
         let _ = server_rt.block_on(running);
         let _ = std::fs::remove_dir_all(&dir);

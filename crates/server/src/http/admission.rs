@@ -12,12 +12,17 @@
 //! machine is saturated, more requests at once only make each one slower (Little's law), so
 //! the cap settles where the machine is busy and what it admits is answered in time. Requests
 //! that wait for a search on purpose (hints) hold a slot but do not count towards the latency.
+//!
+//! A refused request is told when to come back (`Retry-After`). Refusals cost the server and
+//! its clients work too, so the wait grows while refusals outnumber a quarter of the requests
+//! served (each client refused then comes back later, and fewer come back at once) and falls
+//! back to one second once they do not, up to [`MAX_RETRY_AFTER`].
 
 use crate::error::ApiError;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,6 +31,9 @@ pub const WINDOW: Duration = Duration::from_millis(100);
 
 /// Requests a window needs before its latency says anything.
 const MIN_SAMPLES: u32 = 16;
+
+/// The longest wait a refused request is told, in seconds.
+pub const MAX_RETRY_AFTER: u64 = 10;
 
 /// The lowest cap per core, whatever the latency (the cap never goes below what keeps a core
 /// busy, nor above `--max-in-flight`).
@@ -36,6 +44,10 @@ const FLOOR_PER_CORE: usize = 16;
 pub struct Admission {
     in_flight: AtomicUsize,
     cap: AtomicUsize,
+    /// Requests refused in the current window.
+    refused: AtomicUsize,
+    /// The wait a refused request is told now, in seconds.
+    retry_after: AtomicU64,
     floor: usize,
     max: usize,
     target: Duration,
@@ -79,11 +91,18 @@ impl Admission {
     #[must_use]
     pub fn new(max: usize, target: Duration) -> Arc<Admission> {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        Admission::with_floor(max, target, FLOOR_PER_CORE * cores)
+    }
+
+    /// As [`Admission::new`], never under `floor` requests at once.
+    fn with_floor(max: usize, target: Duration, floor: usize) -> Arc<Admission> {
         let max = max.max(1);
-        let floor = (FLOOR_PER_CORE * cores).min(max);
+        let floor = floor.clamp(1, max);
         Arc::new(Admission {
             in_flight: AtomicUsize::new(0),
             cap: AtomicUsize::new(floor),
+            refused: AtomicUsize::new(0),
+            retry_after: AtomicU64::new(1),
             floor,
             max,
             target,
@@ -97,14 +116,24 @@ impl Admission {
         self.cap.load(Ordering::Relaxed)
     }
 
-    /// A slot, or `None` when the requests in flight are at the cap.
+    /// The wait a refused request is told now, in seconds.
+    #[must_use]
+    pub fn retry_after(&self) -> u64 {
+        self.retry_after.load(Ordering::Relaxed)
+    }
+
+    /// A slot, or `None` (the refusal counted) when the requests in flight are at the cap.
     fn enter(self: &Arc<Admission>) -> Option<Slot> {
         let now = self.in_flight.fetch_add(1, Ordering::AcqRel) + 1;
         let slot = Slot {
             admission: Arc::clone(self),
             at_once: now,
         };
-        (now <= self.cap()).then_some(slot)
+        if now > self.cap() {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(slot)
     }
 
     /// Counts a request served in `took` with `at_once` requests in flight, and at the end of
@@ -143,8 +172,23 @@ impl Admission {
             cap
         };
         self.cap.store(next, Ordering::Relaxed);
+        let refused = self.refused.swap(0, Ordering::Relaxed);
+        self.retry_after.store(
+            next_retry_after(self.retry_after(), refused, w.served),
+            Ordering::Relaxed,
+        );
         *w = Window::new(now, phase);
     }
+}
+
+/// The wait to tell refused requests after a window that served `served` and refused
+/// `refused`, the wait told during it having been `told` seconds. The clients refused come
+/// back about `told` later, so the refusals scale with it: the wait moves (halfway, to damp
+/// it) to the one at which the refusals would be a quarter of the requests served.
+fn next_retry_after(told: u64, refused: usize, served: u32) -> u64 {
+    let budget = (served as usize / 4).max(1);
+    let wanted = (told as usize * refused).div_ceil(budget) as u64;
+    (told + wanted).div_ceil(2).clamp(1, MAX_RETRY_AFTER)
 }
 
 /// A request's place among those in flight; given back when dropped (also when the client
@@ -181,7 +225,7 @@ pub async fn admit(State(admission): State<Arc<Admission>>, req: Request, next: 
         return ApiError::busy(
             "overloaded",
             "the server is serving as many requests as it can; try again in a moment",
-            1,
+            admission.retry_after(),
         )
         .into_response();
     };
@@ -196,7 +240,10 @@ pub async fn admit(State(admission): State<Arc<Admission>>, req: Request, next: 
 
 #[cfg(test)]
 mod tests {
-    use super::{is_stream, waits_for_search, Admission, MIN_SAMPLES, WINDOW};
+    use super::{
+        is_stream, next_retry_after, waits_for_search, Admission, MAX_RETRY_AFTER, MIN_SAMPLES,
+        WINDOW,
+    };
     use std::time::Duration;
 
     #[test]
@@ -230,11 +277,11 @@ mod tests {
 
     #[test]
     fn the_cap_falls_while_requests_are_slow_and_rises_while_they_are_in_time() {
-        let a = Admission::new(1000, Duration::from_millis(50));
+        let a = Admission::with_floor(1000, Duration::from_millis(50), 32);
         let floor = a.floor;
         assert_eq!(a.cap(), floor);
         // In time but far from the cap: it stays.
-        window(&a, MIN_SAMPLES, Duration::from_millis(1), 1);
+        window(&a, MIN_SAMPLES, Duration::from_millis(1), floor / 2);
         assert_eq!(a.cap(), floor);
         // At first, in time and at the cap: it doubles, up to the maximum.
         window(&a, MIN_SAMPLES, Duration::from_millis(1), floor);
@@ -269,11 +316,31 @@ mod tests {
     }
 
     #[test]
+    fn the_wait_told_grows_while_refusals_outnumber_a_quarter_of_the_served() {
+        // Few refusals: one second.
+        assert_eq!(next_retry_after(1, 0, 400), 1);
+        assert_eq!(next_retry_after(1, 100, 400), 1);
+        // Twice the budget of refusals: halfway to twice the wait.
+        assert_eq!(next_retry_after(2, 200, 400), 3);
+        // Far more: up to the longest wait, and back down once they stop.
+        let mut told = 1;
+        for _ in 0..10 {
+            told = next_retry_after(told, 5000, 400);
+        }
+        assert_eq!(told, MAX_RETRY_AFTER);
+        for _ in 0..10 {
+            told = next_retry_after(told, 0, 400);
+        }
+        assert_eq!(told, 1);
+    }
+
+    #[test]
     fn past_the_cap_a_request_is_refused_and_its_slot_given_back() {
         let a = Admission::new(2, Duration::from_millis(50));
         let one = a.enter().expect("first");
         let two = a.enter().expect("second");
         assert!(a.enter().is_none());
+        assert_eq!(a.refused.load(std::sync::atomic::Ordering::Relaxed), 1);
         drop(one);
         let three = a.enter().expect("room again");
         drop((two, three));
