@@ -106,7 +106,7 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: Option<u64>,
     /// The latency the server keeps what it admits under (e.g. 40ms): while more than one
-    /// request in ten takes longer, fewer requests are served at once (never fewer than 16 per
+    /// request in ten takes longer, fewer requests are served at once (never fewer than 64 per
     /// core) and the rest are refused with 503 and Retry-After.
     #[arg(long, default_value = "40ms", value_parser = parse_duration)]
     pub latency_target: Duration,

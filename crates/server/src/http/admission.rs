@@ -35,9 +35,10 @@ const MIN_SAMPLES: u32 = 16;
 /// The longest wait a refused request is told, in seconds.
 pub const MAX_RETRY_AFTER: u64 = 10;
 
-/// The lowest cap per core, whatever the latency (the cap never goes below what keeps a core
-/// busy, nor above `--max-in-flight`).
-const FLOOR_PER_CORE: usize = 16;
+/// The lowest cap per core, whatever the latency: so many requests at once are always served
+/// (a burst after a quiet spell, or a slow machine whose every answer takes longer than the
+/// target), and the cap never goes below what keeps a core busy, nor above `--max-in-flight`.
+const FLOOR_PER_CORE: usize = 64;
 
 /// The requests being served, at most a cap that adapts to their latency.
 #[derive(Debug)]
