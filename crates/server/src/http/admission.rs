@@ -16,7 +16,8 @@
 //! A refused request is told when to come back (`Retry-After`). Refusals cost the server and
 //! its clients work too, so the wait grows while refusals outnumber a quarter of the requests
 //! served (each client refused then comes back later, and fewer come back at once) and falls
-//! back to one second once they do not, up to [`MAX_RETRY_AFTER`].
+//! back to one second once they do not, up to [`MAX_RETRY_AFTER`]; within a window, each
+//! cap's worth of refusals adds a second, so that a sudden burst is spread out at once.
 
 use crate::error::ApiError;
 use axum::extract::{Request, State};
@@ -117,10 +118,13 @@ impl Admission {
         self.cap.load(Ordering::Relaxed)
     }
 
-    /// The wait a refused request is told now, in seconds.
+    /// The wait a refused request is told now, in seconds: the wait of the last window, and
+    /// a second more for each cap's worth of requests already refused in this one (a burst
+    /// is spread out at once rather than told to come back together).
     #[must_use]
     pub fn retry_after(&self) -> u64 {
-        self.retry_after.load(Ordering::Relaxed)
+        let burst = self.refused.load(Ordering::Relaxed) / self.cap().max(1);
+        (self.retry_after.load(Ordering::Relaxed) + burst as u64).min(MAX_RETRY_AFTER)
     }
 
     /// A slot, or `None` (the refusal counted) when the requests in flight are at the cap.
@@ -174,10 +178,9 @@ impl Admission {
         };
         self.cap.store(next, Ordering::Relaxed);
         let refused = self.refused.swap(0, Ordering::Relaxed);
-        self.retry_after.store(
-            next_retry_after(self.retry_after(), refused, w.served),
-            Ordering::Relaxed,
-        );
+        let told = self.retry_after.load(Ordering::Relaxed);
+        self.retry_after
+            .store(next_retry_after(told, refused, w.served), Ordering::Relaxed);
         *w = Window::new(now, phase);
     }
 }
@@ -342,6 +345,12 @@ mod tests {
         let two = a.enter().expect("second");
         assert!(a.enter().is_none());
         assert_eq!(a.refused.load(std::sync::atomic::Ordering::Relaxed), 1);
+        assert_eq!(a.retry_after(), 1);
+        // A burst: a second more for each cap's worth refused in the window.
+        for _ in 0..5 {
+            assert!(a.enter().is_none());
+        }
+        assert_eq!(a.retry_after(), 1 + 6 / 2);
         drop(one);
         let three = a.enter().expect("room again");
         drop((two, three));
