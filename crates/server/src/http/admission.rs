@@ -119,11 +119,11 @@ impl Admission {
     }
 
     /// The wait a refused request is told now, in seconds: the wait of the last window, and
-    /// a second more for each cap's worth of requests already refused in this one (a burst
+    /// a second more for each cap's worth of requests refused before it in this one (a burst
     /// is spread out at once rather than told to come back together).
     #[must_use]
     pub fn retry_after(&self) -> u64 {
-        let burst = self.refused.load(Ordering::Relaxed) / self.cap().max(1);
+        let burst = self.refused.load(Ordering::Relaxed).saturating_sub(1) / self.cap().max(1);
         (self.retry_after.load(Ordering::Relaxed) + burst as u64).min(MAX_RETRY_AFTER)
     }
 
@@ -350,7 +350,7 @@ mod tests {
         for _ in 0..5 {
             assert!(a.enter().is_none());
         }
-        assert_eq!(a.retry_after(), 1 + 6 / 2);
+        assert_eq!(a.retry_after(), 1 + (6 - 1) / 2);
         drop(one);
         let three = a.enter().expect("room again");
         drop((two, three));
