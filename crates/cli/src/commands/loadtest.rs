@@ -629,10 +629,7 @@ pub fn run_overload(args: &Args) -> Result<(Report, Report)> {
 /// database unless `--database` names one), prints its report and returns it.
 fn run_on_process(bin: &std::path::Path, args: &Args) -> Result<Report> {
     let dir = tempdir()?;
-    let database = args
-        .database
-        .clone()
-        .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadtest.db").display()));
+    let database = database_in(args, &dir);
     // Every game comes from this one address: no creation or connection limit here.
     let mut server_args: Vec<String> = [
         "--games-per-minute=0",
@@ -686,10 +683,7 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
         ))?
     } else {
         let dir = tempdir()?;
-        let database = args
-            .database
-            .clone()
-            .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadtest.db").display()));
+        let database = database_in(args, &dir);
         let server_rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
             .thread_name("loadtest-server")
@@ -726,6 +720,13 @@ pub fn run_blocking(args: &Args) -> Result<Report> {
     };
     outln!("{report}")?;
     Ok(report)
+}
+
+/// `--database`, or a temporary SQLite file in `dir`.
+fn database_in(args: &Args, dir: &std::path::Path) -> String {
+    args.database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("loadtest.db").display()))
 }
 
 fn tempdir() -> Result<std::path::PathBuf> {
