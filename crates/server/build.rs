@@ -76,6 +76,9 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let root = manifest.join("../..");
     println!("cargo:rerun-if-changed=build.rs");
+    // `sqlx::migrate!` embeds the migrations; a build script that names what it watches turns
+    // off cargo's default of watching the whole package, so they are named here.
+    println!("cargo:rerun-if-changed=migrations");
     table(
         &root.join("web"),
         &["tests", "NEEDS-FROM-SERVER.md"],

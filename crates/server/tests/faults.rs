@@ -155,6 +155,52 @@ async fn regression_21_the_database_refuses_a_gap_in_a_log() {
     assert!(insert(4).execute(&mut conn).await.is_err());
 }
 
+/// Stores events `seqs` of game `id` in one statement, as the writer stores a batch.
+async fn insert_events(
+    conn: &mut sqlx::PgConnection,
+    id: &str,
+    seqs: &[i64],
+) -> Result<(), sqlx::Error> {
+    let rows: Vec<String> = seqs
+        .iter()
+        .map(|s| format!("($1, {s}, 'first', 'resign', '', 0)"))
+        .collect();
+    let sql = format!(
+        "INSERT INTO events (game_id, seq, seat, action, data, at_ms) VALUES {}",
+        rows.join(", ")
+    );
+    sqlx::query(&sql).bind(id).execute(conn).await.map(|_| ())
+}
+
+/// The same rule on PostgreSQL, where it is checked once per statement: events stored by one
+/// statement may follow one another, and one gap anywhere refuses the whole statement.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_refuses_a_gap_in_a_log_on_postgresql() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let server = common::TestServer::on(&url).await;
+    let (id, _, _) = server
+        .create(json!({ "game": "sight-reduction", "seed": 1, "same_screen": true }))
+        .await;
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    for bad in [&[2][..], &[0], &[-1], &[1, 3]] {
+        let e = insert_events(&mut conn, &id, bad).await.unwrap_err();
+        assert!(e.to_string().contains("does not follow"), "{bad:?}: {e}");
+    }
+    insert_events(&mut conn, &id, &[1, 2]).await.unwrap();
+    assert!(insert_events(&mut conn, &id, &[4]).await.is_err());
+    assert!(insert_events(&mut conn, &id, &[3, 5]).await.is_err());
+    insert_events(&mut conn, &id, &[3]).await.unwrap();
+    let seqs: Vec<i64> =
+        sqlx::query_scalar("SELECT seq FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(&id)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+    assert_eq!(seqs, vec![1, 2, 3]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_21_half_sent_requests_cannot_exhaust_the_connections() {
     let dir = tempfile::tempdir().unwrap();

@@ -37,6 +37,11 @@ impl Timekeeper {
 
     /// Records that the side to move of game `id` ran out of time, if it has; whether it did.
     pub async fn flag_if_due(&self, id: &str) -> bool {
+        // A game without a clock never runs out of time: most moves are so judged without a
+        // store read (on PostgreSQL, `with_entry` checks the stored version).
+        if self.games.known_without_clock(id).await {
+            return false;
+        }
         let due = self
             .games
             .with_entry(id, |e| {

@@ -257,6 +257,21 @@ impl Games {
         self.with_entry(id, CachedGame::state).await
     }
 
+    /// Whether game `id` is known here, from its cached copy alone, to have no clock (what a
+    /// game was made with never changes, so no store read is needed). `false` when the game
+    /// has a clock or is not cached.
+    pub async fn known_without_clock(&self, id: &str) -> bool {
+        let slot = {
+            let cache = lock(&self.cache);
+            cache.get(id).cloned()
+        };
+        let Some(slot) = slot else {
+            return false;
+        };
+        let entry = slot.entry.lock().await;
+        entry.as_ref().is_some_and(|e| e.meta.clock.is_none())
+    }
+
     /// Runs `f` on the game's entry. On PostgreSQL the cached copy is first checked against
     /// the stored version (one indexed read), so every server shows every committed change.
     ///
