@@ -12,7 +12,7 @@
 
 import { h, mount } from './util.js';
 import { api, seats, catalog } from './api.js';
-import { go } from './main.js';
+import { go } from './nav.js';
 import { computerName } from './pages/shared.js';
 
 let account; // undefined until known; null: nobody is signed in; {name}

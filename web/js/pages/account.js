@@ -2,7 +2,7 @@
 // without one), or, when signed in, the ways to one's games and to sign out.
 
 import { h, mount, toast } from '../util.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { currentAccount, onAccount, signIn, signOut, notifyControl, notificationsPossible } from '../account.js';
 
 /** Where to go after signing in: `?next=/path` on this site, else My games. */

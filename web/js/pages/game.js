@@ -2,7 +2,7 @@
 // typed moves, undo / draw / resign, record downloads, invite links, live updates.
 
 import { h, mount, cap, toast, copyText, pointerWords } from '../util.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { moveSound } from '../sound.js';
 import { api, seats, gameInfo, hasRoute, ApiError } from '../api.js';
 import { BoardView } from '../board.js';

@@ -4,7 +4,7 @@
 
 import { h, mount, cap, ago } from '../util.js';
 import { api } from '../api.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { colourSwatch, computerName } from './shared.js';
 
 // The states of games being played (their colours: a swap or a colour choice can change a

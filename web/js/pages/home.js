@@ -3,7 +3,7 @@
 
 import { h, s, mount, cap, ago, count } from '../util.js';
 import { api, catalog, seats } from '../api.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { seatsText, resultText } from './shared.js';
 import { emblem } from '../games/emblems.js';
 import { accountName, sameName, claimGame } from '../account.js';

@@ -4,7 +4,7 @@
 import { h, mount, ago } from '../util.js';
 import { api, catalog, seats } from '../api.js';
 import { seatsText, resultText } from './shared.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { accountName, sameName } from '../account.js';
 
 export async function listPage(root, query) {

@@ -5,7 +5,7 @@
 
 import { h, mount, cap, ago, toast } from '../util.js';
 import { api, catalog } from '../api.js';
-import { go } from '../main.js';
+import { go } from '../nav.js';
 import { currentAccount, onAccount, onChallengeStarted, refreshGames } from '../account.js';
 import { optionControl } from './home.js';
 import { clockPicker, clockWords, clockSentence } from '../clock.js';
