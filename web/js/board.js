@@ -1,6 +1,7 @@
 // Draws a board description (made by each game crate, `boardlab_core::present`) as SVG: cells, lines, marks, pieces,
 // coordinates, and the interaction layer (legal targets, selection, last move, cursor). It
-// knows shapes and pieces, never rules: what is legal comes from the server's move list.
+// knows shapes, never rules (what is legal comes from the server's move list) nor what a game's
+// pieces and marks look like: each game's drawing draws those (games/index.js, drawingFor).
 //
 // Feel: a piece can be dragged as well as clicked (the press and the release are the same clicks
 // as a click on the piece and one on its target), pieces slide from their old place to their new
@@ -9,9 +10,9 @@
 // of the same colour and kind that arrived on another.
 
 import { h, s, fingerSized, reducedMotion } from './util.js';
+import { K, pieceKey, disc } from './games/drawing.js';
+import { drawingFor, gameDefs } from './games/index.js';
 
-/** SVG units per board unit. */
-const K = 100;
 /** Room around the board for the coordinates, in board units. */
 const MARGIN = 0.62;
 /** The smallest comfortable target for a finger, in CSS pixels (and the size a zoom gives it). */
@@ -28,12 +29,9 @@ const SLIDE_MS = 180;
 const MOST_SLIDES = 4;
 const MOST_OTHERS = 8;
 
-/** What a piece is, for matching where pieces went: its colour and kind. */
-const pieceKey = (p) => `${p.colour}-${p.kind}`;
-
 let defsInstalled = false;
 
-/** Shared gradients and symbols, installed once per document. */
+/** Shared gradients, and every game's symbols, installed once per document. */
 export function installDefs() {
   if (defsInstalled) return;
   defsInstalled = true;
@@ -50,35 +48,10 @@ export function installDefs() {
       stone('g-red', '#ff9d8f', '#d2392c', '#8e1d15'),
       s('filter', { id: 'f-shadow', x: '-30%', y: '-30%', width: '160%', height: '160%' },
         s('feDropShadow', { dx: '0', dy: '3', stdDeviation: '3', 'flood-color': '#000', 'flood-opacity': '0.35' })),
-      s('pattern', { id: 'p-zone-white', width: 16, height: 16, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-        s('rect', { width: 16, height: 16, fill: 'rgba(59,130,246,0.16)' }),
-        s('rect', { width: 6, height: 16, fill: 'rgba(255,255,255,0.6)' })),
-      s('pattern', { id: 'p-zone-black', width: 16, height: 16, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(-45)' },
-        s('rect', { width: 16, height: 16, fill: 'rgba(20,30,60,0.10)' }),
-        s('rect', { width: 6, height: 16, fill: 'rgba(20,30,60,0.32)' })),
-      // A Fighter: a small delta-wing jet pointing up.
-      s('symbol', { id: 'sym-fighter', viewBox: '-50 -50 100 100' },
-        s('path', { d: 'M0 -46 L9 -16 L9 -4 L44 18 L44 28 L9 18 L7 34 L20 44 L20 48 L0 42 L-20 48 L-20 44 L-7 34 L-9 18 L-44 28 L-44 18 L-9 -4 L-9 -16 Z' })),
-      // A crown for Kings and Commanders.
-      s('symbol', { id: 'sym-crown', viewBox: '-50 -50 100 100' },
-        s('path', { d: 'M-38 22 L-44 -22 L-20 0 L0 -34 L20 0 L44 -22 L38 22 Z M-38 30 L38 30 L38 40 L-38 40 Z' })),
-      s('symbol', { id: 'sym-star', viewBox: '-50 -50 100 100' },
-        s('path', { d: starPath(0, 0, 46, 19) })),
+      ...gameDefs(),
     ));
   document.body.prepend(svg);
 }
-
-function starPath(cx, cy, outer, inner) {
-  const pts = [];
-  for (let i = 0; i < 10; i += 1) {
-    const r = i % 2 ? inner : outer;
-    const a = (Math.PI / 5) * i - Math.PI / 2;
-    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)} ${(cy + r * Math.sin(a)).toFixed(1)}`);
-  }
-  return `M${pts.join(' L')} Z`;
-}
-
-const FACING_ANGLE = { n: 0, e: 90, s: 180, w: 270 };
 
 /**
  * A drawn board. `render(board, view)` redraws it; clicks on cells call `onCell(name)`.
@@ -91,7 +64,7 @@ const FACING_ANGLE = { n: 0, e: 90, s: 180, w: 270 };
  * view: {
  *   game, flipped, targets: Map(name → 'move'|'capture'|'confirm'|'special'),
  *   selected: Set, last: Set, order: Map(name → n), flash: name, cursor: name,
- *   zones: 'white'|'black'|'both'|null, goal: Map(name → colour), dim: bool,
+ *   zones: which of the board's zones to show (the game's drawing reads it), goal: Map(name → colour), dim: bool,
  *   // Pictures (the rules' figures, the legend): marks that say something about cells.
  *   yes: Set (a ring, or a dot on an empty cell), no: Set (a cross),
  *   arrows: [[from, to]], still: bool (nothing to click), bare: bool (no frame or coordinates)
@@ -100,6 +73,10 @@ const FACING_ANGLE = { n: 0, e: 90, s: 180, w: 270 };
  * }
  */
 export class BoardView {
+  /**
+   * @param {HTMLElement} container
+   * @param {{onCell?: any, onCursor?: any, label?: string | null, zoom?: boolean}} [options]
+   */
   constructor(container, { onCell, onCursor, label, zoom } = {}) {
     installDefs();
     this.container = container;
@@ -157,7 +134,7 @@ export class BoardView {
     const motion = this.motion(before, board);
     this.arrivals = motion.arrivals;
     svg.replaceChildren();
-    this.fighterHits = [];
+    this.layerHits = [];
     if (!board) return;
     const w = board.width;
     const hgt = board.height;
@@ -184,7 +161,7 @@ export class BoardView {
     const run = this.running;
     const since = run ? performance.now() - run.t0 : Infinity;
     if (motion.changed) this.animate(motion);
-    else if (since < SLIDE_MS - 10) this.animate(run.motion, since);
+    else if (since < SLIDE_MS - 10) this.animate(/** @type {any} */ (run).motion, since);
     else this.running = null;
     this.settleDrop(motion);
     if (back) this.slideHome(back);
@@ -248,8 +225,15 @@ export class BoardView {
     return b ? (b.width + MARGIN * 1.05) / (b.height + MARGIN * 1.05) : 1;
   }
 
+  /** The drawing of the board's game: its pieces and its own marks. */
+  drawing() {
+    return drawingFor(this.view.game);
+  }
+
   drawGrid() {
     const v = this.view;
+    const game = this.drawing();
+    const more = (part, at) => (game[part] ? game[part](at) : []);
     const cellsG = s('g', { class: 'cells' });
     const marksG = s('g', { class: 'marks' });
     const piecesG = s('g', { class: 'pieces' });
@@ -259,41 +243,16 @@ export class BoardView {
       const x0 = cx - K / 2;
       const y0 = cy - K / 2;
       const shade = c.shade || 'light';
-      cellsG.append(s('rect', { class: ['sq', `sq-${shade}`], x: x0, y: y0, width: K, height: K, 'data-name': c.name }));
-      if (shade === 'target') {
-        cellsG.append(s('rect', { class: 'target-tile', x: x0 + 9, y: y0 + 9, width: K - 18, height: K - 18, rx: 12 }));
-        cellsG.append(s('circle', { class: 'target-ring', cx, cy, r: 0.27 * K }));
-      }
       const marks = c.marks || [];
-      // Flight zones: 'both', a colour, or {colour, portal} for one Portal's own zone (with
-      // the rest of its side's zones fainter).
-      const z = v.zones;
-      for (const col of ['white', 'black']) {
-        if (!marks.includes(`zone-${col}`)) continue;
-        let cls = null;
-        if (z === 'both' || z === col) cls = ['zone', `zone-${col}`];
-        else if (z && typeof z === 'object' && z.colour === col) {
-          cls = marks.includes(`zone-of-${z.portal}`) ? ['zone', `zone-${col}`] : ['zone', `zone-${col}`, 'zone-faint'];
-        }
-        if (cls) marksG.append(s('rect', { class: cls, x: x0, y: y0, width: K, height: K }));
-      }
+      const at = { cell: c, marks, cx, cy, x0, y0, view: v };
+      cellsG.append(s('rect', { class: ['sq', `sq-${shade}`], x: x0, y: y0, width: K, height: K, 'data-name': c.name }));
+      cellsG.append(...more('square', at));
+      marksG.append(...more('under', at));
       if (v.hint && v.hint.has(c.name)) {
         marksG.append(s('rect', { class: 'hint-mark', x: x0 + 4, y: y0 + 4, width: K - 8, height: K - 8, rx: 8 }));
       }
       if (v.last && v.last.has(c.name)) marksG.append(s('rect', { class: 'last', x: x0, y: y0, width: K, height: K }));
-      for (const m of marks) {
-        if (m === 'last-black' || m === 'last-white') {
-          // Each colour's last move: the latest one bright, the other one faint, with a tab
-          // of the colour in the corner.
-          const col = m.slice(5);
-          const latest = !v.lastMover || v.lastMover === col;
-          marksG.append(s('rect', { class: ['last', m, latest ? '' : 'last-older'], x: x0, y: y0, width: K, height: K }));
-          marksG.append(s('path', { class: ['last-tab', `last-tab-${col}`], d: `M${x0} ${y0} h${K * 0.26} L${x0} ${y0 + K * 0.26} Z` }));
-        } else if (m === 'siege') {
-          // assideum: the Commander of the side to move is in siege.
-          marksG.append(s('rect', { class: 'siege', x: x0 + 2, y: y0 + 2, width: K - 4, height: K - 4, rx: 6 }, s('title', {}, 'in siege')));
-        }
-      }
+      marksG.append(...more('over', at));
       if (v.goal && v.goal.has(c.name)) {
         marksG.append(s('rect', { class: ['goal', `goal-${v.goal.get(c.name)}`], x: x0 + 5, y: y0 + 5, width: K - 10, height: K - 10, rx: 10 }));
       }
@@ -302,7 +261,7 @@ export class BoardView {
       }
       piecesG.append(this.pieces(c, cx, cy));
       if (v.ghosts && v.ghosts.has(c.name)) piecesG.append(this.ghost(v.ghosts.get(c.name), cx, cy));
-      if (marks.includes('anchor')) overG.append(this.anchor(cx, cy));
+      overG.append(...more('overlay', at));
       this.overlayFor(c, cx, cy, overG);
     }
     this.svg.append(cellsG, marksG, piecesG, overG);
@@ -310,6 +269,7 @@ export class BoardView {
 
   drawPointBoard() {
     const v = this.view;
+    const game = this.drawing();
     const triG = s('g', { class: 'triangles' });
     const linesG = s('g', { class: 'lines' });
     const pointsG = s('g', { class: 'points' });
@@ -320,7 +280,10 @@ export class BoardView {
       const pts = c.polygon.map(([x, y]) => this.xy(x, y).join(',')).join(' ');
       const marks = c.marks || [];
       const cls = ['tri'];
-      for (const m of marks) if (m.startsWith('castle-')) cls.push(m);
+      if (game.triangle) {
+        const [cx, cy] = this.xy(c.x, c.y);
+        cls.push(...game.triangle({ cell: c, marks, cx, cy, view: v }));
+      }
       triG.append(s('polygon', { class: cls, points: pts }));
       if (v.last && v.last.has(c.name)) triG.append(s('polygon', { class: 'tri-last', points: pts }));
       if (v.selected && v.selected.has(c.name)) triG.append(s('polygon', { class: 'tri-selected', points: pts }));
@@ -338,13 +301,8 @@ export class BoardView {
     for (const c of this.board.cells) {
       const [cx, cy] = this.xy(c.x, c.y);
       if (c.shape === 'point') {
-        const marks = c.marks || [];
-        const star = marks.find((m) => m.startsWith('star-'));
-        if (star) {
-          pointsG.append(s('use', { href: '#sym-star', class: ['star', star], x: cx - 0.27 * K, y: cy - 0.27 * K, width: 0.54 * K, height: 0.54 * K }));
-        } else {
-          pointsG.append(s('circle', { class: 'pt', cx, cy, r: 0.065 * K }));
-        }
+        const own = game.point ? game.point({ cell: c, marks: c.marks || [], cx, cy, view: v }) : null;
+        pointsG.append(own || s('circle', { class: 'pt', cx, cy, r: 0.065 * K }));
         if (v.last && v.last.has(c.name)) pointsG.append(s('circle', { class: 'pt-last', cx, cy, r: 0.36 * K }));
         if (v.selected && v.selected.has(c.name)) pointsG.append(s('circle', { class: 'pt-selected', cx, cy, r: 0.37 * K }));
         if (v.hint && v.hint.has(c.name)) pointsG.append(s('circle', { class: 'pt-hint', cx, cy, r: 0.4 * K }));
@@ -395,116 +353,39 @@ export class BoardView {
       s('circle', { r: (g.r || 0.3) * K, fill: `url(#g-${g.colour})`, class: 'stone' }));
   }
 
-  anchor(cx, cy) {
-    return s('g', { class: 'anchor', transform: `translate(${cx} ${cy})` },
-      s('circle', { r: 0.46 * K, class: 'anchor-ring' }),
-      s('path', { class: 'anchor-pin', d: 'M0 -44 L8 -34 L-8 -34 Z M0 44 L8 34 L-8 34 Z M-44 0 L-34 8 L-34 -8 Z M44 0 L34 8 L34 -8 Z' }));
-  }
-
-  /** The pieces on a cell. */
+  /**
+   * The pieces on a cell: the ground pieces, then those of the game's layer (drawn above them),
+   * each group of which gets a target of its own beside a ground piece for a mouse; for a finger
+   * the cell is one target and a menu asks which piece was meant.
+   */
   pieces(c, cx, cy) {
     // Pieces that came from nowhere (a placement) grow into place; those that moved slide.
     const fresh = this.arrivals && this.arrivals.has(c.name);
     const g = s('g', { class: ['cell-pieces', fresh ? 'appear' : ''], 'data-cell-pieces': c.name });
     const list = c.pieces || [];
     if (!list.length) return g;
-    const ground = list.filter((p) => p.kind !== 'fighter');
-    const fighters = list.filter((p) => p.kind === 'fighter');
-    for (const p of ground) g.append(this.piece(p, cx, cy, c));
-    if (fighters.length) g.append(this.fighters(fighters, cx, cy, ground.length > 0, c.name));
+    const { layer } = this.drawing();
+    const ground = layer ? list.filter((p) => p.kind !== layer.kind) : list;
+    const lifted = layer ? list.filter((p) => p.kind === layer.kind) : [];
+    for (const p of ground) g.append(this.piece(p, cx, cy));
+    if (layer && lifted.length) {
+      const hasGround = ground.length > 0;
+      const { el, spots } = layer.draw(lifted, { cx, cy, hasGround, flipped: !!this.view.flipped });
+      g.append(el);
+      if (hasGround && c.name && !fingerSized()) {
+        for (const spot of spots) /** @type {any[]} */ (this.layerHits).push({ cell: c.name, layer: layer.name, title: layer.title(c.name), ...spot });
+      }
+    }
     return g;
   }
 
-  piece(p, cx, cy, cell) {
-    const flip = this.view.flipped;
-    const col = p.colour;
-    const attrs = { class: ['pc', `pc-${p.kind}`, `pc-${col}`], transform: `translate(${cx} ${cy})`, 'data-piece': pieceKey(p) };
-    switch (p.kind) {
-      case 'piece':
-        return s('g', attrs, s('circle', { r: 0.38 * K, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }));
-      case 'token':
-        return s('g', attrs, s('circle', { r: 0.3 * K, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }));
-      case 'control':
-        return s('g', attrs,
-          s('circle', { r: 0.4 * K, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }),
-          s('circle', { r: 0.27 * K, class: 'control-ring' }),
-          s('circle', { r: 0.12 * K, class: 'control-core' }));
-      case 'soldier':
-        return s('g', attrs, s('circle', { r: 0.27 * K, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }));
-      case 'officer':
-        return s('g', attrs,
-          s('circle', { r: 0.29 * K, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }),
-          s('use', { href: '#sym-star', class: 'officer-star', x: -0.17 * K, y: -0.17 * K, width: 0.34 * K, height: 0.34 * K }));
-      case 'king':
-        return s('g', attrs,
-          s('circle', { r: 0.2 * K, fill: `url(#g-${col})`, class: 'stone king-disc', filter: 'url(#f-shadow)' }),
-          s('use', { href: '#sym-crown', class: 'king-crown', x: -0.13 * K, y: -0.13 * K, width: 0.26 * K, height: 0.26 * K }));
-      default: {
-        // assideum ground pieces: a disc with the notation letter, facing arrows for Portals
-        // and Rangers, a crown for the Commander, a bar for promoted Ved'rin.
-        const r = 0.36 * K;
-        const g = s('g', attrs);
-        if (p.facing) {
-          let a = FACING_ANGLE[p.facing] || 0;
-          if (flip) a += 180;
-          g.append(s('path', { class: 'facing', transform: `rotate(${a})`, d: `M0 ${-r - 17} L${r * 0.62} ${-r * 0.5} L${-r * 0.62} ${-r * 0.5} Z` }));
-        }
-        g.append(s('circle', { r, fill: `url(#g-${col})`, class: 'stone', filter: 'url(#f-shadow)' }));
-        if (p.kind === 'portal') g.append(s('circle', { r: r * 0.72, class: 'portal-ring' }));
-        if (p.kind === 'commander') {
-          g.append(s('use', { href: '#sym-crown', class: 'glyph', x: -0.22 * K, y: -0.24 * K, width: 0.44 * K, height: 0.44 * K }));
-        } else {
-          g.append(s('text', { class: 'glyph-text', y: 2 }, p.label || p.kind[0].toUpperCase()));
-        }
-        if (p.promoted) g.append(s('path', { class: 'promoted', d: `M${-r * 0.5} ${r * 0.55} L${r * 0.5} ${r * 0.55}` }));
-        return g;
-      }
-    }
-  }
-
-  /** Fighters: alone they fill the square; with a ground piece, landed ones sit as a badge at
-   * its lower right and flying ones hover at the top right (top left for a second group). */
-  fighters(list, cx, cy, hasGround, cellName) {
-    const g = s('g', { class: 'fighters' });
-    const groups = new Map();
-    for (const p of list) {
-      const key = `${p.colour}-${p.flying ? 'fly' : 'land'}`;
-      groups.set(key, (groups.get(key) || []).concat([p]));
-    }
-    let slot = 0;
-    for (const [key, ps] of groups) {
-      const [col, mode] = key.split('-');
-      const flying = mode === 'fly';
-      let fx = cx;
-      let fy = cy;
-      let size = 0.56 * K;
-      if (hasGround || groups.size > 1) {
-        if (flying) {
-          size = 0.4 * K;
-          fx = cx + (slot === 0 ? 0.28 : -0.28) * K;
-          fy = cy - 0.28 * K;
-          slot += 1;
-        } else {
-          size = 0.32 * K;
-          fx = cx + 0.3 * K;
-          fy = cy + 0.3 * K;
-        }
-      }
-      const up = col === 'white';
-      const rot = (up ? 0 : 180) + (this.view.flipped ? 180 : 0);
-      const fg = s('g', { class: ['fighter', `fighter-${col}`, flying ? 'flying' : 'landed'], transform: `translate(${fx} ${fy})`, 'data-piece': pieceKey(ps[0]) });
-      fg.append(s('circle', { class: flying ? 'fighter-halo' : 'fighter-badge', r: size * 0.56 }));
-      fg.append(s('use', { href: '#sym-fighter', class: 'fighter-body', x: -size / 2, y: -size / 2, width: size, height: size, transform: `rotate(${rot})` }));
-      if (ps.length > 1) {
-        fg.append(s('circle', { class: 'count-badge', cx: size * 0.45, cy: -size * 0.45, r: 0.11 * K }));
-        fg.append(s('text', { class: 'count-text', x: size * 0.45, y: -size * 0.45 }, String(ps.length)));
-      }
-      g.append(fg);
-      // A Fighter's own target beside the ground piece, for a mouse; for a finger the cell is
-      // one target and a menu asks which piece was meant.
-      if (hasGround && cellName && !fingerSized()) this.fighterHits.push({ cell: cellName, x: fx, y: fy, r: Math.max(size * 0.56, 0.17 * K) });
-    }
-    return g;
+  /** A ground piece, as its game draws its kind (a lettered disc where it does not). */
+  piece(p, cx, cy) {
+    const attrs = { class: ['pc', `pc-${p.kind}`, `pc-${p.colour}`], transform: `translate(${cx} ${cy})`, 'data-piece': pieceKey(p) };
+    const flipped = !!this.view.flipped;
+    const own = this.drawing().pieces || {};
+    const glyph = Object.hasOwn(own, p.kind) ? own[p.kind] : null;
+    return s('g', attrs, glyph ? glyph(p, { flipped }) : disc(p, flipped));
   }
 
   labels() {
@@ -528,13 +409,15 @@ export class BoardView {
 
   /**
    * Invisible shapes that take the clicks: a whole square; for a point, a disc nearly as wide as
-   * the space to the next point (Opprimo's soldiers and their destinations, whose dots are
-   * small). Triangles lie below the points, except those that can be clicked now (a King's
-   * and its destinations), which lie over the points' discs but leave out, at each corner where
-   * a point can be clicked, a notch the size of a soldier: a tap on a piece or a dot is theirs.
-   * (With soldiers on the corners of the King's triangle, what is left of the triangle is
-   * TRIANGLE_LEFT of a point spacing across: some 36 px on a phone 390 px wide, the whole
-   * triangle 49 × 56; the board can be zoomed there.)
+   * the space to the next point (the pieces on points and their destinations, whose dots are
+   * small). Triangles lie below the points, except those that can be clicked now (a piece's on
+   * a triangle and its destinations), which lie over the points' discs but leave out, at each
+   * corner where a point can be clicked, a notch the size of a piece on a point: a tap on a
+   * piece or a dot is theirs. (With pieces on the corners of a triangle, what is left of the
+   * triangle is TRIANGLE_LEFT of a point spacing across: some 36 px on a phone 390 px wide, the
+   * whole triangle 49 × 56; the board can be zoomed there.)
+   * The game's layer (drawing.js, LayerDrawing) adds a target of its own for each group of its
+   * pieces beside a ground piece.
    */
   hitLayer() {
     const g = s('g', { class: 'hits' });
@@ -570,11 +453,11 @@ export class BoardView {
       shape.append(s('title', {}, [c.name, on || 'empty', state].filter(Boolean).join(': ')));
       g.append(shape);
     }
-    for (const f of this.fighterHits) {
+    for (const f of /** @type {any[]} */ (this.layerHits)) {
       const cls = ['hit', 'hit-layer'];
       if (v.flash === f.cell) cls.push('hit-flash');
-      g.append(s('circle', { class: cls, 'data-cell': f.cell, 'data-layer': 'fighter', cx: f.x, cy: f.y, r: f.r },
-        s('title', {}, `Fighter on ${f.cell}`)));
+      g.append(s('circle', { class: cls, 'data-cell': f.cell, 'data-layer': f.layer, cx: f.x, cy: f.y, r: f.r },
+        s('title', {}, f.title)));
     }
     return g;
   }
@@ -690,6 +573,7 @@ export class BoardView {
     const slides = [];
     const arrivals = new Set();
     for (const c of came) {
+      /** @type {any} */
       let best = null;
       for (const l of left) {
         if (l.used || l.key !== c.key || l.cell === c.cell) continue;
@@ -771,20 +655,22 @@ export class BoardView {
 
   // ---- dragging ----
 
-  /** Whether a press on `cell` (on `layer`: a Fighter's icon) picks up a piece to drag. */
+  /** Whether a press on `cell` (on `layer`: the target of the game's layer) picks up a piece to drag. */
   draggable(cell, layer) {
     const d = this.view.drag;
     if (!d || !cell || !d.has(layer ? `${layer}:${cell}` : cell)) return false;
     return this.heldElements(cell, layer).length > 0;
   }
 
-  /** What a drag from `cell` carries: the Fighters from a layer's icon, else the ground pieces
-   * (the Fighters where there are none). */
+  /** What a drag from `cell` carries: the pieces of the game's layer from its target, else the
+   * ground pieces (the layer's where there are none). */
   heldElements(cell, layer) {
     const g = this.piecesOn(cell);
     if (!g) return [];
     const ground = [...g.children].filter((e) => e.classList.contains('pc'));
-    return layer || !ground.length ? [...g.querySelectorAll('.fighter')] : ground;
+    if (!layer && ground.length) return ground;
+    const own = this.drawing().layer;
+    return own ? [...g.querySelectorAll(own.selector)] : [];
   }
 
   /** Client coordinates to SVG units. */
@@ -799,7 +685,7 @@ export class BoardView {
   hitAt(x, y) {
     const el = document.elementFromPoint(x, y);
     const hit = el && el.closest('[data-cell]');
-    return hit && this.svg.contains(hit) ? hit : null;
+    return hit && this.svg.contains(hit) ? /** @type {SVGElement} */ (hit) : null;
   }
 
   press(ev) {
@@ -872,7 +758,7 @@ export class BoardView {
       this.dropped = { from: held.cell, to, layer: held.layer, keys: this.carried().map((e) => e.dataset.piece) };
       this.hold();
       // The same click a click on the target makes: it plays the move, asks which one, or goes on.
-      this.onCell(to, ev, hit.dataset.layer || null);
+      this.onCell(to, ev, /** @type {SVGElement} */ (hit).dataset.layer || null);
     } else {
       this.dropHeld(false);
     }
@@ -955,7 +841,7 @@ export class BoardView {
     const d = this.dropped;
     if (!d) return;
     if (motion.changed) {
-      // Played: the piece is on its target (a piece that stays, as a Ranger firing, goes back).
+      // Played: the piece is on its target (a piece that stays, as one that shoots, goes back).
       this.dropped = null;
       if (motion.known && !motion.slides.some((m) => m.from === d.from && m.to === d.to)) {
         const [x, y] = this.centre(d.to);
@@ -994,16 +880,16 @@ export class BoardView {
 
   /**
    * Offers the zoom where a target is smaller than a finger on a touch screen or a phone-sized
-   * window. On a phone 390 px wide an 11×11 Obsidio board has squares of about 33 px (the screen
-   * is narrower than 11 × 44 px) and a 9×9 one of about 40 px; on Opprimo's board, where a King's
-   * triangle shares its room with the soldiers on its corners, about 36 px of the triangle are
-   * left to tap. Zoomed, the smallest target is 48 px and the board scrolls in a frame the size
+   * window. On a phone 390 px wide an 11×11 board of squares has squares of about 33 px (the
+   * screen is narrower than 11 × 44 px) and a 9×9 one of about 40 px; on a board of points,
+   * where a triangle shares its room with the pieces on its corners, about 36 px of the triangle
+   * are left to tap. Zoomed, the smallest target is 48 px and the board scrolls in a frame the size
    * of the unzoomed one, so nothing around it moves.
    */
   fitZoom() {
     if (!this.zoomButton) return;
     if (!this.svg.isConnected) {
-      window.removeEventListener('resize', this.onResize);
+      window.removeEventListener('resize', /** @type {() => void} */ (this.onResize));
       return;
     }
     const useful = !!this.board && !this.view.still && fingerSized() && this.smallestTarget() < FINGER;

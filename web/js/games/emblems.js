@@ -26,7 +26,9 @@ export function emblem(name) {
         } else if ((f + r) % 2 === 0) svg.append(s('rect', { x, y, width: 18, height: 18, fill: '#c2b8a3' }));
       }
     }
-    for (const [f, r, c] of [[0, 1, 'black'], [2, 1, 'white'], [1, 0, 'black'], [1, 2, 'black'], [3, 2, 'white'], [2, 3, 'white'], [4, 3, 'white']]) {
+    /** @type {[number, number, string][]} */
+    const stones = [[0, 1, 'black'], [2, 1, 'white'], [1, 0, 'black'], [1, 2, 'black'], [3, 2, 'white'], [2, 3, 'white'], [4, 3, 'white']];
+    for (const [f, r, c] of stones) {
       svg.append(s('circle', { cx: 15 + f * 18 + 9, cy: r * 18 + 9, r: 6, fill: `url(#g-${c})` }));
     }
     svg.append(s('circle', { cx: 15 + 3 * 18 + 9, cy: 3 * 18 + 9, r: 7.5, fill: 'url(#g-white)' }));
