@@ -1,7 +1,7 @@
 //! Embeds files from the workspace into the server binary, as tables of `(path, bytes)` in
 //! `OUT_DIR`:
-//! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder and the
-//!   notes on what it needs from the server). Without a `web/`
+//! - `web_files.rs`: the browser UI (`web/`, without its `tests/` folder, the type checker's
+//!   settings and the notes on what it needs from the server). Without a `web/`
 //!   folder the table is empty and the server shows a page saying the UI is not built.
 //! - `rules_files.rs`: the rules pages (`docs/rules/*.md`), served at `/api/rules/{game}`, and
 //!   the pictures of their figures (`docs/rules/figures/*.svg`), served at `/rules/figures/`.
@@ -81,7 +81,7 @@ fn main() {
     println!("cargo:rerun-if-changed=migrations");
     table(
         &root.join("web"),
-        &["tests", "NEEDS-FROM-SERVER.md"],
+        &["tests", "NEEDS-FROM-SERVER.md", "jsconfig.json"],
         &[],
         "web_files.rs",
         "The files of `web/`, by path relative to it.",

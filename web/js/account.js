@@ -15,34 +15,59 @@ import { api, seats, catalog } from './api.js';
 import { go } from './nav.js';
 import { computerName } from './pages/shared.js';
 
+/** @typedef {import('./types.js').Account} Account */
+/** @typedef {import('./types.js').MyGamesListing} MyGamesListing */
+/** @typedef {import('./types.js').MyGame} MyGame */
+/** @typedef {import('./types.js').LiveNews} LiveNews */
+
+/** @type {Account | null | undefined} */
 let account; // undefined until known; null: nobody is signed in; {name}
+/** @type {Promise<void> | null} */
 let known = null; // the promise of the first answer
 const listeners = new Set();
 const TAB = Math.random().toString(36).slice(2);
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('boardlab-account') : null;
 
-/** The signed-in account `{name}`, or null. */
+/**
+ * The signed-in account `{name}`, or null.
+ * @returns {Account | null}
+ */
 export function currentAccount() {
   return account || null;
 }
 
-/** The signed-in player's name, or null. */
+/**
+ * The signed-in player's name, or null.
+ * @returns {string | null}
+ */
 export function accountName() {
   return account ? account.name : null;
 }
 
-/** Whether two account names are the same (names are unique in any case). */
+/**
+ * Whether two account names are the same (names are unique in any case).
+ * @param {string | null | undefined} a
+ * @param {string | null | undefined} b
+ * @returns {boolean}
+ */
 export function sameName(a, b) {
   return !!a && !!b && a.toLowerCase() === b.toLowerCase();
 }
 
-/** Calls `fn(account)` whenever someone signs in or out here; returns the way to stop. */
+/**
+ * Calls `fn(account)` whenever someone signs in or out here; returns the way to stop.
+ * @param {(account: Account | null) => void} fn
+ * @returns {() => boolean}
+ */
 export function onAccount(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
-/** Resolves once the first answer of GET /api/account is in. */
+/**
+ * Resolves once the first answer of GET /api/account is in.
+ * @returns {Promise<unknown>}
+ */
 export function accountKnown() {
   // A slow answer does not hold the page up for long: it follows when the answer comes.
   return Promise.race([known || Promise.resolve(), new Promise((r) => setTimeout(r, 4000))]);
@@ -82,7 +107,13 @@ async function fetchAccount() {
 
 // ---- signing in and out ----
 
-/** Signs in (or, with `create`, signs up) and claims this browser's seats: `{claimed}`. */
+/**
+ * Signs in (or, with `create`, signs up) and claims this browser's seats: `{claimed}`.
+ * @param {string} name
+ * @param {string} password
+ * @param {boolean} [create]
+ * @returns {Promise<{account: Account, claimed: number}>}
+ */
 export async function signIn(name, password, create = false) {
   const res = create ? await api.signup(name, password) : await api.login(name, password);
   setAccount(res.account, true);
@@ -90,7 +121,11 @@ export async function signIn(name, password, create = false) {
   return { account: res.account, claimed };
 }
 
-/** Signs out here (or, with `everywhere`, in every browser): `{sessions_ended}`. */
+/**
+ * Signs out here (or, with `everywhere`, in every browser): `{sessions_ended}`.
+ * @param {boolean} [everywhere]
+ * @returns {Promise<any>}
+ */
 export async function signOut(everywhere = false) {
   const res = everywhere ? await api.logoutEverywhere() : await api.logout();
   setAccount(null, true);
@@ -104,7 +139,7 @@ const CLAIMED = 'boardlab:claimed:';
 /** Games this browser has already claimed for `name` (or found claimed by someone else). */
 function claimedFor(name) {
   try {
-    return new Set(JSON.parse(localStorage.getItem(CLAIMED + name.toLowerCase())) || []);
+    return new Set(JSON.parse(/** @type {string} */ (localStorage.getItem(CLAIMED + name.toLowerCase()))) || []);
   } catch {
     return new Set();
   }
@@ -123,11 +158,15 @@ function noteClaimed(name, ids) {
  * this browser plays, never an invite link's (the seat that link is for is the opponent's).
  * Answers the game's state after the last claim that was taken, or null. Refusals (a seat that
  * is another account's, a token that no longer holds a seat) are ignored quietly.
+ * @param {string} id
+ * @param {{first?: string, second?: string}} [tokens]
+ * @returns {Promise<any>}
  */
 export async function claimGame(id, tokens = seats.get(id)) {
   const name = accountName();
   if (!name) return null;
   const unique = [...new Set([tokens.first, tokens.second].filter((t) => typeof t === 'string' && t))];
+  /** @type {any} */
   let state = null;
   let settled = unique.length > 0;
   for (const token of unique) {
@@ -147,6 +186,11 @@ export async function claimGame(id, tokens = seats.get(id)) {
 }
 
 /** Claims every game this browser holds a seat in (not yet claimed here): how many were taken. */
+/**
+ * Claims the seats of every game this browser holds (those not claimed before): answers how
+ * many games now have a seat of the account's.
+ * @returns {Promise<number>}
+ */
 export async function claimAll() {
   const name = accountName();
   if (!name) return 0;
@@ -157,7 +201,7 @@ export async function claimAll() {
   const queue = [...ids];
   const worker = async () => {
     while (queue.length) {
-      const id = queue.shift();
+      const id = /** @type {string} */ (queue.shift());
       const state = await claimGame(id);
       if (state && ['first', 'second'].some((s) => state.seats[s] && sameName(state.seats[s].account, name))) taken += 1;
     }
@@ -169,24 +213,40 @@ export async function claimAll() {
 
 // ---- the games waiting for the player: count, title, badge, notifications ----
 
+/** @type {Set<string> | null} */
 let waiting = null; // ids of the games that are the player's to move (null before the first listing)
 let count = 0;
+/** @type {MyGamesListing | null} */
 let listing = null; // the last answer of GET /api/account/games
+/** @type {Set<(listing: MyGamesListing) => void>} */
 const gameListeners = new Set();
 let refreshTimer = 0;
+/** @type {Promise<void> | null} */
 let refreshing = null;
 
-/** The last listing of the player's games (null before the first); `fn` hears of each new one. */
+/**
+ * The last listing of the player's games (null before the first).
+ * @returns {MyGamesListing | null}
+ */
 export function myGamesListing() {
   return listing;
 }
 
+/**
+ * Calls `fn(listing)` with each new listing of the player's games; returns the way to stop.
+ * @param {(listing: MyGamesListing) => void} fn
+ * @returns {() => boolean}
+ */
 export function onMyGames(fn) {
   gameListeners.add(fn);
   return () => gameListeners.delete(fn);
 }
 
-/** Fetches the player's games again (soon; several calls in a row make one request). */
+/**
+ * Fetches the player's games again (soon; several calls in a row make one request).
+ * @param {boolean} [now]
+ * @returns {Promise<void> | null}
+ */
 export function refreshGames(now = false) {
   clearTimeout(refreshTimer);
   if (now) return doRefresh();
@@ -202,7 +262,7 @@ async function doRefresh() {
     return;
   }
   const name = accountName();
-  refreshing = api.myGames({ limit: 200 }).then((res) => {
+  refreshing = api.myGames({ limit: 200 }).then((/** @type {MyGamesListing} */ res) => {
     if (accountName() !== name) return;
     const now = new Set(res.games.filter((g) => g.your_turn).map((g) => g.id));
     const before = waiting;
@@ -224,7 +284,7 @@ function setCount(n) {
   applyTitle();
   for (const badge of document.querySelectorAll('.turn-badge')) {
     badge.textContent = String(n);
-    badge.hidden = n === 0;
+    /** @type {HTMLElement} */ (badge).hidden = n === 0;
   }
   const link = document.getElementById('acct-games');
   if (link) link.setAttribute('aria-label', n ? `My games: ${n} waiting for your move` : 'My games');
@@ -261,6 +321,8 @@ export function notifyOn() {
 /**
  * Turns notifications on (asking the browser's permission: only ever after the player pressed
  * a control) or off. Answers whether they are on, and why not: 'blocked' or 'unsupported'.
+ * @param {boolean} on
+ * @returns {Promise<{on: boolean, why?: string}>}
  */
 export async function setNotify(on) {
   const store = (v) => {
@@ -290,7 +352,13 @@ export async function setNotify(on) {
   return permission === 'granted' ? { on: true } : { on: false, why: 'blocked' };
 }
 
+/** @type {Set<(on: boolean) => void>} */
 const notifyWatchers = new Set();
+/**
+ * Calls `fn(on)` whenever notifications are turned on or off here; returns the way to stop.
+ * @param {(on: boolean) => void} fn
+ * @returns {() => boolean}
+ */
 export function onNotify(fn) {
   notifyWatchers.add(fn);
   return () => notifyWatchers.delete(fn);
@@ -322,7 +390,7 @@ function someoneViews(id) {
     for (let i = 0; i < localStorage.length; i += 1) {
       const k = localStorage.key(i);
       if (!k || !k.startsWith(VIEWING)) continue;
-      const v = JSON.parse(localStorage.getItem(k));
+      const v = JSON.parse(/** @type {string} */ (localStorage.getItem(k)));
       if (v && v.id === id && Date.now() - v.at < 60000) return true;
     }
   } catch {
@@ -361,10 +429,13 @@ async function notifyTurn(g) {
 // ---- the live channel ----
 
 let live = false; // whether this tab follows the account's games
+/** @type {EventSource | null} */
 let source = null;
 let leading = false;
 let locksOn = false;
+/** @type {(() => void) | null} */
 let releaseLock = null;
+/** @type {AbortController | null} */
 let lockAbort = null;
 let retryTimer = 0;
 let retries = 0;
@@ -380,7 +451,7 @@ function startLive() {
     return;
   }
   lockAbort = new AbortController();
-  navigator.locks.request('boardlab-account-live', { signal: lockAbort.signal }, () => new Promise((release) => {
+  navigator.locks.request('boardlab-account-live', { signal: lockAbort.signal }, () => /** @type {Promise<void>} */ (new Promise((release) => {
     if (!live) {
       release();
       return;
@@ -388,7 +459,7 @@ function startLive() {
     releaseLock = release;
     leading = true;
     openSource();
-  })).catch(() => {
+  }))).catch(() => {
     // aborted: this tab signed out before its turn to hold the channel
   });
 }
@@ -431,6 +502,7 @@ function openSource() {
   es.addEventListener('games', (ev) => {
     changed();
     // {"game": ID, "started": true}: a challenge of the player's was accepted.
+    /** @type {LiveNews | null} */
     let data = null;
     try {
       data = JSON.parse(ev.data);
@@ -483,20 +555,28 @@ if (channel) {
 
 // ---- challenges accepted (the lobby) ----
 
+/** @type {Set<(gameId: string) => unknown>} */
 const startedListeners = new Set();
+/** @type {Set<string>} */
 const startedSeen = new Set();
 
 /**
  * Calls `fn(gameId)` when a challenge of the player's is accepted (its game has started); a
  * listener that answers true has taken the player there, and no notice is shown. Returns the
  * way to stop.
+ * @param {(gameId: string) => unknown} fn
+ * @returns {() => boolean}
  */
 export function onChallengeStarted(fn) {
   startedListeners.add(fn);
   return () => startedListeners.delete(fn);
 }
 
-/** A challenge of the player's was accepted: its game `id` has started. */
+/**
+ * A challenge of the player's was accepted: its game `id` has started.
+ * @param {string} id
+ * @param {boolean} here
+ */
 async function challengeStarted(id, here) {
   if (startedSeen.has(id)) return;
   startedSeen.add(id);
@@ -508,6 +588,7 @@ async function challengeStarted(id, here) {
       // a listener's failure leaves the notice to say it
     }
   }
+  /** @type {any} */
   let st = null;
   try {
     st = await api.game(id);
@@ -544,7 +625,7 @@ function showStartedNotice(id, what) {
 function showNotice(attrs, text, href, label) {
   let box = document.getElementById('notices');
   if (!box) {
-    box = h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' });
+    box = /** @type {HTMLElement} */ (h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
     document.body.append(box);
   }
   const notice = h('div', { class: 'notice', ...attrs },
@@ -556,7 +637,11 @@ function showNotice(attrs, text, href, label) {
 
 const challengesSeen = new Set();
 
-/** A player challenged this one by name: a notice (and, if allowed, a notification) leading to the lobby. */
+/**
+ * A player challenged this one by name: a notice (and, if allowed, a notification) leading to the lobby.
+ * @param {LiveNews} news
+ * @param {boolean} here
+ */
 function challenged(news, here) {
   if (challengesSeen.has(news.challenge)) return;
   challengesSeen.add(news.challenge);
@@ -580,7 +665,7 @@ function challenged(news, here) {
 
 /** Notices of games the page now shows go. */
 function dropNotices() {
-  for (const n of document.querySelectorAll('#notices .notice')) {
+  for (const n of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#notices .notice'))) {
     if (location.pathname === `/games/${n.dataset.gameId}`) n.remove();
   }
 }
@@ -694,12 +779,15 @@ function installNotifySetting() {
   onNotify((on) => {
     input.checked = on;
   });
-  document.getElementById('settings').addEventListener('toggle', () => {
+  /** @type {HTMLElement} */ (document.getElementById('settings')).addEventListener('toggle', () => {
     input.checked = notifyOn();
   });
 }
 
-/** Finds out who is signed in and keeps the top bar, the title and the live channel in step. */
+/**
+ * Finds out who is signed in and keeps the top bar, the title and the live channel in step.
+ * @returns {Promise<void>}
+ */
 export function installAccount() {
   onAccount((a) => {
     renderBar();

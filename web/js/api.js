@@ -2,6 +2,12 @@
 
 /** An error answer of the API: `status`, `code` and a message for people. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {number | null} [retryAfter]
+   */
   constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
@@ -11,7 +17,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Sends one API request and answers the parsed JSON body (null for an empty one).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -24,6 +38,7 @@ async function request(method, path, body) {
     throw new ApiError(0, 'network', 'cannot reach the server; check the connection');
   }
   const text = await res.text();
+  /** @type {any} */
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -114,9 +129,13 @@ export const api = {
   recordUrl: (id, format) => `/api/games/${encodeURIComponent(id)}/record?format=${format}`,
 };
 
+/** @type {Promise<any> | null} */
 let catalogPromise = null;
 
-/** The catalog, fetched once. */
+/**
+ * The catalog, fetched once.
+ * @returns {Promise<any>}
+ */
 export function catalog() {
   if (!catalogPromise) {
     catalogPromise = api.catalog().catch((e) => {
@@ -127,9 +146,14 @@ export function catalog() {
   return catalogPromise;
 }
 
+/** @type {Promise<Set<string>> | null} */
 let routesPromise = null;
 
-/** Whether the server's OpenAPI document lists `path` (e.g. `/api/games/{id}/hint`). */
+/**
+ * Whether the server's OpenAPI document lists `path` (e.g. `/api/games/{id}/hint`).
+ * @param {string} path
+ * @returns {Promise<boolean>}
+ */
 export async function hasRoute(path) {
   if (!routesPromise) {
     routesPromise = fetch('/api/openapi.json')
@@ -137,10 +161,14 @@ export async function hasRoute(path) {
       .then((d) => new Set(Object.keys(d.paths || {})))
       .catch(() => new Set());
   }
-  return (await routesPromise).has(path);
+  return (await /** @type {Promise<Set<string>>} */ (routesPromise)).has(path);
 }
 
-/** The catalog entry of `name`. */
+/**
+ * The catalog entry of `name`.
+ * @param {string} name
+ * @returns {Promise<any>}
+ */
 export async function gameInfo(name) {
   const c = await catalog();
   return c.games.find((g) => g.name === name);
@@ -152,7 +180,7 @@ const KEY = 'boardlab:seats:';
 export const seats = {
   get(id) {
     try {
-      return JSON.parse(localStorage.getItem(KEY + id)) || {};
+      return JSON.parse(/** @type {string} */ (localStorage.getItem(KEY + id))) || {};
     } catch {
       return {};
     }

@@ -3,16 +3,34 @@
 
 import { h, cap } from './util.js';
 
+/**
+ * An option of the chooser: its button's label, its row, the value it stands for and a
+ * tooltip (also the button's `data-move`).
+ * @typedef {object} ChooserOption
+ * @property {string} label
+ * @property {string} [group]
+ * @property {string} value
+ * @property {string} [title]
+ */
+
+/** @type {((v: ChooserOption | null) => void) | null} */
 let chooserClose = null;
 
 /**
  * Opens a chooser over `wrap` next to `cell` of the board `svg`; resolves with the chosen
  * option, or null when cancelled (Escape, a click outside, the × button, another chooser).
+ * @param {HTMLElement} wrap
+ * @param {SVGElement} svg
+ * @param {ChooserOption[]} options
+ * @param {string} cell
+ * @param {string} title
+ * @returns {Promise<ChooserOption | null>}
  */
 export function openChooser(wrap, svg, options, cell, title) {
   if (chooserClose) chooserClose(null);
   return new Promise((resolve) => {
     const box = h('div', { class: 'chooser', role: 'dialog', 'aria-label': title });
+    /** @param {ChooserOption | null} v */
     const finish = (v) => {
       chooserClose = null;
       box.remove();
@@ -21,6 +39,7 @@ export function openChooser(wrap, svg, options, cell, title) {
       resolve(v);
       svg.focus({ preventScroll: true });
     };
+    /** @param {KeyboardEvent} ev */
     const onKey = (ev) => {
       if (ev.key === 'Escape') {
         ev.preventDefault();
@@ -28,10 +47,12 @@ export function openChooser(wrap, svg, options, cell, title) {
         finish(null);
       }
     };
+    /** @param {PointerEvent} ev */
     const onOutside = (ev) => {
-      if (!box.contains(ev.target)) finish(null);
+      if (!box.contains(/** @type {Node | null} */ (ev.target))) finish(null);
     };
     chooserClose = finish;
+    /** @type {Map<string, ChooserOption[]>} */
     const groups = new Map();
     for (const o of options) groups.set(o.group || '', (groups.get(o.group || '') || []).concat([o]));
     box.append(h('div', { class: 'chooser-head' }, h('span', {}, title),
@@ -65,7 +86,7 @@ export function openChooser(wrap, svg, options, cell, title) {
     }
     document.addEventListener('keydown', onKey, true);
     setTimeout(() => document.addEventListener('pointerdown', onOutside, true), 0);
-    const first = box.querySelector('.chooser-btn');
+    const first = /** @type {HTMLElement | null} */ (box.querySelector('.chooser-btn'));
     if (first) first.focus({ preventScroll: true });
   });
 }

@@ -97,18 +97,18 @@ export function clockPicker(value, onChange, { id = 'clock' } = {}) {
   let choice = CLOCK_PRESETS.includes(value || '') ? value || '' : /d$/.test(value) ? CUSTOM_DAYS : CUSTOM_RT;
   const rt = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(value || '');
   const dm = /^(\d+)d$/.exec(value || '');
-  const minutes = h('input', {
+  const minutes = /** @type {HTMLInputElement} */ (h('input', {
     id: `${id}-minutes`, type: 'number', min: 0.25, max: 180, step: 'any', value: rt ? rt[1] : '5', inputmode: 'decimal',
     'aria-label': 'Minutes for the whole game', oninput: () => emit(),
-  });
-  const seconds = h('input', {
+  }));
+  const seconds = /** @type {HTMLInputElement} */ (h('input', {
     id: `${id}-seconds`, type: 'number', min: 0, max: 180, step: 1, value: rt ? rt[2] : '3', inputmode: 'numeric',
     'aria-label': 'Seconds added after each move', oninput: () => emit(),
-  });
-  const days = h('input', {
+  }));
+  const days = /** @type {HTMLInputElement} */ (h('input', {
     id: `${id}-days`, type: 'number', min: 1, max: 14, step: 1, value: dm ? dm[1] : '2', inputmode: 'numeric',
     'aria-label': 'Days for each move', oninput: () => emit(),
-  });
+  }));
   const customRt = h('div', { class: 'clock-custom', id: `${id}-custom-realtime` }, minutes, h('span', { 'aria-hidden': 'true' }, 'min +'), seconds, h('span', { 'aria-hidden': 'true' }, 's'));
   const customDays = h('div', { class: 'clock-custom', id: `${id}-custom-days` }, days, h('span', { 'aria-hidden': 'true' }, 'days a move'));
   const desc = h('div', { class: 'opt-desc', id: `${id}-desc` });

@@ -21,10 +21,28 @@ import { fingerSized } from './util.js';
  * @property {string[]} [claim] cells chosen as a set (the last one chosen last)
  */
 
+/**
+ * What the builder asks of the page that uses it. `choose` offers options by `cell` under
+ * `title` and resolves with the chosen one (null: cancelled); `why` (optional) says why moving
+ * is not possible now.
+ * @typedef {object} Hooks
+ * @property {(move: string) => unknown} play
+ * @property {() => unknown} changed
+ * @property {(options: import('./chooser.js').ChooserOption[], cell: string, title: string) => Promise<{value: string} | null | undefined>} choose
+ * @property {(cell: string, message: string) => unknown} refuse
+ * @property {() => string} [why]
+ */
+
+/** @type {Record<string, string>} */
 const ARROW = { n: '↑', e: '→', s: '↓', w: '←' };
+/** @type {Record<string, string>} */
 const OPPOSITE = { n: 's', s: 'n', e: 'w', w: 'e' };
 
-/** The token of a click: its cell, prefixed by its layer where it names one. */
+/**
+ * The token of a click: its cell, prefixed by its layer where it names one.
+ * @param {{cell: string, layer?: string | null}} click
+ * @returns {string}
+ */
 export function tokenOf(click) {
   return click.layer ? `${click.layer}:${click.cell}` : click.cell;
 }
@@ -35,24 +53,39 @@ function sameSet(a, b) {
   return b.every((x) => s.has(x));
 }
 
+/** @type {(text: string, values: Record<string, string>) => string} */
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 
 export class MoveBuilder {
   /**
-   * @param {object} hooks {play(move), changed(), choose(options, cell, title) -> Promise<option|null>, refuse(cell, message), why() -> text (optional: why moving is not possible now)}
+   * @param {Hooks} hooks play(move), changed(), choose(options, cell, title), refuse(cell, message), why()
    */
   constructor(hooks) {
     this.hooks = hooks;
+    /** @type {Entry[]} */
     this.entries = [];
+    /** @type {{move: string, label: string}[]} */
     this.buttons = [];
+    /** @type {string[]} */
     this.sel = [];
+    /** @type {string[] | null} */
     this.extra = null; // cells chosen for a set move (Obsidio claims)
+    /** @type {any} */
     this.state = null;
+    /** @type {any} */
     this.ui = null;
     this.enabled = false;
+    // Set by the page before each click: whether it came from a pointer (not the keyboard).
+    /** @type {boolean | undefined} */
+    this.pointerClick = undefined;
   }
 
-  /** A new position (or the same one after a refused move): rebuilds the entries. */
+  /**
+   * A new position (or the same one after a refused move): rebuilds the entries.
+   * @param {any} state
+   * @param {boolean} enabled
+   * @param {{flipped?: boolean}} [ctx]
+   */
   setState(state, enabled, ctx = {}) {
     const same = this.state && state && this.state.version === state.version && this.state.id === state.id;
     this.state = state;
@@ -97,8 +130,13 @@ export class MoveBuilder {
     return true;
   }
 
-  /** Entries with a path starting with `prefix`, as [entry, path] pairs. */
+  /**
+   * Entries with a path starting with `prefix`, as [entry, path] pairs.
+   * @param {string[]} prefix
+   * @returns {[Entry, string[]][]}
+   */
   matching(prefix) {
+    /** @type {[Entry, string[]][]} */
     const out = [];
     for (const e of this.entries) {
       for (const p of e.paths) if (this.startsWith(p, prefix)) out.push([e, p]);
@@ -108,6 +146,7 @@ export class MoveBuilder {
 
   /** The next tokens after the current prefix, with the kind of target each is. */
   nextTokens(prefix = this.sel) {
+    /** @type {Map<string, string>} */
     const next = new Map();
     for (const [e, p] of this.matching(prefix)) {
       if (p.length > prefix.length) {
@@ -124,6 +163,7 @@ export class MoveBuilder {
   /** Completed entries at `prefix` (distinct moves). */
   completed(prefix = this.sel) {
     const seen = new Set();
+    /** @type {Entry[]} */
     const out = [];
     for (const [e, p] of this.matching(prefix)) {
       if (p.length === prefix.length && !seen.has(e.move)) {
@@ -134,16 +174,23 @@ export class MoveBuilder {
     return out;
   }
 
-  /** The set moves (claims). */
+  /**
+   * The set moves (claims).
+   * @returns {(Entry & {claim: string[]})[]}
+   */
   sets() {
-    return this.entries.filter((e) => e.claim);
+    return /** @type {(Entry & {claim: string[]})[]} */ (this.entries.filter((e) => e.claim));
   }
 
   /** What the board should highlight: targets, selected cells, cells that start a move. */
   highlights() {
+    /** @type {Map<string, string>} */
     const targets = new Map();
+    /** @type {Set<string>} */
     const selected = new Set();
+    /** @type {Set<string>} */
     const clickable = new Set();
+    /** @type {Map<string, number>} */
     const order = new Map();
     if (!this.enabled) return { targets, selected, clickable, order };
     const sets = this.sets();
@@ -229,6 +276,9 @@ export class MoveBuilder {
    * A click on `cell` (null: cancel); `layer` names the layer clicked (a Fighter's icon). With
    * `how.grab` the click is a press that picks a piece up to drag it: it starts a new selection
    * (whatever was selected before) and, off a layer's icon, means the piece beneath.
+   * @param {string | null} cell
+   * @param {string | null} [layer]
+   * @param {any} [how] the pointer event, or `{grab: true}`
    */
   async click(cell, layer = null, how = null) {
     this.layer = layer;
@@ -286,6 +336,7 @@ export class MoveBuilder {
    * whose next click is on another cell, and the cells they are on.
    */
   grabbable() {
+    /** @type {Set<string>} */
     const out = new Set();
     if (!this.enabled || this.extra) return out;
     for (const e of this.entries) {
@@ -304,7 +355,12 @@ export class MoveBuilder {
     return starts.length > 0 && starts.every((t) => this.completed([t]).length > 0 && this.nextTokens([t]).size === 0);
   }
 
-  /** Tries to extend `prefix` by a click on `cell`; plays or opens the chooser when complete. */
+  /**
+   * Tries to extend `prefix` by a click on `cell`; plays or opens the chooser when complete.
+   * @param {string[]} prefix
+   * @param {string} cell
+   * @returns {Promise<boolean | 'cancel'>}
+   */
   async extend(prefix, cell) {
     const next = this.nextTokens(prefix);
     const done = this.completed(prefix);

@@ -70,7 +70,7 @@ export class Legend {
       } catch (e) {
         list = h('p', { class: 'error-text' }, `The legend cannot be shown: ${e.message}`);
       }
-      this.card.querySelector('p.muted').replaceWith(list,
+      /** @type {Element} */ (this.card.querySelector('p.muted')).replaceWith(list,
         h('p', { class: 'legend-note muted' }, pointerWords('On the board, yellow marks the last move, and dots and rings show where you can click next: '),
           h('span', { class: 'palette-usual' }, 'green for a move, red for a capture.'),
           h('span', { class: 'palette-safe' }, 'blue for a move, a dotted orange ring for a capture.')));

@@ -7,7 +7,7 @@ export class LiveGame {
    * @param {string} id the game
    * @param {(state: object) => void} onState called with every state received
    * @param {(status: 'connecting'|'live'|'offline') => void} onStatus connection changes
-   * @param {object} [more] `tokens()`: the seat tokens this browser holds (sent so the server
+   * @param {{tokens?: () => (string | null | undefined)[], onPresence?: (presence: any) => void}} [more] `tokens()`: the seat tokens this browser holds (sent so the server
    *   can tell the other player this seat is here); `onPresence(presence)`: which seats are
    *   connected, `{first, second}`
    */

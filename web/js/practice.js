@@ -11,9 +11,22 @@ import { openChooser, closeChooser } from './chooser.js';
 import { stylesFor } from './games/index.js';
 import { resultSentence } from './pages/shared.js';
 
+/**
+ * What a page gives a practice board: the game, what a move means, and (each optional) its own
+ * words for a refused click, for the turn line and for why moving is not possible now, and a
+ * call after each drawing.
+ * @typedef {object} PracticeOptions
+ * @property {string} game
+ * @property {(move: string) => unknown} play
+ * @property {(cell: string, message: string) => string | null | undefined} [refuse]
+ * @property {(view: any) => string} [turn]
+ * @property {() => string} [why]
+ * @property {() => void} [rendered]
+ */
+
 export class Practice {
   /**
-   * @param {object} o {game, play(move), refuse(cell, message) -> words or null (optional),
+   * @param {PracticeOptions} o {game, play(move), refuse(cell, message) -> words or null (optional),
    *   turn(view) -> words for the turn line (optional), why() -> why moving is not possible now}
    */
   constructor(o) {

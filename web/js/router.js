@@ -23,9 +23,17 @@ import { playerPage } from './pages/player.js';
 import { lobbyPage } from './pages/lobby.js';
 import { ratingsPage } from './pages/ratings.js';
 
-const main = document.getElementById('main');
+/**
+ * A page: draws itself into `el` (the address's query in `q`); may answer a function that
+ * cleans up when another page replaces it.
+ * @typedef {(el: HTMLElement, q: URLSearchParams) => any} Page
+ */
+
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** @type {(() => void) | null} */
 let cleanup = null;
 
+/** @type {[RegExp, (m: RegExpExecArray) => Page][]} */
 const routes = [
   [/^\/$/, () => homePage],
   [/^\/games\/?$/, () => listPage],
@@ -33,7 +41,7 @@ const routes = [
   [/^\/games\/([a-z0-9]+)\/review\/?$/, (m) => (el, q) => gameReviewPage(el, m[1], q)],
   [/^\/review\/?$/, () => uploadReviewPage],
   [/^\/analysis\/?$/, () => analysisPage],
-  [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el, q) => gamePage(el, m[1], q)],
+  [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el) => gamePage(el, m[1])],
   [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
   [/^\/findings\/?$/, () => (el) => findingsPage(el, null)],
@@ -51,6 +59,7 @@ const routes = [
   [/^\/ratings\/([a-z0-9-]+)\/?$/, (m) => (el) => ratingsPage(el, m[1])],
 ];
 
+/** @param {HTMLElement} el */
 function notFound(el) {
   mount(el, h('section', { class: 'page narrow' },
     h('h1', {}, 'Page not found'),
@@ -69,6 +78,7 @@ async function route() {
   // Pages ask who is signed in (the game page: which seats are the player's).
   await accountKnown();
   const path = location.pathname;
+  /** @type {Page} */
   let page = notFound;
   for (const [re, make] of routes) {
     const m = re.exec(path);
@@ -77,7 +87,7 @@ async function route() {
       break;
     }
   }
-  for (const a of document.querySelectorAll('.nav a')) {
+  for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.nav a'))) {
     const nav = a.dataset.nav;
     const active = (nav === 'home' && path === '/') || (nav === 'games' && path.startsWith('/games')) || (nav === 'rules' && (path.startsWith('/rules') || path.startsWith('/findings')))
       || (nav === 'analysis' && (path.startsWith('/analysis') || path.startsWith('/review')))
@@ -100,7 +110,7 @@ async function route() {
 
 /** Marks the top bar's account link of the page shown (they are drawn again on sign-in/out). */
 function markAccountLinks(path = location.pathname) {
-  for (const a of document.querySelectorAll('#account-bar a')) {
+  for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#account-bar a'))) {
     const nav = a.dataset.nav;
     const active = (nav === 'account' && path.startsWith('/account')) || (nav === 'my-games' && path.startsWith('/my-games'))
       || (a.id === 'acct-name' && path === a.getAttribute('href'));

@@ -64,7 +64,7 @@ export function installSettings() {
   window.addEventListener('storage', (ev) => {
     if (ev.key === THEME || ev.key === PALETTE || ev.key === null) applySettings();
   });
-  const details = document.getElementById('settings');
+  const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById('settings'));
   if (!details) return;
   const themes = h('fieldset', {},
     h('legend', {}, 'Theme'),
@@ -86,12 +86,12 @@ export function installSettings() {
   });
   // A click elsewhere or Escape closes the menu.
   document.addEventListener('click', (ev) => {
-    if (details.open && !details.contains(ev.target)) details.open = false;
+    if (details.open && !details.contains(/** @type {Node | null} */ (ev.target))) details.open = false;
   });
   details.addEventListener('keydown', (ev) => {
     if (ev.key !== 'Escape' || !details.open) return;
     details.open = false;
-    details.querySelector('summary').focus();
+    /** @type {HTMLElement} */ (details.querySelector('summary')).focus();
     ev.stopPropagation();
   });
 }

@@ -2,6 +2,7 @@
 // browser): a short soft click made with the Web Audio API, so no sound file is needed.
 
 const KEY = 'boardlab:sound';
+/** @type {AudioContext | null} */
 let ctx = null;
 
 /** Whether the move sound is on. */

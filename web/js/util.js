@@ -21,7 +21,14 @@ function setAttrs(el, attrs, svg) {
   }
 }
 
-/** Creates an HTML element: h('button', {class: 'x', onclick}, 'text'). */
+/**
+ * Creates an HTML element: h('button', {class: 'x', onclick}, 'text'). The answer is typed
+ * loosely, as before: callers use the element of the tag they named (an input's `value`).
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {any}
+ */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs, false);
@@ -29,7 +36,13 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** Creates an SVG element. */
+/**
+ * Creates an SVG element (typed loosely, like `h`).
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {any}
+ */
 export function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   setAttrs(el, attrs, true);
@@ -37,7 +50,12 @@ export function s(tag, attrs, ...children) {
   return el;
 }
 
-/** Replaces the children of `el`. */
+/**
+ * Replaces the children of `el`.
+ * @param {any} el
+ * @param {...any} children
+ * @returns {any}
+ */
 export function mount(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -63,11 +81,17 @@ export function ago(iso) {
   return new Date(t).toLocaleDateString();
 }
 
-/** Shows a short message at the bottom of the screen. */
+/**
+ * Shows a short message at the bottom of the screen.
+ * @param {any} message
+ * @param {string} [kind]
+ * @param {number} [ms]
+ * @returns {HTMLElement}
+ */
 export function toast(message, kind = 'info', ms = 3200) {
   let box = document.getElementById('toasts');
   if (!box) {
-    box = h('div', { id: 'toasts', role: 'status', 'aria-live': 'polite' });
+    box = /** @type {HTMLElement} */ (h('div', { id: 'toasts', role: 'status', 'aria-live': 'polite' }));
     document.body.append(box);
   }
   const t = h('div', { class: ['toast', `toast-${kind}`] }, message);

@@ -48,6 +48,15 @@ impl ComputerPlayer {
         }
     }
 
+    /// The strength level, for a `level:N` bot.
+    #[must_use]
+    pub fn level(&self) -> Option<u8> {
+        match self.spec {
+            BotSpec::Level(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// Checks that this bot is not an outside engine, or one whose command (program and
     /// arguments, exactly) is among the `allowed` ones.
     ///

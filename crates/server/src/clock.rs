@@ -11,6 +11,7 @@
 //! move). A player whose time runs out loses, "on time"; none of the four games has a
 //! position in which the opponent could not win, so there is no draw on time.
 
+use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
@@ -21,6 +22,18 @@ pub enum TimeControl {
     RealTime { initial_ms: i64, increment_ms: i64 },
     /// `per_move_ms` for each move.
     Correspondence { per_move_ms: i64 },
+}
+
+/// A time control as the API gives it, in numbers (the control's text is given beside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TimeControlView {
+    /// `realtime` or `correspondence`.
+    pub kind: &'static str,
+    /// Real time: each player's time for the game, and the time added after each move.
+    pub initial_ms: Option<i64>,
+    pub increment_ms: Option<i64>,
+    /// Correspondence: the time for each move.
+    pub per_move_ms: Option<i64>,
 }
 
 const MINUTE_MS: i64 = 60_000;
@@ -38,6 +51,24 @@ impl TimeControl {
         match self {
             TimeControl::RealTime { initial_ms, .. } => initial_ms,
             TimeControl::Correspondence { per_move_ms } => per_move_ms,
+        }
+    }
+
+    /// The control in numbers, for the API.
+    #[must_use]
+    pub fn view(self) -> TimeControlView {
+        let (initial_ms, increment_ms, per_move_ms) = match self {
+            TimeControl::RealTime {
+                initial_ms,
+                increment_ms,
+            } => (Some(initial_ms), Some(increment_ms), None),
+            TimeControl::Correspondence { per_move_ms } => (None, None, Some(per_move_ms)),
+        };
+        TimeControlView {
+            kind: self.kind(),
+            initial_ms,
+            increment_ms,
+            per_move_ms,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Who sits in a seat: a person (`human`) or the computer (`computer:SPEC`).
 
 use crate::bot::ComputerPlayer;
+use serde::Serialize;
 use std::fmt;
 
 /// A seat's player.
@@ -43,6 +44,36 @@ impl Player {
     #[must_use]
     pub fn is_computer(&self) -> bool {
         matches!(self, Player::Computer(_))
+    }
+}
+
+/// What the API says of a computer seat, so that clients need not read the spec text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ComputerView {
+    /// The bot spec (`level:5`, `random`, `mcts:time=200ms`, …).
+    pub bot: String,
+    /// The strength level, for a `level:N` bot (`null` for the others).
+    pub level: Option<u8>,
+}
+
+impl Player {
+    /// The computer's view (`None` for a person).
+    #[must_use]
+    pub fn computer_view(&self) -> Option<ComputerView> {
+        match self {
+            Player::Human => None,
+            Player::Computer(bot) => Some(ComputerView {
+                bot: bot.to_string(),
+                level: bot.level(),
+            }),
+        }
+    }
+
+    /// The computer's view of a stored player text (`None` for a person, or a text that is
+    /// no longer a player).
+    #[must_use]
+    pub fn computer_view_of(text: &str) -> Option<ComputerView> {
+        Player::parse(text).ok().and_then(|p| p.computer_view())
     }
 }
 

@@ -64,6 +64,8 @@ pub struct ClockView {
     pub control: String,
     /// `realtime` or `correspondence`.
     pub kind: &'static str,
+    /// The control in numbers.
+    pub time_control: crate::clock::TimeControlView,
     /// Each seat's time left, in milliseconds, when this state was made.
     pub first_ms: i64,
     pub second_ms: i64,
@@ -95,6 +97,8 @@ pub struct SeatView {
     pub player: String,
     /// `human` or `computer`.
     pub kind: &'static str,
+    /// The computer playing the seat (`null` for a person).
+    pub computer: Option<crate::player::ComputerView>,
     /// The colour the seat plays now (`null` while colours are not yet chosen).
     pub colour: Option<Colour>,
     /// Whether the seat's invite link has been used (`POST /api/games/{id}/join`).
@@ -165,6 +169,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
         SeatView {
             player: p.to_string(),
             kind: if p.is_computer() { "computer" } else { "human" },
+            computer: p.computer_view(),
             colour: game.colour_of(seat),
             joined: live.joined[seat.index()].is_some(),
             account: live.accounts[seat.index()].as_ref().map(|a| a.name.clone()),
@@ -197,6 +202,7 @@ pub fn state<'a>(meta: &'a Meta, live: &'a Live) -> State<'a> {
             ClockView {
                 control: c.control.to_string(),
                 kind: c.control.kind(),
+                time_control: c.control.view(),
                 first_ms: left(Seat::First),
                 second_ms: left(Seat::Second),
                 running,
@@ -281,6 +287,9 @@ pub struct ListedView {
 pub struct ListedSeats {
     pub first: String,
     pub second: String,
+    /// The computers playing the seats (`null` for a person).
+    pub first_computer: Option<crate::player::ComputerView>,
+    pub second_computer: Option<crate::player::ComputerView>,
     /// The names of the accounts holding the seats (`null` for none).
     pub first_account: Option<String>,
     pub second_account: Option<String>,
@@ -292,6 +301,8 @@ impl From<Listed> for ListedView {
             id: l.id,
             game: l.game,
             seats: ListedSeats {
+                first_computer: crate::player::Player::computer_view_of(&l.first_player),
+                second_computer: crate::player::Player::computer_view_of(&l.second_player),
                 first: l.first_player,
                 second: l.second_player,
                 first_account: l.accounts[0].clone(),

@@ -141,7 +141,7 @@ export async function accountPage(root, query) {
     mount(root, acc ? signedInView(acc) : signedOutView(query));
     document.title = acc ? 'Your account · boardlab' : 'Sign in · boardlab';
     // The badge follows the count the top bar keeps.
-    const top = document.querySelector('#account-bar .turn-badge');
+    const top = /** @type {HTMLElement | null} */ (document.querySelector('#account-bar .turn-badge'));
     const mine = root.querySelector('.turn-badge');
     if (top && mine) {
       mine.textContent = top.textContent;

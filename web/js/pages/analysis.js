@@ -13,6 +13,21 @@ import { openChooser, closeChooser } from '../chooser.js';
 import { navIcon, fitStack, shareColours, resultSentence } from './shared.js';
 import { stylesFor } from '../games/index.js';
 
+/**
+ * An evaluation of GET /api/analysis (an `analysis` event), or the page's own `{error}` when
+ * the computer cannot answer.
+ * @typedef {object} Evaluation
+ * @property {string} [error]
+ * @property {number} first_score the first seat's share, 0 to 1
+ * @property {string} text
+ * @property {string} move the best move
+ * @property {string[]} pv the best line
+ * @property {boolean} [last] the search is done
+ * @property {boolean} [exact] proven
+ * @property {number} nodes positions searched
+ * @property {string[]} [cells] the best move's cells
+ */
+
 /** A node of the tree of moves tried: the move that led here and the position it reached. */
 class Node {
   constructor(parent, move, view) {
@@ -76,7 +91,9 @@ export async function analysisPage(root, query) {
   let node = tree;
   let flipped = false;
   let closed = false;
+  /** @type {EventSource | null} */
   let source = null;
+  /** @type {Evaluation | null} */
   let evaluation = null;
   // When the computer began on the position shown, and how long it had thought at the last
   // evaluation received: the time told is the one the player waited, not the search's budget.
@@ -199,13 +216,13 @@ export async function analysisPage(root, query) {
       thoughtMs = performance.now() - thinkingSince;
       drawEngine();
       draw();
-      if (evaluation.last) es.close();
+      if (/** @type {Evaluation} */ (evaluation).last) es.close();
     });
     es.addEventListener('end', () => es.close());
     es.onerror = () => {
       es.close();
       if (node === at && !evaluation) {
-        evaluation = { error: 'The computer cannot evaluate this position now.' };
+        evaluation = /** @type {Evaluation} */ ({ error: 'The computer cannot evaluate this position now.' });
         drawEngine();
       }
     };

@@ -17,7 +17,7 @@ const KEY = 'boardlab:learn:';
 export const learnProgress = {
   get(game) {
     try {
-      const p = JSON.parse(localStorage.getItem(KEY + game));
+      const p = JSON.parse(/** @type {string} */ (localStorage.getItem(KEY + game)));
       return p && typeof p === 'object' ? { step: Number(p.step) || 0, done: p.done || {} } : { step: 0, done: {} };
     } catch {
       return { step: 0, done: {} };
@@ -89,7 +89,9 @@ export async function learnPage(root, game) {
   root.className = 'practice-root';
   const cat = await catalog();
   const info = cat.games.find((g) => g.name === game);
+  /** @type {any} */
   let tutorial = null;
+  /** @type {string | null} */
   let problem = null;
   if (!info) problem = 'There is no such game.';
   else {

@@ -75,6 +75,7 @@ export async function lobbyPage(root) {
   const levels = { min: 1, max: 10, def: 3, ...(cat.levels ? { min: cat.levels.min ?? 1, max: cat.levels.max ?? 10, def: cat.levels.default ?? 3 } : {}) };
   const pick = { game: cat.games[0].name, options: {}, seat: 'random', rated: ratedChoice.get(), clock: '', opponent: 'anyone', name: '', level: levels.def };
   let closed = false;
+  /** @type {any[] | null} */
   let challenges = null; // the last listing
   let listError = '';
 
@@ -121,6 +122,7 @@ export async function lobbyPage(root) {
     const opts = optionsWords(ch, info);
     const me = currentAccount();
     const toYou = ch.opponent && me && ch.opponent.toLowerCase() === me.name.toLowerCase();
+    /** @type {HTMLElement | null} */
     let act = null;
     if (ch.yours) {
       act = h('button', { type: 'button', class: 'btn', id: `cancel-${ch.id}`, onclick: (ev) => cancel(ch, ev.currentTarget) }, 'Cancel');
@@ -161,6 +163,7 @@ export async function lobbyPage(root) {
     mount(list, h('ul', { class: 'challenges' }, sorted.map(row)));
   }
 
+  /** @type {Promise<void> | null} */
   let loading = null;
   let again = false;
   async function load() {
@@ -170,12 +173,13 @@ export async function lobbyPage(root) {
     }
     loading = api.lobby().then((res) => {
       const before = challenges || [];
-      challenges = res.challenges || [];
+      const listed = /** @type {any[]} */ (res.challenges || []);
+      challenges = listed;
       listError = '';
       // A challenge of the player's gone without being withdrawn here was most likely accepted:
       // the live channel says so at once; if its word was missed (a reconnection), the new
       // game is looked for among the player's games.
-      const now = new Set(challenges.map((c) => c.id));
+      const now = new Set(listed.map((c) => c.id));
       for (const c of before) if (c.yours && !now.has(c.id) && !withdrawn.has(c.id)) lookForGame(c);
     }).catch((e) => {
       listError = `Cannot load the challenges: ${e.message}`;
@@ -304,7 +308,7 @@ export async function lobbyPage(root) {
       segmented('Opponent', 'lobby-opponent', [['anyone', 'Anyone'], ['player', 'A player'], ['computer', 'The computer']], pick.opponent, (v) => {
         pick.opponent = v;
         drawForm();
-        if (v === 'player') side.querySelector('#lobby-opponent-name').focus();
+        if (v === 'player') /** @type {HTMLElement} */ (side.querySelector('#lobby-opponent-name')).focus();
       }),
       nameField, level),
     h('div', { class: 'opt' }, h('span', { class: 'opt-label' }, 'You play'),
@@ -338,7 +342,7 @@ export async function lobbyPage(root) {
       if (pick.opponent === 'player') {
         if (!pick.name) {
           err.textContent = 'Enter the name of the player to challenge.';
-          side.querySelector('#lobby-opponent-name').focus();
+          /** @type {HTMLElement} */ (side.querySelector('#lobby-opponent-name')).focus();
           return;
         }
         body.opponent = pick.name;
@@ -366,6 +370,7 @@ export async function lobbyPage(root) {
 
   // ---- live ----
 
+  /** @type {EventSource | null} */
   let source = null;
   if (typeof EventSource === 'function') {
     source = new EventSource('/api/lobby/live');

@@ -18,7 +18,7 @@ const SHOWN = 8;
 export const puzzleProgress = {
   get() {
     try {
-      const p = JSON.parse(localStorage.getItem(KEY));
+      const p = JSON.parse(/** @type {string} */ (localStorage.getItem(KEY)));
       return { solved: (p && p.solved) || {}, lines: (p && p.lines) || {} };
     } catch {
       return { solved: {}, lines: {} };
@@ -36,6 +36,13 @@ export const puzzleProgress = {
   },
 };
 
+/** @typedef {{word: string, grade: string, number: number}} PuzzleId */
+
+/**
+ * The parts of a puzzle's id (`clear-easy-1`), or null for another string.
+ * @param {string} id
+ * @returns {PuzzleId | null}
+ */
 function parseId(id) {
   const m = /^([a-z]+)-([a-z]+)-([1-9][0-9]*)$/.exec(id);
   return m ? { word: m[1], grade: m[2], number: Number(m[3]) } : null;
@@ -48,7 +55,7 @@ export async function puzzlesPage(root) {
   const p = puzzleProgress.get();
   const highest = (word, grade) => Object.keys(p.solved).concat(Object.keys(p.lines))
     .map(parseId).filter((x) => x && x.word === word && x.grade === grade)
-    .reduce((m, x) => Math.max(m, x.number), 0);
+    .reduce((m, x) => Math.max(m, /** @type {PuzzleId} */ (x).number), 0);
   mount(root, h('section', { class: 'page narrow' },
     h('h1', {}, 'Sight Reduction puzzles'),
     h('p', { class: 'lead' }, 'Every move is checked by the exact solver. New to the game? ', h('a', { href: `/learn/${GAME}` }, 'Take the tutorial'), ' first.'),
@@ -74,7 +81,8 @@ export async function puzzlesPage(root) {
 
 export async function puzzlePage(root, id) {
   root.className = 'practice-root';
-  const parsed = parseId(id);
+  // The puzzles' ids all have this form (the server answers no other).
+  const parsed = /** @type {PuzzleId} */ (parseId(id));
   mount(root, h('section', { class: 'page narrow' }, h('p', { class: 'muted' }, 'Making the puzzle…')));
   let entry;
   try {

@@ -6,6 +6,12 @@ import { api, catalog } from '../api.js';
 import { accountName, sameName } from '../account.js';
 import { ratingText, ratingLong } from './shared.js';
 
+/**
+ * A leaderboard's table: `res` is an answer of GET /api/ratings/GAME; `limit` keeps its first
+ * rows only.
+ * @param {any} res
+ * @param {{id?: string, limit?: number}} [opts]
+ */
 function board(res, { id, limit } = {}) {
   const me = accountName();
   const players = limit ? res.players.slice(0, limit) : res.players;

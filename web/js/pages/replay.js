@@ -23,7 +23,8 @@ export async function replayPage(root, id, query) {
   const cache = new Map([[n, state]]);
 
   const boardWrap = h('div', { class: 'board-wrap' });
-  let stack = null;
+  /** @type {HTMLElement} */
+  let stack = /** @type {any} */ (null); // set as the page is mounted, below
   const bv = new BoardView(boardWrap, { onCell: () => {} });
   const info = h('div', { class: 'replay-info', role: 'status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: n, value: ply, 'aria-label': 'Move', oninput: (ev) => show(Number(ev.target.value)) });

@@ -304,7 +304,7 @@ function showReview(root, review, opts) {
     const q = new URLSearchParams({ game: review.game, position: at.position });
     const optText = Object.entries(review.option_values || {}).map(([k, v]) => `${k}=${v}`).join(',');
     if (optText) q.set('options', optText);
-    document.getElementById('analyse-here').href = `/analysis?${q}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById('analyse-here')).href = `/analysis?${q}`;
   }
 
   function show(p) {

@@ -176,6 +176,8 @@ struct PlayerGameView {
     opponent: Option<String>,
     /// The other seat's player (`human` or `computer:SPEC`).
     opponent_player: String,
+    /// The computer playing the other seat (`null` for a person).
+    opponent_computer: Option<crate::player::ComputerView>,
     /// Whether it is this player's move.
     your_turn: bool,
     /// `won`, `lost`, `drawn` or `ongoing`.
@@ -188,6 +190,7 @@ impl From<PlayerGame> for PlayerGameView {
             game: g.game.into(),
             seat: g.seat,
             opponent: g.opponent,
+            opponent_computer: crate::player::Player::computer_view_of(&g.opponent_player),
             opponent_player: g.opponent_player,
             your_turn: g.your_turn,
             outcome: g.outcome,

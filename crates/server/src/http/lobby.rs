@@ -61,8 +61,9 @@ struct ChallengeView {
     rated: bool,
     /// The one player it is for (`null`: anyone).
     opponent: Option<String>,
-    /// The time control (`null`: untimed).
+    /// The time control (`null`: untimed), as text and in numbers.
     clock: Option<String>,
+    time_control: Option<crate::clock::TimeControlView>,
     created: String,
     /// The author's rating in the game, if they have one.
     rating: Option<RatingBrief>,
@@ -112,6 +113,11 @@ fn challenge_view(c: ChallengeRow, viewer: Option<&str>) -> Option<ChallengeView
         colour,
         rated: c.rated,
         opponent: c.opponent_name,
+        time_control: c
+            .clock
+            .as_deref()
+            .and_then(|t| t.parse::<crate::clock::TimeControl>().ok())
+            .map(crate::clock::TimeControl::view),
         clock: c.clock,
         created: crate::rfc3339(c.created_ms),
         rating: c.rating.map(|(r, d)| brief(r, d)),
