@@ -409,7 +409,7 @@ async function notifyTurn(g) {
   } catch {
     // the game's key will do
   }
-  const who = g.opponent || (g.opponent_player && g.opponent_player.startsWith('computer') ? computerName(g.opponent_player) : 'your opponent');
+  const who = g.opponent || (g.opponent_computer ? computerName(g.opponent_computer) : 'your opponent');
   try {
     const n = new Notification(`Your move in ${title}`, {
       body: g.moves ? `${who} has moved: it is your turn.` : `Against ${who}: it is your turn.`,

@@ -174,6 +174,20 @@ export async function gameInfo(name) {
   return c.games.find((g) => g.name === name);
 }
 
+/**
+ * What the catalog says of a fact a board may show.
+ * @typedef {{ name: string, colour: string | null, counts: string }} FactInfo
+ */
+
+/**
+ * The facts a board may show, by name.
+ * @returns {Promise<Map<string, FactInfo>>}
+ */
+export async function factInfos() {
+  const c = await catalog();
+  return new Map((c.facts || []).map((/** @type {FactInfo} */ f) => [f.name, f]));
+}
+
 // Seat tokens, per game: {first?: token, second?: token}. They stay in this browser only.
 const KEY = 'boardlab:seats:';
 

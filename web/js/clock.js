@@ -4,8 +4,48 @@
 
 import { h } from './util.js';
 
-/** The time controls offered first: `M+S` (real time) or `Nd` (days per move); '' is none. */
-export const CLOCK_PRESETS = ['', '1+0', '3+2', '5+3', '10+5', '15+10', '1d', '3d'];
+/**
+ * A time control in numbers, as the server gives it (`time_control` of a clock or a challenge).
+ * @typedef {object} TimeControl
+ * @property {'realtime' | 'correspondence'} kind
+ * @property {number | null} initial_ms
+ * @property {number | null} increment_ms
+ * @property {number | null} per_move_ms
+ */
+
+const DAY_MS = 86400000;
+
+/**
+ * A real-time control of `minutes` for the game and `seconds` added a move.
+ * @param {number} minutes
+ * @param {number} seconds
+ * @returns {TimeControl}
+ */
+function realTime(minutes, seconds) {
+  return { kind: 'realtime', initial_ms: minutes * 60000, increment_ms: seconds * 1000, per_move_ms: null };
+}
+
+/**
+ * A correspondence control of `days` a move.
+ * @param {number} days
+ * @returns {TimeControl}
+ */
+function perMove(days) {
+  return { kind: 'correspondence', initial_ms: null, increment_ms: null, per_move_ms: days * DAY_MS };
+}
+
+/**
+ * The time controls offered first, as the text a request names them by (`M+S` real time, `Nd`
+ * days per move; '' is none) and in numbers.
+ * @type {[string, TimeControl | null][]}
+ */
+const PRESETS = [
+  ['', null], ['1+0', realTime(1, 0)], ['3+2', realTime(3, 2)], ['5+3', realTime(5, 3)],
+  ['10+5', realTime(10, 5)], ['15+10', realTime(15, 10)], ['1d', perMove(1)], ['3d', perMove(3)],
+];
+
+/** The texts of the time controls offered first. */
+export const CLOCK_PRESETS = PRESETS.map(([text]) => text);
 
 /** "1 min 30 s" for a number of seconds. */
 function secondsWords(total) {
@@ -16,27 +56,33 @@ function secondsWords(total) {
   return s ? `${m} min ${s} s` : `${m} min`;
 }
 
-/** A time control in words: "5 min + 3 s", "3 days per move", "no clock". */
-export function clockWords(control) {
-  if (!control) return 'no clock';
-  const rt = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
-  if (rt) return `${secondsWords(Number(rt[1]) * 60)} + ${Number(rt[2])} s`;
-  const d = /^(\d+)d$/.exec(control);
-  if (d) return `${d[1]} day${d[1] === '1' ? '' : 's'} per move`;
-  return control;
+/** "3 days" for a correspondence control. */
+function daysWords(tc) {
+  const d = Math.round((tc.per_move_ms || 0) / DAY_MS);
+  return `${d} day${d === 1 ? '' : 's'}`;
 }
 
-/** A longer sentence for a control, for a title or a screen reader. */
-export function clockSentence(control) {
-  if (!control) return 'No clock: take as long as you like.';
-  const rt = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
-  if (rt) {
-    const add = Number(rt[2]);
-    return `${secondsWords(Number(rt[1]) * 60)} for the whole game${add ? `, and ${add} s more after each move` : ''}. Whoever runs out of time loses.`;
-  }
-  const d = /^(\d+)d$/.exec(control);
-  if (d) return `Up to ${d[1]} day${d[1] === '1' ? '' : 's'} for each move. Whoever runs out of time loses.`;
-  return control;
+/**
+ * A time control in words: "5 min + 3 s", "3 days per move", "no clock".
+ * @param {TimeControl | null | undefined} tc
+ * @returns {string}
+ */
+export function clockWords(tc) {
+  if (!tc) return 'no clock';
+  if (tc.kind === 'correspondence') return `${daysWords(tc)} per move`;
+  return `${secondsWords((tc.initial_ms || 0) / 1000)} + ${(tc.increment_ms || 0) / 1000} s`;
+}
+
+/**
+ * A longer sentence for a control, for a title or a screen reader.
+ * @param {TimeControl | null | undefined} tc
+ * @returns {string}
+ */
+export function clockSentence(tc) {
+  if (!tc) return 'No clock: take as long as you like.';
+  if (tc.kind === 'correspondence') return `Up to ${daysWords(tc)} for each move. Whoever runs out of time loses.`;
+  const add = (tc.increment_ms || 0) / 1000;
+  return `${secondsWords((tc.initial_ms || 0) / 1000)} for the whole game${add ? `, and ${add} s more after each move` : ''}. Whoever runs out of time loses.`;
 }
 
 const pad = (n) => String(n).padStart(2, '0');
@@ -90,23 +136,45 @@ const CUSTOM_RT = 'custom-realtime';
 const CUSTOM_DAYS = 'custom-days';
 
 /**
+ * The numbers a custom control's fields start with, from the text a page was opened with
+ * (`?clock=…`, which this app writes itself): `M+S` or `Nd`.
+ * @param {string} value
+ */
+function customFields(value) {
+  const fields = { minutes: '5', seconds: '3', days: '2' };
+  if (value.endsWith('d')) {
+    const days = value.slice(0, -1);
+    if (days && Number.isInteger(Number(days))) fields.days = days;
+  } else {
+    const [minutes, seconds] = value.split('+');
+    if (seconds !== undefined && Number.isFinite(Number(minutes)) && Number.isInteger(Number(seconds))) {
+      fields.minutes = minutes;
+      fields.seconds = seconds;
+    }
+  }
+  return fields;
+}
+
+/**
  * The clock picker: a list of the presets and two ways to give another control (minutes for the
  * game plus seconds a move, or days a move). Calls `onChange(control)` with `M+S`, `Nd` or ''.
+ * @param {string} value the control chosen first
+ * @param {(control: string) => void} onChange
+ * @param {{ id?: string }} [where]
  */
 export function clockPicker(value, onChange, { id = 'clock' } = {}) {
-  let choice = CLOCK_PRESETS.includes(value || '') ? value || '' : /d$/.test(value) ? CUSTOM_DAYS : CUSTOM_RT;
-  const rt = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(value || '');
-  const dm = /^(\d+)d$/.exec(value || '');
+  let choice = CLOCK_PRESETS.includes(value || '') ? value || '' : (value || '').endsWith('d') ? CUSTOM_DAYS : CUSTOM_RT;
+  const start = customFields(value || '');
   const minutes = /** @type {HTMLInputElement} */ (h('input', {
-    id: `${id}-minutes`, type: 'number', min: 0.25, max: 180, step: 'any', value: rt ? rt[1] : '5', inputmode: 'decimal',
+    id: `${id}-minutes`, type: 'number', min: 0.25, max: 180, step: 'any', value: start.minutes, inputmode: 'decimal',
     'aria-label': 'Minutes for the whole game', oninput: () => emit(),
   }));
   const seconds = /** @type {HTMLInputElement} */ (h('input', {
-    id: `${id}-seconds`, type: 'number', min: 0, max: 180, step: 1, value: rt ? rt[2] : '3', inputmode: 'numeric',
+    id: `${id}-seconds`, type: 'number', min: 0, max: 180, step: 1, value: start.seconds, inputmode: 'numeric',
     'aria-label': 'Seconds added after each move', oninput: () => emit(),
   }));
   const days = /** @type {HTMLInputElement} */ (h('input', {
-    id: `${id}-days`, type: 'number', min: 1, max: 14, step: 1, value: dm ? dm[1] : '2', inputmode: 'numeric',
+    id: `${id}-days`, type: 'number', min: 1, max: 14, step: 1, value: start.days, inputmode: 'numeric',
     'aria-label': 'Days for each move', oninput: () => emit(),
   }));
   const customRt = h('div', { class: 'clock-custom', id: `${id}-custom-realtime` }, minutes, h('span', { 'aria-hidden': 'true' }, 'min +'), seconds, h('span', { 'aria-hidden': 'true' }, 's'));
@@ -119,22 +187,30 @@ export function clockPicker(value, onChange, { id = 'clock' } = {}) {
       emit();
     },
   },
-  CLOCK_PRESETS.map((c) => h('option', { value: c, selected: c === choice }, c ? clockWords(c) : 'No clock')),
+  PRESETS.map(([c, tc]) => h('option', { value: c, selected: c === choice }, tc ? clockWords(tc) : 'No clock')),
   h('option', { value: CUSTOM_RT, selected: choice === CUSTOM_RT }, 'Other: minutes + seconds…'),
   h('option', { value: CUSTOM_DAYS, selected: choice === CUSTOM_DAYS }, 'Other: days per move…'));
 
+  /** The control chosen, as the request names it and in numbers. */
   function current() {
-    if (choice === CUSTOM_RT) return `${minutes.value.trim() || '0'}+${seconds.value.trim() || '0'}`;
-    if (choice === CUSTOM_DAYS) return `${days.value.trim() || '0'}d`;
-    return choice;
+    if (choice === CUSTOM_RT) {
+      const [m, sec] = [minutes.value.trim() || '0', seconds.value.trim() || '0'];
+      return { text: `${m}+${sec}`, tc: realTime(Number(m), Number(sec)) };
+    }
+    if (choice === CUSTOM_DAYS) {
+      const d = days.value.trim() || '0';
+      return { text: `${d}d`, tc: perMove(Number(d)) };
+    }
+    const preset = PRESETS.find(([text]) => text === choice);
+    return { text: choice, tc: preset ? preset[1] : null };
   }
 
   function emit(tell = true) {
     customRt.hidden = choice !== CUSTOM_RT;
     customDays.hidden = choice !== CUSTOM_DAYS;
     const control = current();
-    desc.textContent = clockSentence(control);
-    if (tell) onChange(control);
+    desc.textContent = clockSentence(control.tc);
+    if (tell) onChange(control.text);
   }
   emit(false);
   return h('div', { class: 'opt clock-pick' },

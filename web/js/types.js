@@ -14,6 +14,8 @@
  * @property {string | null} [seat] the player's seat; null when they hold both
  * @property {string | null} [opponent] the opponent's account name
  * @property {string | null} [opponent_player] `human` or `computer:SPEC`
+ * @property {import('./pages/shared.js').Computer | null} [opponent_computer] the computer
+ *   playing the other seat; null for a person
  * @property {boolean} [your_turn]
  * @property {string} [outcome] `won`, `lost`, `drawn` or `ongoing`
  * @property {number} [moves]

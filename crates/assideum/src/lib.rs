@@ -83,6 +83,7 @@ static INFO: GameInfo = GameInfo {
         (Ranger fire at flying Fighters)",
     multi_word_moves: &[],
     has_position_text: true,
+    solitaire_options: &[],
 };
 
 /// An assideum game: the position plus the quiet-ply count and the positions since the last

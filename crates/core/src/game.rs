@@ -35,6 +35,10 @@ pub struct GameInfo {
     pub multi_word_moves: &'static [&'static str],
     /// Whether the game defines a position text ([`Notation::from_position`]).
     pub has_position_text: bool,
+    /// The options of the game's one-person mode, if it has one: the option that makes a game
+    /// one played alone ([`Game::is_solitaire`]), listed first, and those that apply only then. A game
+    /// between two players (a challenge, say) leaves them at their defaults.
+    pub solitaire_options: &'static [&'static str],
 }
 
 impl GameInfo {

@@ -249,6 +249,53 @@ mod tests {
         assert!(e.to_string().contains("accepted: sight-reduction"), "{e}");
     }
 
+    /// Every value of a choice or switch option, as text.
+    fn values(spec: &boardlab_core::OptionSpec) -> Vec<String> {
+        match spec.values {
+            boardlab_core::OptionValues::Choice { choices } => {
+                choices.iter().map(ToString::to_string).collect()
+            }
+            boardlab_core::OptionValues::Bool => vec!["true".into(), "false".into()],
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_options_of_a_one_person_mode_are_those_the_game_says() {
+        for &k in GameKind::all() {
+            let info = k.info();
+            for name in info.solitaire_options {
+                assert!(info.options.iter().any(|o| o.name == *name), "{k}: {name}");
+            }
+            for spec in info.options {
+                for v in values(spec) {
+                    let options = info.options_from_pairs([(spec.name, v.as_str())]).unwrap();
+                    let Ok(game) = AnyGame::new(k, &options, 0) else {
+                        continue;
+                    };
+                    if game.is_solitaire() {
+                        assert!(
+                            info.solitaire_options.contains(&spec.name),
+                            "{k}: {}={v} makes a game played alone, but is not listed",
+                            spec.name
+                        );
+                    }
+                }
+            }
+            // The first option listed is the one that makes the game one played alone.
+            if let Some(first) = info.solitaire_options.first() {
+                let spec = info.options.iter().find(|o| o.name == *first).unwrap();
+                assert!(
+                    values(spec).iter().any(|v| {
+                        let o = info.options_from_pairs([(spec.name, v.as_str())]).unwrap();
+                        AnyGame::new(k, &o, 0).is_ok_and(|g| g.is_solitaire())
+                    }),
+                    "{k}: {first} never makes a game played alone"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_listed_game_has_bots_and_a_tutorial_that_holds_up() {
         for &k in GameKind::all() {

@@ -215,6 +215,7 @@ static INFO: GameInfo = GameInfo {
     move_examples: "c3 (dark square), b3,f3 (two light squares), b3 (one light square), +d4 or +d4+f6 (claim targets), swap, pass",
     multi_word_moves: &[],
     has_position_text: true,
+    solitaire_options: &[],
 };
 
 mod keys {

@@ -107,6 +107,7 @@ static INFO: GameInfo = GameInfo {
     move_examples: "k@d1e (place the King), kd1e-e2d (King move), b3-b5 or b3-c4 (step), b3xd5 (conversion), pass",
     multi_word_moves: &[],
     has_position_text: true,
+    solitaire_options: &[],
 };
 
 mod keys {

@@ -329,6 +329,8 @@ pub struct Catalog {
     pub players: &'static str,
     /// The computer levels (`computer:level:N`) and the level of a plain `computer`.
     pub levels: Levels,
+    /// Every fact a board may show: its name, and for a fact of one colour, which.
+    pub facts: Vec<boardlab_core::present::FactInfo>,
 }
 
 /// One game of the catalog: its static facts, and what the pieces and marks of its boards

@@ -291,6 +291,7 @@ static INFO: GameInfo = GameInfo {
     move_examples: "b2 (remove), b2+b5 (pair), swap a1 c3, done, color white, first black, @b2 (place)",
     multi_word_moves: &["swap:2", "color:1", "colour:1", "first:1"],
     has_position_text: true,
+    solitaire_options: &["mode", "keep"],
 };
 
 mod keys {

@@ -40,6 +40,7 @@ static INFO: GameInfo = GameInfo {
     move_examples: "b2",
     multi_word_moves: &[],
     has_position_text: true,
+    solitaire_options: &[],
 };
 
 /// Three in a row. Squares are numbered 0..9 from `a1`, rank by rank.

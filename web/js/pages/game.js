@@ -3,7 +3,7 @@
 // are in ./game/: the page state, the server, the views and the drawing; here they meet.
 
 import { h, mount, toast } from '../util.js';
-import { api, seats, gameInfo, hasRoute } from '../api.js';
+import { api, seats, gameInfo, factInfos, hasRoute } from '../api.js';
 import { MoveBuilder } from '../interact.js';
 import { openChooser, closeChooser } from '../chooser.js';
 import { stylesFor } from '../games/index.js';
@@ -115,6 +115,7 @@ export async function gamePage(root, id) {
     return null;
   }
   ps.info = await gameInfo(first.game).catch(() => null);
+  ps.facts = await factInfos().catch(() => new Map());
   ps.hintAvailable = await hasRoute('/api/games/{id}/hint');
   pg.styles = stylesFor(first.game);
   pg.builder = new MoveBuilder(hooks(pg));

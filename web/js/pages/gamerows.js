@@ -14,8 +14,7 @@ const states = new Map();
 /** The opponent in words: their account name, "Computer · level 3", or a guest. */
 export function opponentText(g) {
   if (g.opponent) return g.opponent;
-  const p = g.opponent_player || '';
-  if (p.startsWith('computer')) return computerName(p);
+  if (g.opponent_computer) return computerName(g.opponent_computer);
   return 'a guest';
 }
 
@@ -59,7 +58,7 @@ const ENDED = { resignation: 'by resignation', agreement: 'by agreement', time: 
 function statusOf(g, you) {
   if (g.outcome === 'ongoing' || g.status === 'ongoing') {
     if (g.your_turn) return { text: you ? 'Your turn' : 'To move', cls: 'pill-turn' };
-    const opp = g.opponent_player && g.opponent_player.startsWith('computer') ? 'the computer' : g.opponent || (you ? 'your opponent' : 'the opponent');
+    const opp = g.opponent_computer ? 'the computer' : g.opponent || (you ? 'your opponent' : 'the opponent');
     return { text: `Waiting for ${opp}`, cls: 'pill-live' };
   }
   if (g.termination === 'aborted') return { text: 'Aborted', cls: '' };

@@ -4,7 +4,7 @@
 import { h, s, mount, cap, ago, count } from '../util.js';
 import { api, catalog, seats } from '../api.js';
 import { go } from '../nav.js';
-import { seatsText, resultText } from './shared.js';
+import { seatsText, listedSeats, resultText } from './shared.js';
 import { emblem } from '../games/emblems.js';
 import { accountName, sameName, claimGame } from '../account.js';
 import { clockPicker } from '../clock.js';
@@ -232,7 +232,7 @@ export async function homePage(root, query) {
         h('ul', { class: 'recent-list' }, list.map((g) => h('li', {},
           h('a', { href: `/games/${g.id}` },
             h('strong', {}, titles[g.game] || g.game),
-            h('span', { class: 'muted' }, seatsText(g.seats.first, g.seats.second, g.seats)),
+            h('span', { class: 'muted' }, seatsText(...listedSeats(g.seats))),
             h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · playing` : resultText(g.result, g.termination)),
             mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
             h('span', { class: 'muted small' }, ago(g.updated)))))));

@@ -3,7 +3,7 @@
 
 import { h, mount, ago } from '../util.js';
 import { api, catalog, seats } from '../api.js';
-import { seatsText, resultText } from './shared.js';
+import { seatsText, listedSeats, resultText } from './shared.js';
 import { go } from '../nav.js';
 import { accountName, sameName } from '../account.js';
 
@@ -54,7 +54,7 @@ export async function listPage(root, query) {
       h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Status'), h('th', { class: 'num' }, 'Moves'), h('th', {}, 'Updated'), h('th', {}, ''))),
       h('tbody', {}, games.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/games/${g.id}` }, titles[g.game] || g.game), isMine(g) ? h('span', { class: 'pill pill-you' }, 'you') : null),
-        h('td', {}, seatsText(g.seats.first, g.seats.second, g.seats)),
+        h('td', {}, seatsText(...listedSeats(g.seats))),
         h('td', {}, statusCell(g)),
         h('td', { class: 'num' }, String(g.moves)),
         h('td', { class: 'muted' }, ago(g.updated)),

@@ -11,9 +11,13 @@ import { optionControl } from './home.js';
 import { clockPicker, clockWords, clockSentence } from '../clock.js';
 import { colourSwatch, ratingText, ratingLong } from './shared.js';
 
-/** Options that make a game a one-person puzzle: not for a challenge. */
-function puzzleOnly(spec) {
-  return (spec.values.choices || []).includes('solitaire') || /solitaire/i.test(`${spec.label} ${spec.description}`);
+/**
+ * Options of a game's one-person mode (a puzzle): not for a challenge.
+ * @param {{ solitaire_options: string[] }} game the game in the catalog
+ * @param {{ name: string }} spec one of its options
+ */
+function puzzleOnly(game, spec) {
+  return game.solitaire_options.includes(spec.name);
 }
 
 /** An option's value in words: on / off for switches, the value otherwise. */
@@ -133,7 +137,7 @@ export async function lobbyPage(root) {
       h('div', { class: 'ch-words' },
         h('div', { class: 'ch-top' },
           h('strong', { class: 'ch-game' }, ch.title || (info ? info.title : ch.game)),
-          h('span', { class: 'ch-clock', title: clockSentence(ch.clock) }, cap(clockWords(ch.clock))),
+          h('span', { class: 'ch-clock', title: clockSentence(ch.time_control) }, cap(clockWords(ch.time_control))),
           h('span', { class: ['pill', ch.rated ? 'pill-rated' : 'pill-casual'] }, ch.rated ? 'Rated' : 'Casual')),
         h('div', { class: 'ch-meta' },
           ch.yours ? h('span', { class: 'ch-who' }, h('strong', {}, 'Your challenge')) : who(ch),
@@ -266,7 +270,7 @@ export async function lobbyPage(root) {
     const vsComputer = pick.opponent === 'computer';
     const cols = seatColours(g, pick.options);
     const colourName = (i) => (cols[i] ? cap(cols[i]) : i === 0 ? 'First' : 'Second');
-    const specs = g.options.filter((spec) => !puzzleOnly(spec));
+    const specs = g.options.filter((spec) => !puzzleOnly(g, spec));
     const opts = specs.map((spec) => optionControl(spec, pick.options[spec.name] ?? spec.default, (v) => {
       if (v === spec.default) delete pick.options[spec.name];
       else pick.options[spec.name] = v;
@@ -333,7 +337,7 @@ export async function lobbyPage(root) {
     err.textContent = '';
     const body = { game: pick.game, options: { ...pick.options }, seat: pick.seat };
     // Options that make a puzzle are not offered; their values are left to the defaults.
-    for (const spec of info().options) if (puzzleOnly(spec)) delete body.options[spec.name];
+    for (const spec of info().options) if (puzzleOnly(info(), spec)) delete body.options[spec.name];
     if (pick.clock) body.clock = pick.clock;
     if (pick.opponent === 'computer') {
       body.opponent = `computer:level:${pick.level}`;

@@ -46,7 +46,7 @@ export async function replayPage(root, id, query) {
     h('aside', { class: 'side-col' },
       h('div', { class: 'card head-card' },
         h('h1', { class: 'game-title' }, `${state.title} — replay`),
-        h('div', { class: 'game-sub' }, state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen' : seatsText(state.seats.first.player, state.seats.second.player)),
+        h('div', { class: 'game-sub' }, state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen' : seatsText({ computer: state.seats.first.computer }, { computer: state.seats.second.computer })),
         h('div', { class: 'status' }, state.result ? resultSentence(state.result.text) : 'The game is still being played.'),
         h('div', { class: 'more-links' }, h('a', { href: `/games/${id}` }, 'Open the game'),
           n ? h('a', { href: `/games/${id}/review` }, 'Review') : null,

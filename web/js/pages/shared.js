@@ -8,7 +8,7 @@ import { h, s, cap } from '../util.js';
  */
 export function playerName(state, seat, tokens) {
   const sv = state.seats[seat];
-  if (sv.kind === 'computer') return computerName(sv.player);
+  if (sv.kind === 'computer') return computerName(sv.computer);
   if (state.solitaire) return 'You';
   if (state.same_screen) return seat === 'first' ? 'Player 1' : 'Player 2';
   if (tokens && tokens[seat]) return 'You';
@@ -17,12 +17,18 @@ export function playerName(state, seat, tokens) {
   return seat === 'first' ? 'First player' : 'Second player';
 }
 
-/** "Computer (level 5)" for `computer:level:5`. */
-export function computerName(player) {
-  const spec = player.replace(/^computer:?/, '');
-  const lvl = /^level:(\d+)$/.exec(spec);
-  if (lvl) return `Computer · level ${lvl[1]}`;
-  return spec ? `Computer · ${spec}` : 'Computer';
+/**
+ * The computer playing a seat, as the server describes it.
+ * @typedef {{ bot: string, level: number | null }} Computer
+ */
+
+/**
+ * "Computer · level 5", "Computer · random", or "Computer" when the server says no more.
+ * @param {Computer | null | undefined} computer
+ */
+export function computerName(computer) {
+  if (computer && computer.level != null) return `Computer · level ${computer.level}`;
+  return computer && computer.bot ? `Computer · ${computer.bot}` : 'Computer';
 }
 
 /** "White (first seat)". */
@@ -66,12 +72,31 @@ export function goalOf(state) {
 }
 
 /**
- * A short text for a listed game's players; a seat of an account shows its name (`seats` of a
- * line of GET /api/games: `first_account`, `second_account`).
+ * A seat as a short list of players names it.
+ * @typedef {{ computer: Computer | null, account?: string | null }} ListedSeat
  */
-export function seatsText(first, second, seats = {}) {
-  const name = (p, acc) => acc || (p === 'human' ? 'Human' : computerName(p));
-  return `${name(first, seats.first_account)} vs ${name(second, seats.second_account)}`;
+
+/**
+ * A short text for a game's players: an account's name, "Human", or the computer.
+ * @param {ListedSeat} first
+ * @param {ListedSeat} second
+ */
+export function seatsText(first, second) {
+  /** @param {ListedSeat} seat */
+  const name = (seat) => seat.account || (seat.computer ? computerName(seat.computer) : 'Human');
+  return `${name(first)} vs ${name(second)}`;
+}
+
+/**
+ * The seats of a line of GET /api/games (`first_computer`, `first_account`, …), for
+ * [seatsText].
+ * @returns {[ListedSeat, ListedSeat]}
+ */
+export function listedSeats(seats) {
+  return [
+    { computer: seats.first_computer, account: seats.first_account },
+    { computer: seats.second_computer, account: seats.second_account },
+  ];
 }
 
 /** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */

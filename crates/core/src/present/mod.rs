@@ -12,7 +12,9 @@
 
 pub mod vocabulary;
 
-pub use vocabulary::{Facing, Fact, Layer, Layout, Mark, MoveKind, PieceKind, Shade, Shape};
+pub use vocabulary::{
+    Facing, Fact, FactInfo, Layer, Layout, Mark, MoveKind, PieceKind, Shade, Shape,
+};
 
 use crate::{Colour, Game};
 use serde::Serialize;

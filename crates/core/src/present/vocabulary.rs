@@ -238,6 +238,48 @@ impl Fact {
             Fact::TargetsWhite => "targets-white",
         }
     }
+
+    /// The colour a fact of one colour is of (it is shown beside that colour's player), and
+    /// what it counts, as a fact's name without the colour (`supply` for `supply-white`).
+    #[must_use]
+    pub fn of_colour(self) -> Option<(crate::Colour, &'static str)> {
+        use crate::Colour::{Black, White};
+        match self {
+            Fact::Moves | Fact::Passes | Fact::Phase | Fact::Plies | Fact::QuietPlies => None,
+            Fact::PiecesBlack => Some((Black, "pieces")),
+            Fact::PiecesWhite => Some((White, "pieces")),
+            Fact::SupplyBlack => Some((Black, "supply")),
+            Fact::SupplyWhite => Some((White, "supply")),
+            Fact::TargetsBlack => Some((Black, "targets")),
+            Fact::TargetsWhite => Some((White, "targets")),
+        }
+    }
+}
+
+/// A fact as the catalog describes it: its name, and for a fact of one colour, the colour and
+/// what it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FactInfo {
+    pub name: &'static str,
+    pub colour: Option<crate::Colour>,
+    /// The name without the colour (`supply` for `supply-white`); the name itself otherwise.
+    pub counts: &'static str,
+}
+
+impl Fact {
+    /// The catalog's description of this fact.
+    #[must_use]
+    pub fn info(self) -> FactInfo {
+        let (colour, counts) = match self.of_colour() {
+            Some((c, counts)) => (Some(c), counts),
+            None => (None, self.name()),
+        };
+        FactInfo {
+            name: self.name(),
+            colour,
+            counts,
+        }
+    }
 }
 
 impl Ord for Fact {
@@ -287,6 +329,22 @@ mod tests {
         assert_eq!(json(&Mark::ZoneOf(Cow::Borrowed("b1"))), "\"zone-of-b1\"");
         assert_eq!(Mark::ZoneOf(Cow::Borrowed("b1")).to_string(), "zone-of-b1");
         assert_eq!(Mark::Siege.to_string(), "siege");
+    }
+
+    #[test]
+    fn a_fact_of_one_colour_says_its_colour_and_what_it_counts() {
+        for f in Fact::ALL {
+            let info = f.info();
+            match info.colour {
+                Some(c) => assert_eq!(info.name, format!("{}-{}", info.counts, c.name())),
+                None => assert_eq!(info.counts, info.name),
+            }
+        }
+        assert_eq!(
+            json(&Fact::SupplyWhite.info()),
+            r#"{"name":"supply-white","colour":"white","counts":"supply"}"#
+        );
+        assert_eq!(Fact::Phase.info().colour, None);
     }
 
     #[test]

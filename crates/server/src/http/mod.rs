@@ -171,6 +171,10 @@ async fn catalog() -> Response {
             max: boardlab_ai::spec::MAX_LEVEL,
             default: crate::bot::DEFAULT_LEVEL,
         },
+        facts: boardlab_core::present::Fact::ALL
+            .iter()
+            .map(|f| f.info())
+            .collect(),
     };
     json_response(
         StatusCode::OK,

@@ -108,8 +108,8 @@ function newGameLink(state) {
   if (state.solitaire || state.same_screen) q.set('mode', 'same');
   else if (comp) {
     q.set('mode', 'computer');
-    const lvl = /level:(\d+)/.exec(state.seats[comp].player);
-    if (lvl) q.set('level', lvl[1]);
+    const computer = state.seats[comp].computer;
+    if (computer && computer.level != null) q.set('level', String(computer.level));
     q.set('seat', comp === 'first' ? 'second' : 'first');
   } else q.set('mode', 'online');
   if (state.clock && !state.same_screen) q.set('clock', state.clock.control);

@@ -10,6 +10,8 @@ import { sameName, accountName } from '../../account.js';
  * @property {string} id the game
  * @property {any} state the game as the server last sent it; null until it has come
  * @property {any} info the game's catalog entry (its options, colours, notation), or null
+ * @property {Map<string, import('../../api.js').FactInfo>} facts what the catalog says of each
+ *   fact a board may show (empty until it has come)
  * @property {any} tokens the seat tokens this browser holds: `{first?, second?, invite?}`
  * @property {number|null} viewPly the earlier position shown; null: the current one
  * @property {any} viewed the earlier position shown, once it has come
@@ -93,7 +95,7 @@ export function newPageState(id, tokens) {
   // as "not joined yet" again, even after a reload.
   const seenKey = `boardlab:seen:${id}`;
   return {
-    id, state: null, info: null, tokens, viewPly: null, viewed: null, presence: null,
+    id, state: null, info: null, facts: new Map(), tokens, viewPly: null, viewed: null, presence: null,
     seenKey, seenHere: new Set(readSeen(seenKey)), flipped: null, connection: 'connecting',
     busy: false, bannerClosed: false, feedback: { text: '', kind: '' }, flash: null,
     hintAvailable: null, hintShown: null, hintBusy: false, showZones: false, closed: false,

@@ -26,7 +26,7 @@ export function subtitleView(ps) {
     : (state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer') ? 'Against the computer' : 'Online';
   return [h('span', { class: 'mode-tag' }, mode),
     state.rated ? h('span', { class: 'pill pill-rated', id: 'game-rated', title: 'The result counts for both players\' ratings' }, 'Rated') : null,
-    state.clock ? h('span', { class: 'clock-tag', id: 'game-clock', title: clockSentence(state.clock.control) }, clockWords(state.clock.control)) : null,
+    state.clock ? h('span', { class: 'clock-tag', id: 'game-clock', title: clockSentence(state.clock.time_control) }, clockWords(state.clock.time_control)) : null,
     opts ? h('span', { class: 'opts' }, opts) : null,
     h('a', { class: 'rules-link', href: `/rules/${state.game}`, target: '_blank', rel: 'noopener' }, 'Rules')];
 }
@@ -50,7 +50,8 @@ export function playerBarView(ps, seat, board) {
   const facts = [];
   if (colour && board && board.facts) {
     for (const [k, v] of Object.entries(board.facts)) {
-      if (k.endsWith(`-${colour}`)) facts.push(h('span', { class: 'pfact' }, `${factLabel(k.slice(0, -colour.length - 1))} ${v}`));
+      const fact = ps.facts.get(k);
+      if (fact && fact.colour === colour) facts.push(h('span', { class: 'pfact' }, `${factLabel(fact.counts)} ${v}`));
     }
   }
   const won = state.result && state.result.winner === seat;
@@ -183,7 +184,9 @@ export function factsView(ps, board) {
   const items = [];
   const facts = (board && board.facts) || {};
   for (const [k, v] of Object.entries(facts)) {
-    if (/-(white|black|yellow|red)$/.test(k)) continue;
+    // A fact of one colour stands beside that colour's player instead.
+    const fact = ps.facts.get(k);
+    if (fact && fact.colour) continue;
     let val = v;
     if (k === 'plies' && state.options['max-plies']) val = `${v} of ${state.options['max-plies']}`;
     if (k === 'quiet-plies' && state.options['quiet-plies']) val = `${v} of ${state.options['quiet-plies']}`;
