@@ -1,0 +1,77 @@
+// The start page and the server: the game set up is created (and claimed for the account),
+// and the recent games are fetched.
+
+import { mount } from '../../util.js';
+import { api, seats } from '../../api.js';
+import { go } from '../../nav.js';
+import { accountName, claimGame } from '../../account.js';
+import { solitaire } from './state.js';
+import { recentView } from './views.js';
+
+/** @typedef {import('./state.js').HomeState} HomeState */
+
+/**
+ * Creates the game set up and goes to it. `err` says what went wrong; `btn` is the start
+ * button.
+ * @param {HomeState} hs
+ * @param {HTMLElement} err
+ * @param {HTMLButtonElement} btn
+ */
+export async function create(hs, err, btn) {
+  const { pick } = hs;
+  err.textContent = '';
+  const mode = solitaire(hs) ? 'same' : pick.mode;
+  let mySeat = pick.seat === 'random' ? (Math.random() < 0.5 ? 'first' : 'second') : pick.seat;
+  /** @type {Record<string, any>} */
+  const body = { game: pick.game, options: { ...pick.options }, seats: { first: 'human', second: 'human' } };
+  if (mode === 'same') body.same_screen = true;
+  if (mode === 'computer') body.seats[mySeat === 'first' ? 'second' : 'first'] = `computer:level:${pick.level}`;
+  if (pick.seed !== '') body.seed = Number(pick.seed);
+  if (pick.position) body.position = pick.position;
+  if (pick.clock && mode !== 'same') body.clock = pick.clock;
+  btn.disabled = true;
+  btn.textContent = 'Starting…';
+  try {
+    const res = await api.create(body);
+    /** @type {Record<string, any>} */
+    const tokens = {};
+    if (mode === 'online') {
+      tokens[mySeat] = res.tokens[mySeat];
+      const other = mySeat === 'first' ? 'second' : 'first';
+      tokens.invite = { seat: other, token: res.tokens[other] };
+    } else {
+      Object.assign(tokens, res.tokens);
+    }
+    seats.set(res.id, tokens);
+    // Signed in: the seats this browser keeps become the account's (never the invite's).
+    if (accountName()) {
+      btn.textContent = 'Adding to your games…';
+      await claimGame(res.id, tokens);
+    }
+    go(`/games/${res.id}`);
+  } catch (e) {
+    err.textContent = e.message;
+    btn.disabled = false;
+    btn.textContent = 'Start game';
+  }
+}
+
+/**
+ * Fetches the recent games and shows them in `recent` (nothing when there are none, or they
+ * cannot be had).
+ * @param {HomeState} hs
+ * @param {HTMLElement} recent
+ */
+export async function loadRecent(hs, recent) {
+  const mine = new Set(seats.mine());
+  try {
+    const { games: list } = await api.list({ limit: 8 });
+    if (!list.length) {
+      mount(recent);
+      return;
+    }
+    mount(recent, ...recentView(hs, list, mine));
+  } catch {
+    mount(recent);
+  }
+}
