@@ -3,51 +3,29 @@
 // (POST /api/puzzles/ID/moves): a move that throws the solution away is taken back with the
 // judge's words; in "win from here" the computer answers with its best defence. Positions are
 // drawn through POST /api/positions. Solved puzzles and unfinished lines stay in this browser.
+// The puzzle page's parts are in ./puzzles/: what is kept, the page state and its moves, the
+// views; here they meet.
 
 import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
-import { Practice, fitBoard } from '../practice.js';
+import { Practice } from '../practice.js';
 import { resultSentence } from './shared.js';
+import { GAME, puzzleProgress, parseId } from './puzzles/progress.js';
+import { fit, saveLine, show, play, renderChrome } from './puzzles/play.js';
 
-const KEY = 'boardlab:puzzles';
-const GAME = 'sight-reduction';
 /** Puzzle numbers shown per grade at least. */
 const SHOWN = 8;
 
-/** Solved puzzles and unfinished lines: {solved: {id: true}, lines: {id: [moves]}}. */
-export const puzzleProgress = {
-  get() {
-    try {
-      const p = JSON.parse(/** @type {string} */ (localStorage.getItem(KEY)));
-      return { solved: (p && p.solved) || {}, lines: (p && p.lines) || {} };
-    } catch {
-      return { solved: {}, lines: {} };
-    }
-  },
-  update(fn) {
-    const p = puzzleProgress.get();
-    fn(p);
-    try {
-      localStorage.setItem(KEY, JSON.stringify(p));
-    } catch {
-      // Without storage, progress lasts until the page closes.
-    }
-    return p;
-  },
-};
+export { puzzleProgress };
 
-/** @typedef {{word: string, grade: string, number: number}} PuzzleId */
+/** @typedef {import('./puzzles/progress.js').PuzzleId} PuzzleId */
+/** @typedef {import('./puzzles/play.js').PuzzlePage} PuzzlePage */
 
 /**
- * The parts of a puzzle's id (`clear-easy-1`), or null for another string.
- * @param {string} id
- * @returns {PuzzleId | null}
+ * The list of puzzles, by kind and grade, with those solved or started here marked.
+ * @param {HTMLElement} root
+ * @returns {Promise<null>}
  */
-function parseId(id) {
-  const m = /^([a-z]+)-([a-z]+)-([1-9][0-9]*)$/.exec(id);
-  return m ? { word: m[1], grade: m[2], number: Number(m[3]) } : null;
-}
-
 export async function puzzlesPage(root) {
   root.className = 'puzzles-root';
   document.title = 'Puzzles · boardlab';
@@ -79,6 +57,36 @@ export async function puzzlesPage(root) {
   return null;
 }
 
+/**
+ * The practice board of a puzzle page, wired to the page: what the line over the board says
+ * whose turn it is, and why the board takes no click.
+ * @param {PuzzlePage} pg
+ */
+function makePractice(pg) {
+  return new Practice({
+    game: GAME,
+    play: (move) => play(pg, move),
+    turn: (view) => {
+      const { state, win, player } = pg;
+      if (state === 'solved') return win ? `${cap(player)} wins` : 'Solved';
+      if (view.result) return resultSentence(view.result.text);
+      const colour = view.to_move && view.to_move.colour;
+      if (!colour) return '';
+      if (!win) return `${cap(colour)} to remove — you remove for both colours`;
+      return colour === player ? `${cap(colour)} to move — your turn` : `${cap(colour)} to move — the computer is thinking`;
+    },
+    why: () => (pg.state === 'solved' ? 'Solved! Try the next puzzle.' : 'Just a moment…'),
+    rendered: () => requestAnimationFrame(() => fit(pg)),
+  });
+}
+
+/**
+ * Plays puzzle `id` in `root`, from the line left unfinished here. Returns what to do on
+ * leaving the page, or null when there is no such puzzle.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {Promise<(() => void)|null>}
+ */
 export async function puzzlePage(root, id) {
   root.className = 'practice-root';
   // The puzzles' ids all have this form (the server answers no other).
@@ -92,174 +100,38 @@ export async function puzzlePage(root, id) {
       h('p', {}, h('a', { href: '/puzzles' }, 'All puzzles'))));
     return null;
   }
-  const win = entry.kind === 'win';
-  let moves = (puzzleProgress.get().lines[id] || []).slice();
-  let state = 'busy'; // 'play' | 'busy' | 'solved'
-  let player = null; // the colour the player plays in a "win from here" puzzle
-  let closed = false;
-  const solvedBefore = !!puzzleProgress.get().solved[id];
-
-  const el = {
-    head: h('header', { class: 'practice-head' }),
-    boardCol: h('section', { class: 'practice-board-col', 'aria-label': 'Board' }),
-    buttons: h('div', { class: 'practice-buttons' }),
-  };
-  const practice = new Practice({
-    game: GAME,
-    play: (move) => play(move),
-    turn: (view) => {
-      if (state === 'solved') return win ? `${cap(player)} wins` : 'Solved';
-      if (view.result) return resultSentence(view.result.text);
-      const colour = view.to_move && view.to_move.colour;
-      if (!colour) return '';
-      if (!win) return `${cap(colour)} to remove — you remove for both colours`;
-      return colour === player ? `${cap(colour)} to move — your turn` : `${cap(colour)} to move — the computer is thinking`;
+  const pg = /** @type {PuzzlePage} */ ({
+    root, id, parsed, entry, win: entry.kind === 'win',
+    moves: (puzzleProgress.get().lines[id] || []).slice(), state: 'busy', player: null, closed: false,
+    solvedBefore: !!puzzleProgress.get().solved[id],
+    el: {
+      head: h('header', { class: 'practice-head' }),
+      boardCol: h('section', { class: 'practice-board-col', 'aria-label': 'Board' }),
+      buttons: h('div', { class: 'practice-buttons' }),
     },
-    why: () => (state === 'solved' ? 'Solved! Try the next puzzle.' : 'Just a moment…'),
-    rendered: () => requestAnimationFrame(fit),
   });
-  mount(el.boardCol, practice.parts());
-  mount(root, h('div', { class: 'practice' }, el.head, el.boardCol, el.buttons));
+  pg.practice = makePractice(pg);
+  mount(pg.el.boardCol, pg.practice.parts());
+  mount(root, h('div', { class: 'practice' }, pg.el.head, pg.el.boardCol, pg.el.buttons));
   document.title = `${entry.title} · puzzle · boardlab`;
-
-  function fit() {
-    if (closed) return;
-    const narrow = !window.matchMedia('(min-width: 900px)').matches;
-    fitBoard(practice, [practice.el.feedback, practice.el.actions, narrow ? el.buttons : null]);
-  }
-  const onResize = () => requestAnimationFrame(fit);
+  const onResize = () => requestAnimationFrame(() => fit(pg));
   window.addEventListener('resize', onResize);
 
-  function saveLine() {
-    puzzleProgress.update((p) => {
-      if (moves.length && state !== 'solved') p.lines[id] = moves.slice();
-      else delete p.lines[id];
-      if (state === 'solved') p.solved[id] = true;
-    });
-  }
-
-  function position(line) {
-    return api.position({ game: GAME, options: entry.options, position: entry.position, moves: line });
-  }
-
-  async function show(line, enabled) {
-    const view = await position(line);
-    if (closed) return null;
-    if (!player && !line.length) player = view.to_move && view.to_move.colour;
-    practice.show(view, enabled);
-    return view;
-  }
-
-  async function play(move) {
-    if (state !== 'play') return;
-    state = 'busy';
-    practice.enable(false);
-    practice.say('Checking…', 'pending');
-    renderChrome();
-    try {
-      const line = moves.concat([move]);
-      const j = await api.puzzleMove(id, line);
-      if (closed) return;
-      if (j.verdict === 'mistake') {
-        state = 'play';
-        practice.enable(true);
-        practice.reject(j.text);
-        renderChrome();
-        return;
-      }
-      moves = line;
-      if (j.solved) state = 'solved';
-      await show(moves, false);
-      if (j.reply) {
-        practice.say(`${j.text} The computer is thinking…`, 'pending');
-        await new Promise((r) => setTimeout(r, 350));
-        moves = moves.concat([j.reply]);
-        await show(moves, true);
-        const them = player === 'white' ? 'Black' : 'White';
-        practice.say(`${them} answers ${j.reply}. Your turn.`, '');
-      } else if (j.solved) {
-        practice.say(j.text, 'ok');
-      } else {
-        practice.enable(true);
-        practice.say(j.text, '');
-      }
-      if (state !== 'solved') state = 'play';
-      saveLine();
-    } catch (e) {
-      state = 'play';
-      practice.enable(true);
-      practice.say(e.message, 'error');
-    }
-    renderChrome();
-  }
-
-  async function back(all) {
-    if (state === 'busy' || !moves.length) return;
-    if (all) moves = [];
-    else if (win) moves = moves.slice(0, moves.length % 2 ? -1 : -2);
-    else moves = moves.slice(0, -1);
-    state = 'busy';
-    renderChrome();
-    await show(moves, true);
-    state = 'play';
-    practice.say('');
-    saveLine();
-    renderChrome();
-  }
-
-  async function hint() {
-    if (state !== 'play') return;
-    try {
-      const h2 = await api.puzzleHint(id, moves);
-      practice.say(h2.text, 'advice');
-      if (h2.move) practice.mark(h2.move);
-    } catch (e) {
-      practice.say(e.message, 'error');
-    }
-  }
-
-  function nextId() {
-    const solved = puzzleProgress.get().solved;
-    for (let n = parsed.number + 1; n < parsed.number + 1000; n += 1) {
-      const next = `${parsed.word}-${parsed.grade}-${n}`;
-      if (!solved[next]) return next;
-    }
-    return `${parsed.word}-${parsed.grade}-${parsed.number + 1}`;
-  }
-
-  function renderChrome() {
-    root.dataset.moves = String(moves.length);
-    root.dataset.state = state;
-    const btn = (label, attrs) => h('button', { type: 'button', class: 'btn', ...attrs }, label);
-    const playing = state === 'play';
-    const solved = state === 'solved';
-    mount(el.head,
-      h('div', { class: 'practice-crumbs' }, h('a', { href: '/puzzles' }, 'Puzzles'), ' · ', h('a', { href: `/learn/${GAME}` }, 'Tutorial')),
-      h('h1', { class: 'practice-title' }, h('span', { class: 'step-count' }, `${cap(entry.difficulty)} · puzzle ${entry.number}${solved ? ' · solved' : solvedBefore ? ' · solved before' : ''}`), entry.title),
-      h('p', { class: 'practice-text' }, win && player ? `You play ${cap(player)}. ${entry.goal}` : entry.goal));
-    mount(el.buttons,
-      btn('Hint', { id: 'btn-hint', disabled: !playing, onclick: hint }),
-      btn('Take back', { id: 'btn-back', disabled: state === 'busy' || !moves.length, onclick: () => back(false) }),
-      btn('Start again', { id: 'btn-restart', disabled: state === 'busy' || !moves.length, onclick: () => back(true) }),
-      h('a', { class: ['btn', solved ? 'btn-primary' : ''], id: 'btn-next', href: `/puzzles/${nextId()}` }, 'Next puzzle'));
-    requestAnimationFrame(fit);
-  }
-
   try {
-    if (moves.length) await show([], false); // learn the player's colour from the start
-    await show(moves, true);
-    state = 'play';
+    if (pg.moves.length) await show(pg, [], false); // learn the player's colour from the start
+    await show(pg, pg.moves, true);
+    pg.state = 'play';
   } catch {
     // A saved line that no longer plays: start afresh.
-    moves = [];
-    await show(moves, true);
-    state = 'play';
-    saveLine();
+    pg.moves = [];
+    await show(pg, pg.moves, true);
+    pg.state = 'play';
+    saveLine(pg);
   }
-  renderChrome();
+  renderChrome(pg);
   return () => {
-    closed = true;
-    practice.close();
+    pg.closed = true;
+    pg.practice.close();
     window.removeEventListener('resize', onResize);
   };
 }
