@@ -9,11 +9,21 @@
 // browser allows only a few connections to one server at a time, and a stream per tab would
 // use them up. The other tabs hear from it over a BroadcastChannel and take the channel over
 // when its tab closes (Web Locks). Without those APIs each tab keeps its own.
+//
+// The notification setting lives in account/notify.js, the page's notices in account/notices.js
+// and the account's controls (the settings switch, the pages' notify control) in
+// account/controls.js; this module keeps the state they hang on and speaks for them to pages.
 
 import { h, mount } from './util.js';
 import { api, seats, catalog } from './api.js';
 import { go } from './nav.js';
 import { computerName } from './pages/shared.js';
+import { notificationsPossible, notifyOn, setNotify, onNotify, noteViewing, someoneViews, forgetViewing } from './account/notify.js';
+import { showStartedNotice, challenged, dropNotices } from './account/notices.js';
+import { personIcon, notifyControl, installNotifySetting } from './account/controls.js';
+
+// Pages reach these through this module, as before they moved.
+export { notificationsPossible, notifyOn, setNotify, onNotify, notifyControl };
 
 /** @typedef {import('./types.js').Account} Account */
 /** @typedef {import('./types.js').MyGamesListing} MyGamesListing */
@@ -25,7 +35,6 @@ let account; // undefined until known; null: nobody is signed in; {name}
 /** @type {Promise<void> | null} */
 let known = null; // the promise of the first answer
 const listeners = new Set();
-const TAB = Math.random().toString(36).slice(2);
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('boardlab-account') : null;
 
 /**
@@ -185,7 +194,6 @@ export async function claimGame(id, tokens = seats.get(id)) {
   return state;
 }
 
-/** Claims every game this browser holds a seat in (not yet claimed here): how many were taken. */
 /**
  * Claims the seats of every game this browser holds (those not claimed before): answers how
  * many games now have a seat of the account's.
@@ -297,106 +305,6 @@ function applyTitle() {
   const base = document.title.replace(/^\(\d+\) /, '');
   const want = count > 0 && account ? `(${count}) ${base}` : base;
   if (document.title !== want) document.title = want;
-}
-
-// ---- notifications (opt-in) ----
-
-const NOTIFY = 'boardlab:notify';
-const VIEWING = 'boardlab:viewing:';
-
-/** Whether this browser can show notifications at all. */
-export function notificationsPossible() {
-  return typeof Notification === 'function';
-}
-
-/** Whether the player asked for notifications here and the browser allows them. */
-export function notifyOn() {
-  try {
-    return notificationsPossible() && Notification.permission === 'granted' && localStorage.getItem(NOTIFY) === 'on';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Turns notifications on (asking the browser's permission: only ever after the player pressed
- * a control) or off. Answers whether they are on, and why not: 'blocked' or 'unsupported'.
- * @param {boolean} on
- * @returns {Promise<{on: boolean, why?: string}>}
- */
-export async function setNotify(on) {
-  const store = (v) => {
-    try {
-      if (v) localStorage.setItem(NOTIFY, 'on');
-      else localStorage.removeItem(NOTIFY);
-    } catch {
-      // without storage the choice lasts while the page is open
-    }
-  };
-  if (!on) {
-    store(false);
-    notifyListeners();
-    return { on: false };
-  }
-  if (!notificationsPossible()) return { on: false, why: 'unsupported' };
-  let permission = Notification.permission;
-  if (permission === 'default') {
-    try {
-      permission = await Notification.requestPermission();
-    } catch {
-      permission = 'denied';
-    }
-  }
-  store(permission === 'granted');
-  notifyListeners();
-  return permission === 'granted' ? { on: true } : { on: false, why: 'blocked' };
-}
-
-/** @type {Set<(on: boolean) => void>} */
-const notifyWatchers = new Set();
-/**
- * Calls `fn(on)` whenever notifications are turned on or off here; returns the way to stop.
- * @param {(on: boolean) => void} fn
- * @returns {() => boolean}
- */
-export function onNotify(fn) {
-  notifyWatchers.add(fn);
-  return () => notifyWatchers.delete(fn);
-}
-function notifyListeners() {
-  for (const fn of [...notifyWatchers]) fn(notifyOn());
-}
-
-/** The game this tab shows, while the tab is visible: noted for the other tabs too. */
-function viewedGame() {
-  const m = /^\/games\/([a-z0-9]+)\/?$/.exec(location.pathname);
-  return m && document.visibilityState === 'visible' ? m[1] : null;
-}
-
-function noteViewing() {
-  try {
-    const id = viewedGame();
-    if (id) localStorage.setItem(VIEWING + TAB, JSON.stringify({ id, at: Date.now() }));
-    else localStorage.removeItem(VIEWING + TAB);
-  } catch {
-    // without storage each tab knows only what it shows itself
-  }
-}
-
-/** Whether a visible tab of this browser shows game `id` (noted in the last minute). */
-function someoneViews(id) {
-  if (viewedGame() === id) return true;
-  try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const k = localStorage.key(i);
-      if (!k || !k.startsWith(VIEWING)) continue;
-      const v = JSON.parse(/** @type {string} */ (localStorage.getItem(k)));
-      if (v && v.id === id && Date.now() - v.at < 60000) return true;
-    }
-  } catch {
-    return false;
-  }
-  return false;
 }
 
 async function notifyTurn(g) {
@@ -615,75 +523,7 @@ async function challengeStarted(id, here) {
   }
 }
 
-/** "Your challenge was accepted — play now": a notice with a link, until closed or followed. */
-function showStartedNotice(id, what) {
-  if (location.pathname === `/games/${id}`) return;
-  showNotice({ 'data-game-id': id }, `${what}: the game has started.`, `/games/${id}`, 'Play now');
-}
-
-/** A notice with a link, until closed or followed. */
-function showNotice(attrs, text, href, label) {
-  let box = document.getElementById('notices');
-  if (!box) {
-    box = /** @type {HTMLElement} */ (h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
-    document.body.append(box);
-  }
-  const notice = h('div', { class: 'notice', ...attrs },
-    h('span', { class: 'notice-text' }, text),
-    h('a', { href, class: 'btn btn-primary notice-go', onclick: () => notice.remove() }, label),
-    h('button', { type: 'button', class: 'btn notice-x', 'aria-label': 'Close', title: 'Close', onclick: () => notice.remove() }, '×'));
-  box.append(notice);
-}
-
-const challengesSeen = new Set();
-
-/**
- * A player challenged this one by name: a notice (and, if allowed, a notification) leading to the lobby.
- * @param {LiveNews} news
- * @param {boolean} here
- */
-function challenged(news, here) {
-  if (challengesSeen.has(news.challenge)) return;
-  challengesSeen.add(news.challenge);
-  const what = `${news.from} challenges you to ${news.title || 'a game'}`;
-  if (location.pathname !== '/lobby') {
-    showNotice({ 'data-challenge-id': news.challenge }, `${what}.`, '/lobby', 'See the challenge');
-  }
-  if (here && notifyOn() && document.visibilityState !== 'visible') {
-    try {
-      const n = new Notification(`${what}.`, { body: 'Accept it in the lobby.', tag: `boardlab-challenge-${news.challenge}`, icon: '/favicon.svg' });
-      n.onclick = () => {
-        window.focus();
-        go('/lobby');
-        n.close();
-      };
-    } catch {
-      // some browsers show notifications only from a service worker
-    }
-  }
-}
-
-/** Notices of games the page now shows go. */
-function dropNotices() {
-  for (const n of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#notices .notice'))) {
-    if (location.pathname === `/games/${n.dataset.gameId}`) n.remove();
-  }
-}
-
 // ---- the top bar ----
-
-const PERSON = 'M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5z';
-
-function personIcon() {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-  p.setAttribute('d', PERSON);
-  p.setAttribute('fill', 'currentColor');
-  svg.append(p);
-  return svg;
-}
 
 function renderBar() {
   const bar = document.getElementById('account-bar');
@@ -720,71 +560,6 @@ async function signOutHere() {
 }
 
 /**
- * A control for notifications, for pages: "Notify me when it is my turn" (asks the browser's
- * permission when pressed), or that they are on, with a way to turn them off.
- */
-export function notifyControl() {
-  const box = h('div', { class: 'notify-control', id: 'notify-control' });
-  let note = '';
-  const draw = () => {
-    if (!notificationsPossible()) {
-      mount(box);
-      return;
-    }
-    if (notifyOn()) {
-      mount(box, h('span', { class: 'notify-on' }, 'Notifications are on: you hear when a game waits for your move.'),
-        h('button', { type: 'button', class: 'btn', id: 'btn-notify-off', onclick: async () => { await setNotify(false); draw(); } }, 'Turn off'));
-      return;
-    }
-    mount(box, h('button', {
-      type: 'button', class: 'btn', id: 'btn-notify',
-      onclick: async () => {
-        const res = await setNotify(true);
-        note = res.why === 'blocked' ? 'The browser blocks notifications from this site: allow them in its site settings, then try again.' : '';
-        draw();
-      },
-    }, 'Notify me when it is my turn'), note ? h('span', { class: 'notify-note', role: 'status' }, note) : null);
-  };
-  draw();
-  // Follows the setting (changed in the settings menu) while the control is on the page.
-  const stop = onNotify(() => {
-    if (box.isConnected) draw();
-    else stop();
-  });
-  return box;
-}
-
-// ---- the settings menu: notifications ----
-
-function installNotifySetting() {
-  const menu = document.getElementById('settings-menu');
-  if (!menu || !notificationsPossible()) return;
-  const about = h('p', { class: 'opt-desc', id: 'notify-about' }, 'A browser notification when one of your games waits for your move.');
-  const input = h('input', {
-    id: 'set-notify', type: 'checkbox', checked: notifyOn(),
-    onchange: async (ev) => {
-      const res = await setNotify(ev.target.checked);
-      ev.target.checked = res.on;
-      about.textContent = res.why === 'blocked'
-        ? 'The browser blocks notifications from this site: allow them in its site settings, then try again.'
-        : 'A browser notification when one of your games waits for your move.';
-    },
-  });
-  const row = h('div', { class: 'setting', id: 'notify-setting', hidden: !account },
-    h('label', { class: 'switch' }, input, h('span', { class: 'switch-track' }), h('span', {}, 'Notify me when it is my turn')), about);
-  menu.append(row);
-  onAccount((a) => {
-    row.hidden = !a;
-  });
-  onNotify((on) => {
-    input.checked = on;
-  });
-  /** @type {HTMLElement} */ (document.getElementById('settings')).addEventListener('toggle', () => {
-    input.checked = notifyOn();
-  });
-}
-
-/**
  * Finds out who is signed in and keeps the top bar, the title and the live channel in step.
  * @returns {Promise<void>}
  */
@@ -796,7 +571,7 @@ export function installAccount() {
     applyTitle();
   });
   renderBar();
-  installNotifySetting();
+  installNotifySetting(!!account, onAccount);
   // The page's own title changes (every page sets it): the count goes back in front.
   const title = document.querySelector('title');
   if (title) new MutationObserver(applyTitle).observe(title, { childList: true, characterData: true, subtree: true });
@@ -806,13 +581,7 @@ export function installAccount() {
     // Back to a tab: its listing may be older than the others'.
     if (document.visibilityState === 'visible' && live) refreshGames();
   });
-  window.addEventListener('pagehide', () => {
-    try {
-      localStorage.removeItem(VIEWING + TAB);
-    } catch {
-      // nothing to clear
-    }
-  });
+  window.addEventListener('pagehide', forgetViewing);
   setInterval(noteViewing, 30000);
   known = fetchAccount().then((a) => setAccount(a)).catch(() => setAccount(null));
   return known;
