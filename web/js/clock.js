@@ -44,9 +44,6 @@ const PRESETS = [
   ['10+5', realTime(10, 5)], ['15+10', realTime(15, 10)], ['1d', perMove(1)], ['3d', perMove(3)],
 ];
 
-/** The texts of the time controls offered first. */
-export const CLOCK_PRESETS = PRESETS.map(([text]) => text);
-
 /** "1 min 30 s" for a number of seconds. */
 function secondsWords(total) {
   const t = Math.round(total);
@@ -163,7 +160,7 @@ function customFields(value) {
  * @param {{ id?: string }} [where]
  */
 export function clockPicker(value, onChange, { id = 'clock' } = {}) {
-  let choice = CLOCK_PRESETS.includes(value || '') ? value || '' : (value || '').endsWith('d') ? CUSTOM_DAYS : CUSTOM_RT;
+  let choice = PRESETS.some(([text]) => text === (value || '')) ? value || '' : (value || '').endsWith('d') ? CUSTOM_DAYS : CUSTOM_RT;
   const start = customFields(value || '');
   const minutes = /** @type {HTMLInputElement} */ (h('input', {
     id: `${id}-minutes`, type: 'number', min: 0.25, max: 180, step: 'any', value: start.minutes, inputmode: 'decimal',

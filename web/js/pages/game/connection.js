@@ -134,10 +134,24 @@ export async function send(pg, move) {
   setFeedback(ps, `Playing ${move}…`, 'pending');
   sync(pg, false);
   pg.render();
+  await postMove(pg, move, seat);
+}
+
+/**
+ * Sends `move` for `seat` at the version shown and takes in the answer; `played` runs once
+ * the server accepted it.
+ * @param {import('./state.js').Page} pg
+ * @param {string} move
+ * @param {string} seat
+ * @param {() => void} [played]
+ */
+async function postMove(pg, move, seat, played) {
+  const { ps } = pg;
   try {
     // Without the seat's token (a seat of the account) none is sent: the session speaks.
     const next = await api.move(pg.id, { move, token: ps.tokens[seat], version: ps.state.version });
     ps.busy = false;
+    if (played) played();
     setFeedback(ps, '');
     receive(pg, next);
     settle(pg);
@@ -169,17 +183,9 @@ export async function submitTyped(pg) {
   const seat = ps.state.to_move.seat;
   ps.busy = true;
   pg.render();
-  try {
-    const next = await api.move(pg.id, { move: text, token: ps.tokens[seat], version: ps.state.version });
-    ps.busy = false;
+  await postMove(pg, text, seat, () => {
     input.value = '';
-    setFeedback(ps, '');
-    receive(pg, next);
-    settle(pg);
-  } catch (e) {
-    ps.busy = false;
-    await handleError(pg, e);
-  }
+  });
 }
 
 /**
