@@ -7,27 +7,18 @@
 // as a click on the piece and one on its target), pieces slide from their old place to their new
 // one when the board changes, and a board too small for a finger can be zoomed. Where a move went
 // is not in the board description: it is found by matching the pieces that left a cell with those
-// of the same colour and kind that arrived on another.
+// of the same colour and kind that arrived on another. Those live in board/: the drag in drag.js,
+// the slides and fades in motion.js, the zoom in zoom.js.
 
-import { h, s, fingerSized, reducedMotion } from './util.js';
+import { h, s, fingerSized } from './util.js';
 import { K, pieceKey, disc } from './games/drawing.js';
 import { drawingFor, gameDefs } from './games/index.js';
+import { SLIDE_MS, motion as changes, animate } from './board/motion.js';
+import { Drag } from './board/drag.js';
+import { fitZoom, setZoom, reveal } from './board/zoom.js';
 
 /** Room around the board for the coordinates, in board units. */
 const MARGIN = 0.62;
-/** The smallest comfortable target for a finger, in CSS pixels (and the size a zoom gives it). */
-const FINGER = 44;
-const ZOOMED = 48;
-/** What is left to click of a triangle with points that can be clicked on its corners (a share
- * of the spacing of the points): the smallest target a board of points has. */
-const TRIANGLE_LEFT = 0.63;
-/** How far a press moves before it is a drag and not a click, in CSS pixels. */
-const DRAG_SLOP = { mouse: 5, pen: 6, touch: 10 };
-/** How long a piece takes to slide to its new place, and a removed one to fade, in ms. */
-const SLIDE_MS = 180;
-/** More changes than these between two boards are a new position, not a move: no animation. */
-const MOST_SLIDES = 4;
-const MOST_OTHERS = 8;
 
 let defsInstalled = false;
 
@@ -90,9 +81,9 @@ export class BoardView {
     });
     this.board = null;
     this.view = {};
-    this.gesture = null; // a press that may become a drag (or a pan of the zoomed board)
-    this.held = null; // the piece being dragged: {cell, layer, x, y, touch}
-    this.dropped = null; // a piece dropped on a target, shown there until the move is played
+    /** @type {import('./board/motion.js').Running | null} */
+    this.running = null; // the slides and fades under way
+    this.drag = new Drag(this); // a press that may become a drag, the piece in hand or dropped
     this.zoomed = false;
     if (zoom) {
       this.scroller = h('div', { class: 'board-scroll' }, this.svg);
@@ -100,13 +91,13 @@ export class BoardView {
       this.zoomButton = h('button', {
         type: 'button', class: 'btn board-zoom', hidden: true, 'aria-pressed': 'false',
         title: 'Show the board larger, to scroll around: each cell at least a fingertip wide',
-        onclick: () => this.setZoom(!this.zoomed),
+        onclick: () => setZoom(this, !this.zoomed),
       }, 'Zoom in');
-      this.onResize = () => requestAnimationFrame(() => this.fitZoom());
+      this.onResize = () => requestAnimationFrame(() => fitZoom(this));
       window.addEventListener('resize', this.onResize);
     } else container.append(this.svg);
     this.svg.addEventListener('click', (ev) => {
-      if (this.noClick) return;
+      if (this.drag.noClick) return;
       const hit = ev.target.closest('[data-cell]');
       if (hit) {
         this.view.cursor = null;
@@ -114,10 +105,10 @@ export class BoardView {
       }
     });
     this.svg.addEventListener('keydown', (ev) => this.key(ev));
-    this.svg.addEventListener('pointerdown', (ev) => this.press(ev));
-    this.svg.addEventListener('pointermove', (ev) => this.pointerMove(ev));
-    this.svg.addEventListener('pointerup', (ev) => this.release(ev));
-    this.svg.addEventListener('pointercancel', (ev) => this.cancelPress(ev));
+    this.svg.addEventListener('pointerdown', (ev) => this.drag.press(ev));
+    this.svg.addEventListener('pointermove', (ev) => this.drag.pointerMove(ev));
+    this.svg.addEventListener('pointerup', (ev) => this.drag.release(ev));
+    this.svg.addEventListener('pointercancel', (ev) => this.drag.cancelPress(ev));
   }
 
   /** Board units to SVG coordinates. */
@@ -131,7 +122,7 @@ export class BoardView {
     this.board = board;
     this.view = view || {};
     const svg = this.svg;
-    const motion = this.motion(before, board);
+    const motion = changes(before, board, this.view);
     this.arrivals = motion.arrivals;
     svg.replaceChildren();
     this.layerHits = [];
@@ -152,21 +143,21 @@ export class BoardView {
     // A board with pieces to drag takes the touches that land on it (no scrolling the page).
     svg.classList.toggle('drag-on', [...(view.drag || [])].some((k) => {
       const i = k.indexOf(':');
-      return i < 0 ? this.draggable(k, null) : this.draggable(k.slice(i + 1), k.slice(0, i));
+      return i < 0 ? this.drag.draggable(k, null) : this.drag.draggable(k.slice(i + 1), k.slice(0, i));
     }));
-    const back = this.returning;
-    this.returning = null;
+    const back = this.drag.returning;
+    this.drag.returning = null;
     // A redraw of the same position (a selection, the page's next state) goes on with what was
     // moving: the pieces drawn anew take up their slides where they were.
     const run = this.running;
     const since = run ? performance.now() - run.t0 : Infinity;
-    if (motion.changed) this.animate(motion);
-    else if (since < SLIDE_MS - 10) this.animate(/** @type {any} */ (run).motion, since);
+    if (motion.changed) this.running = animate(this, motion, this.drag.dropped);
+    else if (since < SLIDE_MS - 10) this.running = animate(this, /** @type {any} */ (run).motion, this.drag.dropped, since);
     else this.running = null;
-    this.settleDrop(motion);
-    if (back) this.slideHome(back);
-    this.settleHeld();
-    if (this.zoomButton) requestAnimationFrame(() => this.fitZoom());
+    this.drag.settleDrop(motion);
+    if (back) this.drag.slideHome(back);
+    this.drag.settleHeld();
+    if (this.zoomButton) requestAnimationFrame(() => fitZoom(this));
   }
 
   /** Arrows from cell to cell (figures): a shaft and a head, stopping short of the centres. */
@@ -414,8 +405,8 @@ export class BoardView {
    * a triangle and its destinations), which lie over the points' discs but leave out, at each
    * corner where a point can be clicked, a notch the size of a piece on a point: a tap on a
    * piece or a dot is theirs. (With pieces on the corners of a triangle, what is left of the
-   * triangle is TRIANGLE_LEFT of a point spacing across: some 36 px on a phone 390 px wide, the
-   * whole triangle 49 × 56; the board can be zoomed there.)
+   * triangle is TRIANGLE_LEFT (board/zoom.js) of a point spacing across: some 36 px on a phone
+   * 390 px wide, the whole triangle 49 × 56; the board can be zoomed there.)
    * The game's layer (drawing.js, LayerDrawing) adds a target of its own for each group of its
    * pieces beside a ground piece.
    */
@@ -528,410 +519,15 @@ export class BoardView {
       this.view.cursor = next.name;
       this.render(this.board, this.view);
       this.svg.focus({ preventScroll: this.zoomed });
-      if (this.zoomed) this.reveal(this.svg.querySelector('.hit-cursor'));
+      if (this.zoomed) reveal(this, this.svg.querySelector('.hit-cursor'));
       this.onCursor(next);
     } else if ((ev.key === 'Enter' || ev.key === ' ') && this.view.cursor) {
       ev.preventDefault();
       this.onCell(this.view.cursor, ev);
     } else if (ev.key === 'Escape') {
-      if (this.held) this.dropHeld(false);
+      if (this.drag.held) this.drag.dropHeld(false);
       this.onCell(null, ev);
     }
-  }
-
-  // ---- pieces that slide and fade ----
-
-  /**
-   * What changed from the board `before` to `after`: the pieces that moved (`slides`: from, to,
-   * key), those removed (`fades`: cell, piece) and the cells where pieces came from nowhere
-   * (`arrivals`). A piece that left one cell is matched with the nearest one of the same colour
-   * and kind that arrived on another. Nothing is animated where the boards are not two positions
-   * of one game a move apart (a new position, pictures, `view.animate === false`).
-   */
-  motion(before, after) {
-    const none = { changed: true, slides: [], fades: [], arrivals: new Set() };
-    if (!before || !after || before.layout !== after.layout || before.width !== after.width
-      || before.height !== after.height || before.cells.length !== after.cells.length) return none;
-    const was = new Map(before.cells.map((c) => [c.name, c.pieces || []]));
-    const at = new Map(after.cells.map((c) => [c.name, c]));
-    const left = [];
-    const came = [];
-    for (const c of after.cells) {
-      if (!was.has(c.name)) return none;
-      const old = was.get(c.name).slice();
-      for (const p of c.pieces || []) {
-        const i = old.findIndex((q) => pieceKey(q) === pieceKey(p));
-        if (i >= 0) old.splice(i, 1);
-        else came.push({ cell: c.name, key: pieceKey(p) });
-      }
-      for (const p of old) left.push({ cell: c.name, key: pieceKey(p), piece: p });
-    }
-    if (!left.length && !came.length) return { changed: false, slides: [], fades: [], arrivals: new Set() };
-    const v = this.view;
-    if (v.still || v.bare || v.animate === false) return none;
-    const dist = (a, b) => Math.hypot(at.get(a).x - at.get(b).x, at.get(a).y - at.get(b).y);
-    const slides = [];
-    const arrivals = new Set();
-    for (const c of came) {
-      /** @type {any} */
-      let best = null;
-      for (const l of left) {
-        if (l.used || l.key !== c.key || l.cell === c.cell) continue;
-        if (!best || dist(l.cell, c.cell) < dist(best.cell, c.cell)) best = l;
-      }
-      if (best) {
-        best.used = true;
-        slides.push({ from: best.cell, to: c.cell, key: c.key });
-      } else arrivals.add(c.cell);
-    }
-    const fades = left.filter((l) => !l.used);
-    if (slides.length > MOST_SLIDES || fades.length + arrivals.size > MOST_OTHERS) return none;
-    return { changed: true, known: true, slides, fades, arrivals };
-  }
-
-  /** Slides the pieces that moved from their old cells and fades those removed, from `at` ms in. */
-  animate(motion, at = 0) {
-    this.running = null;
-    if (reducedMotion() || (!motion.slides.length && !motion.fades.length)) return;
-    const used = new Set();
-    const drop = this.dropped;
-    const inHand = drop ? drop.keys.slice() : [];
-    // A piece dropped on its target is there already.
-    const slides = motion.slides.filter((m) => {
-      if (!drop || drop.from !== m.from || drop.to !== m.to || !inHand.includes(m.key)) return true;
-      inHand.splice(inHand.indexOf(m.key), 1);
-      return false;
-    });
-    this.running = { motion: { ...motion, slides }, t0: performance.now() - at };
-    for (const m of slides) {
-      const group = this.piecesOn(m.to);
-      const el = group && [...group.querySelectorAll(`[data-piece="${m.key}"]`)].find((e) => !used.has(e));
-      if (!el) continue;
-      used.add(el);
-      const [fx, fy] = this.centre(m.from);
-      const [tx, ty] = this.centre(m.to);
-      this.slide(el, fx - tx, fy - ty, SLIDE_MS, at);
-    }
-    const byCell = new Map();
-    for (const f of motion.fades) byCell.set(f.cell, (byCell.get(f.cell) || []).concat([f.piece]));
-    if (!byCell.size) return;
-    const layer = s('g', { class: 'fading', 'aria-hidden': 'true' });
-    for (const [cell, list] of byCell) {
-      const [cx, cy] = this.centre(cell);
-      layer.append(this.pieces({ pieces: list }, cx, cy));
-    }
-    // Drawn like pieces but not counted as pieces of the position.
-    for (const e of layer.querySelectorAll('.pc, .cell-pieces, .appear')) e.classList.remove('pc', 'cell-pieces', 'appear');
-    this.svg.insertBefore(layer, this.svg.querySelector('.hits'));
-    const fade = layer.animate([{ opacity: 1 }, { opacity: 0 }], { duration: SLIDE_MS, easing: 'ease-in', fill: 'forwards' });
-    fade.id = 'fade';
-    fade.currentTime = at;
-    fade.onfinish = () => layer.remove();
-    setTimeout(() => layer.remove(), SLIDE_MS - at + 100);
-  }
-
-  /** Moves `el` (a piece drawn with `translate(x y)`) from `dx, dy` away back to its place. */
-  slide(el, dx, dy, ms = SLIDE_MS, at = 0) {
-    const list = el.transform.baseVal;
-    const m = list.numberOfItems ? list.getItem(0).matrix : { e: 0, f: 0 };
-    const anim = el.animate([
-      { transform: `translate(${m.e + dx}px, ${m.f + dy}px)` },
-      { transform: `translate(${m.e}px, ${m.f}px)` },
-    ], { duration: ms, easing: 'ease-out' });
-    anim.id = 'slide';
-    anim.currentTime = at;
-  }
-
-  /** The group of the pieces drawn on `cell`. */
-  piecesOn(cell) {
-    return this.svg.querySelector(`.pieces [data-cell-pieces="${CSS.escape(cell)}"]`);
-  }
-
-  /** The centre of `cell` in SVG units. */
-  centre(cell) {
-    const c = this.board.cells.find((x) => x.name === cell);
-    return c ? this.xy(c.x, c.y) : [0, 0];
-  }
-
-  // ---- dragging ----
-
-  /** Whether a press on `cell` (on `layer`: the target of the game's layer) picks up a piece to drag. */
-  draggable(cell, layer) {
-    const d = this.view.drag;
-    if (!d || !cell || !d.has(layer ? `${layer}:${cell}` : cell)) return false;
-    return this.heldElements(cell, layer).length > 0;
-  }
-
-  /** What a drag from `cell` carries: the pieces of the game's layer from its target, else the
-   * ground pieces (the layer's where there are none). */
-  heldElements(cell, layer) {
-    const g = this.piecesOn(cell);
-    if (!g) return [];
-    const ground = [...g.children].filter((e) => e.classList.contains('pc'));
-    if (!layer && ground.length) return ground;
-    const own = this.drawing().layer;
-    return own ? [...g.querySelectorAll(own.selector)] : [];
-  }
-
-  /** Client coordinates to SVG units. */
-  svgPoint(ev) {
-    const m = this.svg.getScreenCTM();
-    if (!m) return [0, 0];
-    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
-    return [p.x, p.y];
-  }
-
-  /** The hit shape under a client point. */
-  hitAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const hit = el && el.closest('[data-cell]');
-    return hit && this.svg.contains(hit) ? /** @type {SVGElement} */ (hit) : null;
-  }
-
-  press(ev) {
-    // A press whose release was never seen (let go outside the window) is over.
-    if (this.gesture) this.cancelPress({ pointerId: this.gesture.id });
-    if (!ev.isPrimary || (ev.pointerType === 'mouse' && ev.button !== 0) || !this.board) return;
-    const hit = ev.target.closest && ev.target.closest('[data-cell]');
-    const cell = hit ? hit.dataset.cell : null;
-    const layer = hit ? hit.dataset.layer || null : null;
-    const grab = this.draggable(cell, layer);
-    // The zoomed board pans by dragging where no piece is picked up (with a finger only where
-    // the board takes all touches, as it does while pieces can be dragged).
-    const pan = !grab && this.zoomed && (ev.pointerType === 'mouse' || this.svg.classList.contains('drag-on'));
-    if (!grab && !pan) return;
-    this.gesture = {
-      id: ev.pointerId, type: ev.pointerType, x0: ev.clientX, y0: ev.clientY, cell, layer, grab, started: false,
-      left: this.scroller ? this.scroller.scrollLeft : 0, top: this.scroller ? this.scroller.scrollTop : 0,
-    };
-  }
-
-  pointerMove(ev) {
-    const g = this.gesture;
-    if (!g || ev.pointerId !== g.id) return;
-    const dx = ev.clientX - g.x0;
-    const dy = ev.clientY - g.y0;
-    if (!g.started) {
-      if (Math.hypot(dx, dy) < (DRAG_SLOP[g.type] || 6)) return;
-      g.started = true;
-      try {
-        this.svg.setPointerCapture(g.id);
-      } catch {
-        // A pointer the browser does not track (a made-up event): the drag goes on without.
-      }
-      if (g.grab) {
-        const [x, y] = this.svgPoint(ev);
-        this.held = { cell: g.cell, layer: g.layer, x, y, touch: g.type !== 'mouse' };
-        this.svg.classList.add('dragging');
-        // The press picks the piece up: the page selects it as a click on it would.
-        this.onCell(g.cell, { grab: true, pointerType: g.type }, g.layer);
-        this.hold();
-      }
-    }
-    ev.preventDefault();
-    if (!g.grab) {
-      this.scroller.scrollLeft = g.left - dx;
-      this.scroller.scrollTop = g.top - dy;
-      return;
-    }
-    if (!this.held) return;
-    [this.held.x, this.held.y] = this.svgPoint(ev);
-    this.hold();
-    this.markOver(ev.clientX, ev.clientY);
-  }
-
-  release(ev) {
-    const g = this.gesture;
-    if (!g || ev.pointerId !== g.id) return;
-    this.gesture = null;
-    if (!g.started) return; // a click: the click event does the rest
-    // The click that follows a drag is no click.
-    this.noClick = true;
-    setTimeout(() => { this.noClick = false; }, 0);
-    if (!this.held) return;
-    const hit = this.hitAt(ev.clientX, ev.clientY);
-    const to = hit ? hit.dataset.cell : null;
-    const t = to && this.view.targets && this.view.targets.get(to);
-    const held = this.held;
-    if (to && to !== held.cell && t && t !== 'confirm') {
-      this.dropHeld(true);
-      this.dropped = { from: held.cell, to, layer: held.layer, keys: this.carried().map((e) => e.dataset.piece) };
-      this.hold();
-      // The same click a click on the target makes: it plays the move, asks which one, or goes on.
-      this.onCell(to, ev, /** @type {SVGElement} */ (hit).dataset.layer || null);
-    } else {
-      this.dropHeld(false);
-    }
-  }
-
-  cancelPress(ev) {
-    const g = this.gesture;
-    if (!g || ev.pointerId !== g.id) return;
-    this.gesture = null;
-    if (this.held) this.dropHeld(false);
-  }
-
-  /** Ends a drag: the piece is let go where it is (`kept`), or goes back to its cell. */
-  dropHeld(kept) {
-    const held = this.held;
-    this.held = null;
-    this.svg.classList.remove('dragging');
-    if (!held || kept) return;
-    this.returning = held;
-    this.render(this.board, this.view);
-  }
-
-  /**
-   * Draws the piece in hand: under the pointer while dragged, on its target while the move it
-   * was dropped for is on its way.
-   */
-  hold() {
-    const held = this.held || this.dropped;
-    if (!held) return;
-    const carried = this.carried();
-    const els = carried.length ? carried : this.heldElements(this.held ? held.cell : held.from, held.layer);
-    if (!els.length) return;
-    let layer = this.svg.querySelector('.drag-layer');
-    if (!layer) {
-      layer = s('g', { class: 'drag-layer', 'aria-hidden': 'true' });
-      this.svg.append(layer);
-    }
-    for (const e of els) if (e.parentNode !== layer) layer.append(e);
-    const m = els[0].transform.baseVal;
-    const [ox, oy] = m.numberOfItems ? [m.getItem(0).matrix.e, m.getItem(0).matrix.f] : [0, 0];
-    const [x, y] = this.held ? [held.x, held.y] : this.centre(held.to);
-    // In hand a piece is drawn larger, more so under a finger, to be seen around it.
-    const k = this.held ? (held.touch ? 1.35 : 1.12) : 1;
-    layer.setAttribute('transform', `translate(${x} ${y}) scale(${k}) translate(${-ox} ${-oy})`);
-  }
-
-  /** The pieces in hand now (until the next redraw). */
-  carried() {
-    const layer = this.svg.querySelector('.drag-layer');
-    return layer ? [...layer.children] : [];
-  }
-
-  /** Marks the target under the dragged piece. */
-  markOver(x, y) {
-    for (const e of this.svg.querySelectorAll('.hit-over')) e.classList.remove('hit-over');
-    const hit = this.hitAt(x, y);
-    if (hit && this.held && hit.dataset.cell !== this.held.cell && this.view.targets && this.view.targets.has(hit.dataset.cell)) {
-      hit.classList.add('hit-over');
-    }
-  }
-
-  /** After a redraw: the piece in hand stays in hand while it can still be dragged. */
-  settleHeld() {
-    if (!this.held) return;
-    const { cell, layer } = this.held;
-    if (!this.view.drag || !this.view.drag.has(layer ? `${layer}:${cell}` : cell)) {
-      this.held = null;
-      this.svg.classList.remove('dragging');
-      return;
-    }
-    this.hold();
-  }
-
-  /**
-   * After a redraw: a piece dropped on a target stays there while its move is on its way (the
-   * board unchanged, nothing to click), and goes back when the move was not played (the board
-   * unchanged and clickable again: refused, or a chooser cancelled).
-   */
-  settleDrop(motion) {
-    const d = this.dropped;
-    if (!d) return;
-    if (motion.changed) {
-      // Played: the piece is on its target (a piece that stays, as one that shoots, goes back).
-      this.dropped = null;
-      if (motion.known && !motion.slides.some((m) => m.from === d.from && m.to === d.to)) {
-        const [x, y] = this.centre(d.to);
-        this.slideHome({ cell: d.from, layer: d.layer, x, y });
-      }
-    } else if (this.view.clickable && this.view.clickable.size) {
-      this.dropped = null;
-      const [x, y] = this.centre(d.to);
-      this.slideHome({ cell: d.from, layer: d.layer, x, y });
-    } else this.hold();
-  }
-
-  /** Slides a piece let go at `x, y` back to its cell. */
-  slideHome({ cell, layer, x, y }) {
-    if (reducedMotion()) return;
-    for (const el of this.heldElements(cell, layer)) {
-      const m = el.transform.baseVal;
-      if (!m.numberOfItems) continue;
-      const { e, f } = m.getItem(0).matrix;
-      this.slide(el, x - e, y - f, SLIDE_MS * 0.8);
-    }
-  }
-
-  // ---- zoom ----
-
-  /**
-   * The smallest target the board can have, in CSS pixels as it is drawn unzoomed: a square, or
-   * on a board of points what is left of a triangle between points that can be clicked.
-   */
-  smallestTarget() {
-    const vb = this.svg.viewBox.baseVal;
-    const w = this.scroller ? this.scroller.clientWidth : this.svg.getBoundingClientRect().width;
-    if (!this.board || !vb || !vb.width) return Infinity;
-    return (w / vb.width) * K * (this.board.layout === 'points' ? TRIANGLE_LEFT : 1);
-  }
-
-  /**
-   * Offers the zoom where a target is smaller than a finger on a touch screen or a phone-sized
-   * window. On a phone 390 px wide an 11×11 board of squares has squares of about 33 px (the
-   * screen is narrower than 11 × 44 px) and a 9×9 one of about 40 px; on a board of points,
-   * where a triangle shares its room with the pieces on its corners, about 36 px of the triangle
-   * are left to tap. Zoomed, the smallest target is 48 px and the board scrolls in a frame the size
-   * of the unzoomed one, so nothing around it moves.
-   */
-  fitZoom() {
-    if (!this.zoomButton) return;
-    if (!this.svg.isConnected) {
-      window.removeEventListener('resize', /** @type {() => void} */ (this.onResize));
-      return;
-    }
-    const useful = !!this.board && !this.view.still && fingerSized() && this.smallestTarget() < FINGER;
-    if (!useful && this.zoomed) this.setZoom(false);
-    this.zoomButton.hidden = !useful;
-    if (this.zoomed) this.applyZoom();
-  }
-
-  setZoom(on) {
-    if (!this.scroller) return;
-    this.zoomed = !!on;
-    this.scroller.classList.toggle('zoomed', this.zoomed);
-    this.zoomButton.setAttribute('aria-pressed', String(this.zoomed));
-    this.zoomButton.textContent = this.zoomed ? 'Whole board' : 'Zoom in';
-    if (!this.zoomed) {
-      this.svg.style.width = '';
-      this.scroller.style.aspectRatio = '';
-      return;
-    }
-    this.applyZoom();
-    const sc = this.scroller;
-    sc.scrollLeft = (sc.scrollWidth - sc.clientWidth) / 2;
-    sc.scrollTop = (sc.scrollHeight - sc.clientHeight) / 2;
-  }
-
-  applyZoom() {
-    const vb = this.svg.viewBox.baseVal;
-    if (!vb || !vb.width) return;
-    // The frame keeps the unzoomed board's shape; the board inside grows.
-    this.scroller.style.aspectRatio = `${vb.width} / ${vb.height}`;
-    this.svg.style.width = `${(Math.max(1, ZOOMED / this.smallestTarget()) * 100).toFixed(2)}%`;
-  }
-
-  /** Scrolls the zoomed board so that `el` is in view. */
-  reveal(el) {
-    if (!el || !this.scroller) return;
-    const c = this.scroller.getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    if (r.left < c.left) this.scroller.scrollLeft -= c.left - r.left;
-    else if (r.right > c.right) this.scroller.scrollLeft += r.right - c.right;
-    if (r.top < c.top) this.scroller.scrollTop -= c.top - r.top;
-    else if (r.bottom > c.bottom) this.scroller.scrollTop += r.bottom - c.bottom;
   }
 }
 
