@@ -176,7 +176,7 @@ export async function gameInfo(name) {
 
 /**
  * What the catalog says of a fact a board may show.
- * @typedef {{ name: string, colour: string | null, counts: string }} FactInfo
+ * @typedef {{ name: string, colour: string | null, counts: string, label: string }} FactInfo
  */
 
 /**

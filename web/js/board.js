@@ -55,7 +55,7 @@ export function installDefs() {
  * view: {
  *   game, flipped, targets: Map(name → 'move'|'capture'|'confirm'|'special'),
  *   selected: Set, last: Set, order: Map(name → n), flash: name, cursor: name,
- *   zones: which of the board's zones to show (the game's drawing reads it), goal: Map(name → colour), dim: bool,
+ *   zones: which of the board's zones to show (the game's drawing reads it), dim: bool,
  *   // Pictures (the rules' figures, the legend): marks that say something about cells.
  *   yes: Set (a ring, or a dot on an empty cell), no: Set (a cross),
  *   arrows: [[from, to]], still: bool (nothing to click), bare: bool (no frame or coordinates)
@@ -244,9 +244,6 @@ export class BoardView {
       }
       if (v.last && v.last.has(c.name)) marksG.append(s('rect', { class: 'last', x: x0, y: y0, width: K, height: K }));
       marksG.append(...more('over', at));
-      if (v.goal && v.goal.has(c.name)) {
-        marksG.append(s('rect', { class: ['goal', `goal-${v.goal.get(c.name)}`], x: x0 + 5, y: y0 + 5, width: K - 10, height: K - 10, rx: 10 }));
-      }
       if (v.selected && v.selected.has(c.name)) {
         marksG.append(s('rect', { class: 'selected', x: x0, y: y0, width: K, height: K }));
       }

@@ -9,7 +9,7 @@
 // dragged to a target is the same two clicks: the press picks it up (`click(cell, layer, {grab})`)
 // and the release on a target clicks there.
 
-import { fingerSized } from './util.js';
+import { fingerSized, clickWord, touchScreen, withEsc } from './util.js';
 
 /**
  * @typedef {object} Entry
@@ -240,11 +240,11 @@ export class MoveBuilder {
     const cells = this.sel.map((t) => this.cellOf(t));
     const more = this.nextTokens().size > 0;
     if (this.sel.length > 1 && done.length === 1 && more) {
-      return `${done[0].label}: click ${cells[cells.length - 1]} again, or click a highlighted target to go on. Esc cancels.`;
+      return withEsc(`${done[0].label}: ${clickWord()} ${cells[cells.length - 1]} again, or ${clickWord()} a highlighted target to go on.`);
     }
     const chosen = this.selection(this.sel[0]);
-    if (this.sel.length === 1 && chosen) return chosen.text;
-    return `${cells.join(' → ')}: choose a highlighted target. Esc cancels.`;
+    if (this.sel.length === 1 && chosen) return withEsc(chosen.text);
+    return withEsc(`${cells.join(' → ')}: choose a highlighted target.`);
   }
 
   /** The game's words for a click on `cell` that starts no move. */
@@ -324,8 +324,9 @@ export class MoveBuilder {
       if (again) return;
       // Neither a next step nor a new start: the selection stays, and the player is told.
       this.sel = kept;
-      const undo = kept.length === 1 ? `click ${this.cellOf(kept[0])} again to let go` : 'press Esc to start again';
-      this.hooks.refuse(cell, `That cannot go to ${cell}: click one of the marked cells, or ${undo}.`);
+      const undo = kept.length === 1 ? `${clickWord()} ${this.cellOf(kept[0])} again to let go`
+        : touchScreen() ? `${clickWord()} a new starting point` : 'press Esc to start again';
+      this.hooks.refuse(cell, `That cannot go to ${cell}: ${clickWord()} one of the marked cells, or ${undo}.`);
       return;
     }
     this.hooks.refuse(cell, this.refusal(cell));

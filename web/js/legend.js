@@ -2,7 +2,7 @@
 // pictures' boards come from the game's own presentation (the catalog's `legend`); each picture
 // is drawn by the board renderer, so it looks exactly as on the board.
 
-import { h, mount, pointerWords } from './util.js';
+import { h, mount, clickWord } from './util.js';
 import { gameInfo } from './api.js';
 import { BoardView } from './board.js';
 
@@ -71,7 +71,7 @@ export class Legend {
         list = h('p', { class: 'error-text' }, `The legend cannot be shown: ${e.message}`);
       }
       /** @type {Element} */ (this.card.querySelector('p.muted')).replaceWith(list,
-        h('p', { class: 'legend-note muted' }, pointerWords('On the board, yellow marks the last move, and dots and rings show where you can click next: '),
+        h('p', { class: 'legend-note muted' }, `On the board, yellow marks the last move, and dots and rings show where you can ${clickWord()} next: `,
           h('span', { class: 'palette-usual' }, 'green for a move, red for a capture.'),
           h('span', { class: 'palette-safe' }, 'blue for a move, a dotted orange ring for a capture.')));
     }

@@ -4,7 +4,7 @@
 // The page decides what a move means (a tutorial compares it with the lesson's goal, a puzzle
 // asks the judge) and what to say; the browser holds no rules.
 
-import { h, mount, cap, pointerWords } from './util.js';
+import { h, mount, cap } from './util.js';
 import { BoardView } from './board.js';
 import { MoveBuilder } from './interact.js';
 import { openChooser, closeChooser } from './chooser.js';
@@ -169,7 +169,7 @@ export class Practice {
     // The game's prompt speaks of marked cells: none are marked where finding them is the task.
     const quiet = !this.startMarks && !this.builder.sel.length && !this.builder.extra;
     const text = m.text || (this.enabled && !quiet ? this.builder.hint() : '');
-    this.el.feedback.textContent = pointerWords(text);
+    this.el.feedback.textContent = text;
     this.el.feedback.className = `feedback practice-feedback ${m.text && m.kind ? `feedback-${m.kind}` : 'feedback-hint'}`;
   }
 

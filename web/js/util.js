@@ -153,18 +153,28 @@ export function reducedMotion() {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+/** Whether the screen is a touch screen (a coarse pointer, no mouse): it taps and has no Esc key. */
+export function touchScreen() {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}
+
 /**
- * `text` for the screen in use: on a touch screen (a coarse pointer, no mouse) "click" reads
- * "tap", and the keyboard's Esc, which a phone has not, is left out.
+ * The word for pressing on the board with the pointer in use: "click", or "tap" on a touch
+ * screen; with a capital when `capital`.
+ * @param {boolean} [capital]
  */
-export function pointerWords(text) {
-  if (!text || typeof matchMedia !== 'function' || !matchMedia('(pointer: coarse)').matches) return text;
-  return String(text)
-    .replace(/\s*(?:Press )?Esc (?:cancels|to cancel)\.?/g, '')
-    .replace(/,? or press Esc to start again/g, ', or tap a new starting point')
-    .replace(/press Esc to start again/g, 'tap a new starting point')
-    .replace(/\bClick(ing|ed|s)?\b/g, (_, end) => `Tap${end === 'ing' ? 'ping' : end === 'ed' ? 'ped' : end || ''}`)
-    .replace(/\bclick(ing|ed|s)?\b/g, (_, end) => `tap${end === 'ing' ? 'ping' : end === 'ed' ? 'ped' : end || ''}`);
+export function clickWord(capital = false) {
+  const word = touchScreen() ? 'tap' : 'click';
+  return capital ? cap(word) : word;
+}
+
+/**
+ * A line said while a move is half made, with how to drop it where there is a keyboard:
+ * `text` then " Esc cancels.".
+ * @param {string} text
+ */
+export function withEsc(text) {
+  return touchScreen() || !text ? text : `${text} Esc cancels.`;
 }
 
 /** "1 move", "3 moves": a count with its noun. */

@@ -79,6 +79,17 @@ impl Colour {
             Colour::Red => "red",
         }
     }
+
+    /// The colour's name as people read it in a sentence: `White`, `Black`, `Yellow`, `Red`.
+    #[must_use]
+    pub fn title(self) -> &'static str {
+        match self {
+            Colour::White => "White",
+            Colour::Black => "Black",
+            Colour::Yellow => "Yellow",
+            Colour::Red => "Red",
+        }
+    }
 }
 
 impl fmt::Display for Colour {
@@ -197,6 +208,13 @@ impl Outcome {
             Outcome::Puzzle { solved: true, .. } => "solved".to_string(),
             Outcome::Puzzle { score, .. } => format!("score {score}"),
         }
+    }
+
+    /// The pieces left in a record's result tag of a puzzle not solved (`score 3` → 3);
+    /// `None` for any other tag.
+    #[must_use]
+    pub fn score_of_tag(tag: &str) -> Option<u32> {
+        tag.strip_prefix("score ")?.parse().ok()
     }
 }
 

@@ -50,7 +50,7 @@ impl Obsidio {
 
 /// The line shown while a first token is selected.
 fn first_token_hint(cell: &str) -> String {
-    format!("First token on {cell}: click a highlighted square for the second token. Esc cancels.")
+    format!("First token on {cell}: choose a highlighted square for the second token.")
 }
 
 impl Present for Obsidio {
@@ -223,10 +223,10 @@ impl Present for Obsidio {
             out.moves.push(input);
         }
         out.prompt = match (place, claim) {
-            (true, true) => "Click a marked square to place a token, or a target to claim it.",
-            (false, true) => "Click a target to claim it.",
+            (true, true) => "Choose a marked square to place a token, or a target to claim it.",
+            (false, true) => "Choose a target to claim it.",
             (true, false) => {
-                "Click a marked square to place a token (on a light square, then a second one)."
+                "Choose a marked square to place a token (on a light square, then a second one)."
             }
             (false, false) => "",
         }
@@ -237,7 +237,7 @@ impl Present for Obsidio {
                 one: "Claim {last}: confirm, or select more targets to claim together (the one \
                       selected last is claimed last and becomes the anchor)."
                     .to_string(),
-                many: "Claim {cells}; {last} is claimed last and becomes the anchor. Click a \
+                many: "Claim {cells}; {last} is claimed last and becomes the anchor. Choose a \
                        target again to drop it."
                     .to_string(),
                 pending_one: "Claim {cells}".to_string(),
@@ -411,7 +411,7 @@ mod tests {
         assert!(i.set_words.is_some());
         assert_eq!(
             i.prompt,
-            "Click a marked square to place a token, or a target to claim it."
+            "Choose a marked square to place a token, or a target to claim it."
         );
     }
 
@@ -421,7 +421,7 @@ mod tests {
         let i = g.interaction();
         assert_eq!(
             i.prompt,
-            "Click a marked square to place a token (on a light square, then a second one)."
+            "Choose a marked square to place a token (on a light square, then a second one)."
         );
         assert!(i.set_words.is_none());
         let dark = input(&i, "c3");
@@ -449,7 +449,7 @@ mod tests {
         assert_eq!(sel.name, "b3");
         assert_eq!(
             sel.text,
-            "First token on b3: click a highlighted square for the second token. Esc cancels."
+            "First token on b3: choose a highlighted square for the second token."
         );
         // One selection per first click, in the order of the moves.
         assert_eq!(i.selections[0].click, Click::on("a1"));

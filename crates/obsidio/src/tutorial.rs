@@ -51,7 +51,7 @@ pub(crate) static TUTORIAL: &[Step<Obsidio>] = &[
         options: "size=7,pie=false",
         position: EMPTY_7,
         goal: Goal::Check(is_light_pair),
-        hint: "Click a light square such as b3, then one of the highlighted squares for the \
+        hint: "Choose a light square such as b3, then one of the highlighted squares for the \
                second token.",
         show: "b3,f3",
         done: "Two tokens in one turn. The second one is now the anchor.",
@@ -84,10 +84,10 @@ pub(crate) static TUTORIAL: &[Step<Obsidio>] = &[
         options: "size=7,pie=false",
         position: "w.....w/.+.+.+./..b.b../.+.+.+./..b.b../.+.+.+./w.....w b anchor=g1",
         goal: Goal::Moves(&["+d4"]),
-        hint: "Click d4, then press the button to confirm the claim.",
+        hint: "Choose d4, then press the button to confirm the claim.",
         show: "+d4",
         done: "d4 is yours for good. Claiming needs no line of sight.",
-        wrong: "That placed a token. Claim d4 instead: click it, then confirm.",
+        wrong: "That placed a token. Claim d4 instead: choose it, then confirm.",
         mistakes: &[],
     },
     Step {
@@ -98,7 +98,7 @@ pub(crate) static TUTORIAL: &[Step<Obsidio>] = &[
         position: "w.w..../.B.W.+./..b.b.b/.W.+.+./..b.b.b/.B.W.B./w...... b anchor=a1 \
                    claimer=w",
         goal: Goal::Check(wins),
-        hint: "Click d4 and f4, then confirm: several targets can be claimed in one turn.",
+        hint: "Choose d4 and f4, then confirm: several targets can be claimed in one turn.",
         show: "+d4+f4",
         done: "Five targets: Black wins.",
         wrong: "That is not yet five targets. Select both d4 and f4 before you confirm.",

@@ -65,10 +65,10 @@ fn triangles_by_column() -> &'static [Tri] {
     })
 }
 
-const PLACE_HINT: &str = "Place your King: click a marked triangle of your castle.";
+const PLACE_HINT: &str = "Place your King: choose a marked triangle of your castle.";
 const KING_HINT: &str =
-    "Click a soldier and then a point to step or jump to, or your King and then a triangle.";
-const SOLDIER_HINT: &str = "Click a soldier and then a point to step or jump to.";
+    "Choose a soldier and then a point to step or jump to, or your King and then a triangle.";
+const SOLDIER_HINT: &str = "Choose a soldier and then a point to step or jump to.";
 
 /// A picture for the legend: `count` points or triangles side by side, one board unit apart,
 /// each made by `cell` from its left edge; triangles get their sides drawn as lines.
@@ -262,7 +262,7 @@ impl Present for Opprimo {
             });
         }
         let mut facts = BTreeMap::new();
-        facts.insert(Fact::Plies, self.ply().to_string());
+        facts.insert(Fact::Plies, format!("{} of {}", self.ply(), self.max_plies));
         Board {
             layout: Layout::Points,
             width: 1.0 + 6.0 * DX,
@@ -330,7 +330,7 @@ impl Present for Opprimo {
             inputs.push(input);
         }
         let refusal = if placing {
-            "Place your King first: click a highlighted triangle of your castle.".to_string()
+            "Place your King first: choose a highlighted triangle of your castle.".to_string()
         } else {
             "No legal move starts at {cell}.".to_string()
         };
@@ -367,11 +367,11 @@ fn selection(click: Click, mv: Move) -> Selection {
     let cell = click.cell.clone();
     let text = match mv {
         Move::Place(_) | Move::King(..) => {
-            format!("King on {cell}: click a highlighted triangle of the castle. Esc cancels.")
+            format!("King on {cell}: choose a highlighted triangle of the castle.")
         }
         _ => format!(
-            "Soldier on {cell}: click a highlighted point to step there or jump (a jump converts \
-             the soldier between). Esc cancels."
+            "Soldier on {cell}: choose a highlighted point to step there or jump (a jump converts \
+             the soldier between)."
         ),
     };
     Selection {
@@ -429,8 +429,8 @@ mod tests {
         let b1 = b.cell("b1").unwrap();
         assert_eq!(b1.pieces[0].colour, Colour::Yellow);
         assert!(b1.marks.contains(&Mark::StarRed));
-        assert_eq!(b.facts[&Fact::Plies], "1");
-        assert_eq!(h.facts[&Fact::Plies], "0");
+        assert_eq!(b.facts[&Fact::Plies], "1 of 400");
+        assert_eq!(h.facts[&Fact::Plies], "0 of 400");
     }
 
     #[test]
@@ -481,13 +481,13 @@ mod tests {
         assert_eq!(i.selections.len(), 12);
         assert_eq!(
             i.selections[0].text,
-            "King on b1a: click a highlighted triangle of the castle. Esc cancels."
+            "King on b1a: choose a highlighted triangle of the castle."
         );
         assert_eq!(
             i.refusals,
             vec![Refusal {
                 cells: Vec::new(),
-                text: "Place your King first: click a highlighted triangle of your castle.".into()
+                text: "Place your King first: choose a highlighted triangle of your castle.".into()
             }]
         );
     }
@@ -520,7 +520,7 @@ mod tests {
         assert_eq!(b3.name, "b3");
         assert!(b3
             .text
-            .starts_with("Soldier on b3: click a highlighted point"));
+            .starts_with("Soldier on b3: choose a highlighted point"));
         let d1e = i
             .selections
             .iter()

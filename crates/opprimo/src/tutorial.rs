@@ -41,7 +41,7 @@ pub(crate) static TUTORIAL: &[Step<Opprimo>] = &[
         title: "Place your King",
         text: "You play Yellow, at the bottom. Before the first soldier moves, each player puts \
                the King on a triangle of its castle: the shaded band of triangles behind your \
-               soldiers. Click a triangle of your castle.",
+               soldiers. Choose a triangle of your castle.",
         options: "",
         position: "rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy - - y 0",
         goal: Goal::Check(|_, mv| matches!(mv, Move::Place(_))),
@@ -58,7 +58,7 @@ pub(crate) static TUTORIAL: &[Step<Opprimo>] = &[
             ),
             Mistake::Click(
                 "d3",
-                "Soldiers wait until both Kings are placed: click a shaded triangle for your \
+                "Soldiers wait until both Kings are placed: choose a shaded triangle for your \
                  King first.",
             ),
         ],
@@ -70,7 +70,7 @@ pub(crate) static TUTORIAL: &[Step<Opprimo>] = &[
         options: "",
         position: "rrr/rrrr/rrr/4/3/4/3/4/3/4/yyy/yyyy/yyy d1e d11e y 2",
         goal: Goal::Moves(&["d3-d5", "d3-c4", "d3-e4"]),
-        hint: "Click d3, then one of the highlighted points above it.",
+        hint: "Choose d3, then one of the highlighted points above it.",
         show: "d3-d5",
         done: "Good. In a game, Red would answer next; soldiers never step back unless they \
                become Officers.",
@@ -118,7 +118,7 @@ pub(crate) static TUTORIAL: &[Step<Opprimo>] = &[
         hint: "From d13, c12 lies down and to the left, and b11 beyond it is empty.",
         show: "d13xb11",
         done: "Jumped backwards and converted. Officers are your most flexible pieces.",
-        wrong: "That does not win over c12. Click your Officer on d13, then b11.",
+        wrong: "That does not win over c12. Choose your Officer on d13, then b11.",
         mistakes: &[],
     },
     Step {

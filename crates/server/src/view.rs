@@ -4,7 +4,7 @@ use crate::services::reviews::ReviewStatus;
 use crate::state::{GameResult, Live, Meta};
 use crate::store::Listed;
 use boardlab_core::present::{Board, Interaction, Text};
-use boardlab_core::{Colour, Seat};
+use boardlab_core::{Colour, Outcome, Seat};
 use boardlab_games::AnyGame;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -131,18 +131,20 @@ pub struct ResultView {
     pub draw: bool,
     /// The record's result tag: the winning colour, `draw`, `solved` or `score N`.
     pub tag: String,
+    /// A puzzle not solved: the pieces left (the `N` of `score N`).
+    pub score: Option<u32>,
     pub reason: String,
     /// `rules`, `resignation`, `agreement` or `time`.
     pub termination: &'static str,
-    /// A sentence for people.
+    /// A sentence for people, colours named with capitals: `White wins: Black ran out of time`.
     pub text: String,
 }
 
 impl From<GameResult> for ResultView {
     fn from(r: GameResult) -> Self {
-        // Words for people: the winner by colour, not by seat.
+        // Words for people: the winner by colour (a name, with a capital), not by seat.
         let text = match (r.winner, r.colour, &r.outcome) {
-            (Some(_), Some(c), _) => format!("{c} wins: {}", r.reason),
+            (Some(_), Some(c), _) => format!("{} wins: {}", c.title(), r.reason),
             (Some(w), None, _) => format!("the {w} player wins: {}", r.reason),
             (None, _, Some(o)) if !r.draw => o.to_string(),
             (None, _, _) => format!("draw: {}", r.reason),
@@ -151,6 +153,7 @@ impl From<GameResult> for ResultView {
             winner: r.winner,
             colour: r.colour,
             draw: r.draw,
+            score: Outcome::score_of_tag(&r.tag),
             tag: r.tag,
             reason: r.reason,
             termination: r.termination,
@@ -273,6 +276,8 @@ pub struct ListedView {
     pub seats: ListedSeats,
     pub status: String,
     pub result: Option<String>,
+    /// A puzzle not solved: the pieces left (the `N` of the result `score N`).
+    pub score: Option<u32>,
     pub termination: Option<String>,
     pub moves: i64,
     pub to_move: Option<String>,
@@ -309,6 +314,7 @@ impl From<Listed> for ListedView {
                 second_account: l.accounts[1].clone(),
             },
             status: l.status,
+            score: l.result.as_deref().and_then(Outcome::score_of_tag),
             result: l.result,
             termination: l.termination,
             moves: l.move_count,

@@ -3,10 +3,10 @@
 //! a placement one click on the empty square; ending the arrangement and the two choices of
 //! the fair set-up are buttons.
 
-use crate::{Move, Phase, SightReduction, Square, BLACK, WHITE};
+use crate::{Config, Move, Phase, SightReduction, Square, BLACK, WHITE};
 use boardlab_core::present::{
-    grid, legal_with_notation, square, Board, Click, Fact, Interaction, LegendItem, MoveInput,
-    MoveKind, Piece, PieceKind, Refusal, Selection, Shade, Text,
+    grid, legal_with_notation, square, Board, Click, Fact, Interaction, LegendItem, Mark,
+    MoveInput, MoveKind, Piece, PieceKind, Refusal, Selection, Shade, Text,
 };
 use boardlab_core::tutorial::Step;
 use boardlab_core::Rules;
@@ -28,13 +28,17 @@ fn phase_words(phase: Phase) -> String {
     }
 }
 
-/// A colour's name with a capital letter: `White`.
-fn capitalised(c: Colour) -> String {
-    let name = c.name();
-    let mut chars = name.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
+/// What a solitaire game must end with, in words.
+fn goal_words(cfg: &Config) -> String {
+    match (cfg.pair, cfg.keep) {
+        (true, _) => "Clear the board".to_string(),
+        (false, Some((w, b))) => format!(
+            "Leave one White piece on {} and one Black piece on {}",
+            cell(w),
+            cell(b)
+        ),
+        (false, None) => "Leave exactly one White and one Black piece".to_string(),
+    }
 }
 
 /// Both orders of a two-click move.
@@ -92,6 +96,14 @@ impl Present for SightReduction {
             Fact::PiecesBlack,
             self.pieces(BLACK).count_ones().to_string(),
         );
+        let cfg = self.config();
+        if cfg.solitaire {
+            b.facts.insert(Fact::Goal, goal_words(cfg));
+            if let (Some((w, k)), false) = (cfg.keep, cfg.pair) {
+                b.cells[usize::from(w)].mark(Mark::GoalWhite);
+                b.cells[usize::from(k)].mark(Mark::GoalBlack);
+            }
+        }
         b
     }
 
@@ -153,23 +165,21 @@ impl Present for SightReduction {
                     MoveInput::clicks(notation, either_order(a, b), label)
                 }
                 Move::Done => MoveInput::button(notation, "Done arranging"),
-                Move::ChooseColour(c) => {
-                    MoveInput::button(notation, format!("Take {}", capitalised(c)))
-                }
+                Move::ChooseColour(c) => MoveInput::button(notation, format!("Take {}", c.title())),
                 Move::ChooseFirst(c) => {
-                    MoveInput::button(notation, format!("{} removes first", capitalised(c)))
+                    MoveInput::button(notation, format!("{} removes first", c.title()))
                 }
             };
             moves.push(input.touching(touched));
         }
         let prompt = if any_place {
-            "Click a marked square to place a piece."
+            "Choose a marked square to place a piece."
         } else if any_swap {
-            "Swap two pieces of different colours (click one, then the other), or press Done arranging."
+            "Swap two pieces of different colours (choose one, then the other), or press Done arranging."
         } else if any_pair {
-            "Click a marked piece to remove it, or two that see each other to remove the pair."
+            "Choose a marked piece to remove it, or two that see each other to remove the pair."
         } else if any_clicks {
-            "Click a marked piece to remove it."
+            "Choose a marked piece to remove it."
         } else {
             ""
         };
@@ -180,13 +190,13 @@ impl Present for SightReduction {
                 let c = cell(sq);
                 let text = if singles >> sq & 1 == 1 && doubles >> sq & 1 == 1 {
                     format!(
-                        "{c} selected: click {c} again to remove it alone, or a highlighted \
-                         partner to remove the pair. Esc cancels."
+                        "{c} selected: choose {c} again to remove it alone, or a highlighted \
+                         partner to remove the pair."
                     )
                 } else if arranging {
-                    format!("{c} selected: click a piece of the other colour to swap them. Esc cancels.")
+                    format!("{c} selected: choose a piece of the other colour to swap them.")
                 } else {
-                    format!("{c} selected: click a highlighted piece to complete the pair. Esc cancels.")
+                    format!("{c} selected: choose a highlighted piece to complete the pair.")
                 };
                 Selection {
                     click: Click::on(c.clone()),
@@ -309,7 +319,7 @@ mod tests {
         let i = g.interaction();
         assert_eq!(
             i.prompt,
-            "Click a marked piece to remove it, or two that see each other to remove the pair."
+            "Choose a marked piece to remove it, or two that see each other to remove the pair."
         );
         let notations: Vec<&str> = i.moves.iter().map(|m| m.notation.as_str()).collect();
         assert_eq!(notations, ["a1", "b1", "a2", "a1+b1", "a1+a2"]);
@@ -329,7 +339,7 @@ mod tests {
         assert_eq!(names, ["a1", "b1", "a2"]);
         assert_eq!(
             selection(&i, "b1").text,
-            "b1 selected: click b1 again to remove it alone, or a highlighted partner to remove the pair. Esc cancels."
+            "b1 selected: choose b1 again to remove it alone, or a highlighted partner to remove the pair."
         );
         assert_eq!(
             i.refusals,
@@ -344,11 +354,11 @@ mod tests {
     fn single_removal_prompt_and_game_over() {
         let g = at("4/4/4/4/4/4/4/WW1B w", &[]);
         let i = g.interaction();
-        assert_eq!(i.prompt, "Click a marked piece to remove it.");
+        assert_eq!(i.prompt, "Choose a marked piece to remove it.");
         assert_eq!(i.moves.len(), 2);
         assert_eq!(
             selection(&i, "a1").text,
-            "a1 selected: click a highlighted piece to complete the pair. Esc cancels."
+            "a1 selected: choose a highlighted piece to complete the pair."
         );
         let over = at("4/4/4/4/4/4/4/W2B w", &[]);
         assert!(over.outcome().is_some());
@@ -363,7 +373,7 @@ mod tests {
         let i = g.interaction();
         assert_eq!(
             i.prompt,
-            "Swap two pieces of different colours (click one, then the other), or press Done arranging."
+            "Swap two pieces of different colours (choose one, then the other), or press Done arranging."
         );
         let swap = input(&i, "swap a1 b1");
         assert_eq!(swap.paths, vec![path(&["a1", "b1"]), path(&["b1", "a1"])]);
@@ -375,7 +385,7 @@ mod tests {
         assert!(done.cells.is_empty());
         assert_eq!(
             selection(&i, "c5").text,
-            "c5 selected: click a piece of the other colour to swap them. Esc cancels."
+            "c5 selected: choose a piece of the other colour to swap them."
         );
         assert_eq!(i.selections.len(), 32);
         assert_eq!(
@@ -406,7 +416,7 @@ mod tests {
     fn placements_are_one_click() {
         let g = SightReduction::new(&options(&[("setup", "deterministic")]), 1).unwrap();
         let i = g.interaction();
-        assert_eq!(i.prompt, "Click a marked square to place a piece.");
+        assert_eq!(i.prompt, "Choose a marked square to place a piece.");
         assert_eq!(i.moves.len(), 32);
         let place = input(&i, "@b2");
         assert_eq!(place.paths, vec![path(&["b2"])]);
@@ -415,7 +425,7 @@ mod tests {
         assert_eq!(place.cells, vec!["b2"]);
         assert_eq!(
             selection(&i, "b2").text,
-            "b2 selected: click a highlighted piece to complete the pair. Esc cancels."
+            "b2 selected: choose a highlighted piece to complete the pair."
         );
         assert_eq!(
             i.refusals[0].text,

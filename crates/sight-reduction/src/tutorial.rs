@@ -172,15 +172,15 @@ pub(crate) static TUTORIAL: &[Step<SightReduction>] = &[
     Step {
         title: "Two at once",
         text: "In the pair variant a turn may take away two of your pieces that see each other. \
-               Remove a2 and d2 together: click one, then the other.",
+               Remove a2 and d2 together: choose one, then the other.",
         options: "removal=pair",
         position: "4/4/4/4/B2B/4/W2W/1W2 w",
         goal: Goal::Check(is_pair),
-        hint: "a2 and d2 see each other along rank 2. Click a2, then d2.",
+        hint: "a2 and d2 see each other along rank 2. Choose a2, then d2.",
         show: "a2+d2",
         done: "Both gone in one turn. A lone piece can still be removed too, when it sees a \
                friend.",
-        wrong: "That removed only one piece. Click a2, then d2, to take both.",
+        wrong: "That removed only one piece. Choose a2, then d2, to take both.",
         mistakes: &[Mistake::Click(
             "b1",
             "b1 sees no White piece along its rank or file, so it cannot go alone or in a pair.",

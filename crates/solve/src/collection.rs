@@ -155,6 +155,8 @@ pub struct PuzzleEntry {
     /// `clear-easy-12`, …
     pub id: String,
     pub kind: PuzzleKind,
+    /// The kind's word in ids: `clear` or `win`.
+    pub word: &'static str,
     pub difficulty: Difficulty,
     pub number: u64,
     /// `Clear the board` or `Win from here`.
@@ -249,6 +251,7 @@ pub fn make(id: PuzzleId, deadline: Option<Instant>) -> Result<PuzzleEntry, Make
             return Ok(PuzzleEntry {
                 id: name,
                 kind: id.kind,
+                word: id.kind.word(),
                 difficulty: id.difficulty,
                 number: id.number,
                 title: id.kind.title(),

@@ -295,13 +295,13 @@ impl Present for Toy {
         }
         let moves = present::legal_with_notation(self);
         Interaction {
-            prompt: "Click an empty square to place a stone.".into(),
+            prompt: "Choose an empty square to place a stone.".into(),
             selections: moves
                 .iter()
                 .map(|(m, n)| Selection {
                     click: Click::on(Toy::name(*m)),
                     name: n.clone(),
-                    text: format!("{n}: click it again. Esc cancels."),
+                    text: format!("{n}: choose it again."),
                     zones: None,
                 })
                 .collect(),

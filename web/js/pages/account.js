@@ -60,9 +60,10 @@ function accountForm(kind, query) {
         toast(`${create ? 'Welcome' : 'Signed in as'} ${res.account.name}.${added}`, 'ok', 4500);
         go(nextPath(query), true);
       } catch (e) {
-        // The server's own words: wrong name or password, a name taken, a wait after too many tries.
+        // The server's own words: wrong name or password, a name taken, a wait after too many
+        // tries (a 429 `rate_limited` says how long itself), too many passwords checked at once.
         let text = e.message || String(e);
-        if (e.status === 429 && e.retryAfter && !/\d/.test(text)) text += ` (try again in ${e.retryAfter} s)`;
+        if (e.status === 429 && e.retryAfter && e.code !== 'rate_limited') text += ` (try again in ${e.retryAfter} s)`;
         err.textContent = text.charAt(0).toUpperCase() + text.slice(1);
         button.disabled = false;
         button.textContent = create ? 'Create account' : 'Sign in';

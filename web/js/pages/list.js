@@ -37,7 +37,7 @@ export async function listPage(root, query) {
   // Whether this browser holds the seat to move (by its token or the account).
   const myTurn = (g) => g.status === 'ongoing' && g.to_move && ((held.has(g.id) && !!seats.get(g.id)[g.to_move]) || ours(g, g.to_move));
   const statusCell = (g) => {
-    if (g.status !== 'ongoing') return resultText(g.result, g.termination);
+    if (g.status !== 'ongoing') return resultText(g.result, g.termination, g.score);
     if (myTurn(g)) return h('span', { class: 'pill pill-turn' }, 'Your turn');
     if (isMine(g)) return h('span', { class: 'pill pill-live' }, 'Their turn');
     return h('span', { class: 'pill pill-live' }, 'Being played');

@@ -10,7 +10,7 @@ import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
 import { Practice } from '../practice.js';
 import { resultSentence } from './shared.js';
-import { GAME, puzzleProgress, parseId } from './puzzles/progress.js';
+import { GAME, puzzleProgress, puzzleId, highestKept } from './puzzles/progress.js';
 import { fit, saveLine, show, play, renderChrome } from './puzzles/play.js';
 
 /** Puzzle numbers shown per grade at least. */
@@ -18,7 +18,6 @@ const SHOWN = 8;
 
 export { puzzleProgress };
 
-/** @typedef {import('./puzzles/progress.js').PuzzleId} PuzzleId */
 /** @typedef {import('./puzzles/play.js').PuzzlePage} PuzzlePage */
 
 /**
@@ -31,9 +30,6 @@ export async function puzzlesPage(root) {
   document.title = 'Puzzles · boardlab';
   const list = await api.puzzles();
   const p = puzzleProgress.get();
-  const highest = (word, grade) => Object.keys(p.solved).concat(Object.keys(p.lines))
-    .map(parseId).filter((x) => x && x.word === word && x.grade === grade)
-    .reduce((m, x) => Math.max(m, /** @type {PuzzleId} */ (x).number), 0);
   mount(root, h('section', { class: 'page narrow' },
     h('h1', {}, 'Sight Reduction puzzles'),
     h('p', { class: 'lead' }, 'Every move is checked by the exact solver. New to the game? ', h('a', { href: `/learn/${GAME}` }, 'Take the tutorial'), ' first.'),
@@ -41,10 +37,10 @@ export async function puzzlesPage(root) {
       h('h2', {}, k.title),
       h('p', {}, k.goal),
       list.difficulties.map((grade) => {
-        const n = Math.max(SHOWN, highest(k.word, grade) + 2);
+        const n = Math.max(SHOWN, highestKept(p, k.word, grade) + 2);
         const items = [];
         for (let i = 1; i <= n; i += 1) {
-          const id = `${k.word}-${grade}-${i}`;
+          const id = puzzleId(k.word, grade, i);
           const solved = !!p.solved[id];
           const started = !solved && !!(p.lines[id] && p.lines[id].length);
           items.push(h('li', {}, h('a', {
@@ -89,8 +85,6 @@ function makePractice(pg) {
  */
 export async function puzzlePage(root, id) {
   root.className = 'practice-root';
-  // The puzzles' ids all have this form (the server answers no other).
-  const parsed = /** @type {PuzzleId} */ (parseId(id));
   mount(root, h('section', { class: 'page narrow' }, h('p', { class: 'muted' }, 'Making the puzzle…')));
   let entry;
   try {
@@ -101,7 +95,7 @@ export async function puzzlePage(root, id) {
     return null;
   }
   const pg = /** @type {PuzzlePage} */ ({
-    root, id, parsed, entry, win: entry.kind === 'win',
+    root, id, entry, win: entry.kind === 'win',
     moves: (puzzleProgress.get().lines[id] || []).slice(), state: 'busy', player: null, closed: false,
     solvedBefore: !!puzzleProgress.get().solved[id],
     el: {

@@ -3,7 +3,6 @@
 import { h, mount } from '../util.js';
 import { api } from '../api.js';
 import { BoardView } from '../board.js';
-import { goalOf } from './shared.js';
 import { newReplayState } from './replay/state.js';
 import { replayControls, replayLayout, moveRows, infoText } from './replay/views.js';
 
@@ -44,7 +43,7 @@ export async function replayPage(root, id, query) {
     const board = at ? at.board : null;
     // While a position loads the board shown stays, so that pieces slide from it to the next.
     bv.render(board || bv.board || state.board, {
-      game: state.game, flipped: rp.flipped, last: new Set((at && at.last_cells) || []), goal: goalOf(state),
+      game: state.game, flipped: rp.flipped, last: new Set((at && at.last_cells) || []),
     });
     boardWrap.classList.toggle('earlier', !board);
     stack.style.setProperty('--aspect', bv.aspect().toFixed(4));

@@ -38,37 +38,12 @@ export function seatColourName(state, seat) {
   return c ? cap(c) : 'colour not chosen yet';
 }
 
-const FACT_LABELS = {
-  phase: 'Phase',
-  passes: 'Passes in a row',
-  plies: 'Plies played',
-  'quiet-plies': 'Plies without a removal',
-  supply: 'supply',
-  targets: 'targets',
-  pieces: 'pieces',
-};
-
-export function factLabel(key) {
-  return FACT_LABELS[key] || key.replace(/-/g, ' ');
-}
-
 /** A round swatch of a colour, drawn like the game's pieces. */
 export function colourSwatch(colour, game) {
   const svg = s('svg', { class: 'swatch', viewBox: '-12 -12 24 24', 'aria-hidden': 'true' });
   if (colour) svg.append(s('circle', { r: 10, fill: `url(#g-${colour})`, class: `swatch-${colour}` }));
   else svg.append(s('circle', { r: 10, class: 'swatch-none' }));
   return svg;
-}
-
-/** Solitaire goal squares (Sight Reduction `keep=X,Y`): X for White, Y for Black. */
-export function goalOf(state) {
-  const goal = new Map();
-  if (state && state.solitaire && state.options && state.options.keep && state.options.removal !== 'pair') {
-    const [w, b] = state.options.keep.split(',');
-    if (w) goal.set(w.trim(), 'white');
-    if (b) goal.set(b.trim(), 'black');
-  }
-  return goal;
 }
 
 /**
@@ -99,14 +74,18 @@ export function listedSeats(seats) {
   ];
 }
 
-/** A record's result tag for people: `black` → "Black wins", `score 3` → "Score 3". */
-export function resultText(tag, termination) {
+/**
+ * A listed game's result for people: `black` → "Black wins", a puzzle not solved with `score`
+ * pieces left → "Not solved · 3 pieces left".
+ * @param {string | null} tag the record's result tag
+ * @param {string | null} termination
+ * @param {number | null} [score] the pieces left of a puzzle not solved
+ */
+export function resultText(tag, termination, score = null) {
   // A side never made a first move: nobody won.
   if (termination === 'aborted' || tag === 'aborted') return 'Aborted';
   if (!tag) return 'Over';
-  // A puzzle given up or stuck: `score N` pieces were left.
-  const score = /^score (\d+)$/.exec(tag);
-  if (score) return `Not solved · ${score[1]} pieces left`;
+  if (score !== null && score !== undefined) return `Not solved · ${score} pieces left`;
   let t = cap(tag);
   if (['white', 'black', 'yellow', 'red'].includes(tag)) t = `${cap(tag)} wins`;
   if (termination && termination !== 'rules') t += ` (${termination === 'agreement' ? 'agreed' : termination === 'time' ? 'on time' : termination})`;
@@ -114,12 +93,13 @@ export function resultText(tag, termination) {
 }
 
 /**
- * A result's sentence from the server ("white wins: black ran out of time") for people: the
- * colours named with capitals, as everywhere else ("White wins: Black ran out of time"), and the
- * first letter a capital unless `start` is false.
+ * A result's sentence from the server ("White wins: Black ran out of time"), its first letter a
+ * capital unless `start` is false.
+ * @param {string} text
+ * @param {boolean} [start]
  */
 export function resultSentence(text, start = true) {
-  const t = String(text || '').replace(/\b(white|black|yellow|red)\b/g, (c) => cap(c));
+  const t = String(text || '');
   return start ? cap(t) : t;
 }
 

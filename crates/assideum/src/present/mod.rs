@@ -292,8 +292,10 @@ impl Present for Assideum {
                 out.cells[usize::from(k)].marks.push(Mark::Siege);
             }
         }
-        out.facts
-            .insert(Fact::QuietPlies, self.quiet_plies().to_string());
+        out.facts.insert(
+            Fact::QuietPlies,
+            format!("{} of {}", self.quiet_plies(), self.quiet_limit),
+        );
         out
     }
 
@@ -345,13 +347,13 @@ impl Present for Assideum {
                 let mut parts = Vec::new();
                 if again {
                     parts.push(if fighter {
-                        format!("click {sq} again to strike in place")
+                        format!("choose {sq} again to strike in place")
                     } else {
-                        format!("click {sq} again to spin")
+                        format!("choose {sq} again to spin")
                     });
                 }
                 if elsewhere {
-                    parts.push("click a highlighted square".to_string());
+                    parts.push("choose a highlighted square".to_string());
                 }
                 let (name, what, zones) = if fighter {
                     (
@@ -374,7 +376,7 @@ impl Present for Assideum {
                 Selection {
                     click: click((s, fighter)),
                     name,
-                    text: format!("{what}: {}. Esc cancels.", parts.join(", or ")),
+                    text: format!("{what}: {}.", parts.join(", or ")),
                     zones,
                 }
             })
@@ -399,7 +401,7 @@ impl Present for Assideum {
         });
 
         Interaction {
-            prompt: "Click a piece or a Fighter, then where it goes; click it again to spin or \
+            prompt: "Choose a piece or a Fighter, then where it goes; choose it again to spin or \
                      strike in place."
                 .to_string(),
             moves: entries.into_iter().map(|e| e.input).collect(),
@@ -462,7 +464,7 @@ mod tests {
             b.cell("d1").unwrap().pieces[0].facing,
             Some(present::Facing::N)
         );
-        assert_eq!(b.facts[&Fact::QuietPlies], "0");
+        assert_eq!(b.facts[&Fact::QuietPlies], "0 of 100");
     }
 
     #[test]
@@ -483,7 +485,7 @@ mod tests {
                 zone_of("c3")
             ]
         );
-        assert_eq!(b.facts[&Fact::QuietPlies], "7");
+        assert_eq!(b.facts[&Fact::QuietPlies], "7 of 100");
     }
 
     #[test]
@@ -524,7 +526,7 @@ mod tests {
         let i = g.interaction();
         assert_eq!(
             i.prompt,
-            "Click a piece or a Fighter, then where it goes; click it again to spin or strike in place."
+            "Choose a piece or a Fighter, then where it goes; choose it again to spin or strike in place."
         );
         let spin = input(&i, "d1>e");
         assert_eq!(spin.paths, [vec![Click::on("d1"), Click::on("d1")]]);
@@ -577,10 +579,7 @@ mod tests {
         let find = |c: &Click| i.selections.iter().find(|s| &s.click == c).unwrap();
         let portal = find(&Click::on("b1"));
         assert_eq!(portal.name, "the Portal");
-        assert_eq!(
-            portal.text,
-            "Portal on b1: click b1 again to spin. Esc cancels."
-        );
+        assert_eq!(portal.text, "Portal on b1: choose b1 again to spin.");
         assert_eq!(
             portal.zones,
             Some(Zones {
@@ -590,10 +589,7 @@ mod tests {
         );
         let fighter = find(&Click::layer("b1", Layer::Fighter));
         assert_eq!(fighter.name, "the Fighter");
-        assert_eq!(
-            fighter.text,
-            "Fighter on b1: click a highlighted square. Esc cancels."
-        );
+        assert_eq!(fighter.text, "Fighter on b1: choose a highlighted square.");
         assert_eq!(
             fighter.zones,
             Some(Zones {
@@ -713,7 +709,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             s.text,
-            "Fighter on d4: click d4 again to strike in place, or click a highlighted square. Esc cancels."
+            "Fighter on d4: choose d4 again to strike in place, or choose a highlighted square."
         );
     }
 

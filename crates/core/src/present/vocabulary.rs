@@ -137,6 +137,10 @@ pub enum Mark {
     ZoneOf(Text),
     /// `siege`: the Commander of the side to move, under attack (assideum).
     Siege,
+    /// `goal-white`: where a solitaire game must leave its last White piece (Sight Reduction).
+    GoalWhite,
+    /// `goal-black`: where a solitaire game must leave its last Black piece (Sight Reduction).
+    GoalBlack,
 }
 
 impl Mark {
@@ -154,6 +158,8 @@ impl Mark {
             Mark::ZoneWhite => "zone-white",
             Mark::ZoneBlack => "zone-black",
             Mark::Siege => "siege",
+            Mark::GoalWhite => "goal-white",
+            Mark::GoalBlack => "goal-black",
             Mark::ZoneOf(_) => return None,
         })
     }
@@ -181,6 +187,8 @@ impl Serialize for Mark {
 /// puts it beside that colour's player. Facts order by name, the order JSON lists them in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fact {
+    /// `goal`: what a solitaire game must end with, in words (Sight Reduction).
+    Goal,
     /// `moves`: moves played (the toy game).
     Moves,
     /// `passes`: passes in a row (Obsidio).
@@ -191,9 +199,10 @@ pub enum Fact {
     PiecesBlack,
     /// `pieces-white`: White's pieces on the board (Sight Reduction).
     PiecesWhite,
-    /// `plies`: plies played (Opprimo).
+    /// `plies`: plies played (Opprimo), with the limit when there is one (`12 of 200`).
     Plies,
-    /// `quiet-plies`: plies without a removal (assideum).
+    /// `quiet-plies`: plies without a removal (assideum), with the limit when there is one
+    /// (`7 of 50`).
     QuietPlies,
     /// `supply-black`: Black's tokens left, or `unlimited` (Obsidio).
     SupplyBlack,
@@ -207,7 +216,8 @@ pub enum Fact {
 
 impl Fact {
     /// Every fact.
-    pub const ALL: [Fact; 11] = [
+    pub const ALL: [Fact; 12] = [
+        Fact::Goal,
         Fact::Moves,
         Fact::Passes,
         Fact::Phase,
@@ -225,6 +235,7 @@ impl Fact {
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            Fact::Goal => "goal",
             Fact::Moves => "moves",
             Fact::Passes => "passes",
             Fact::Phase => "phase",
@@ -245,7 +256,12 @@ impl Fact {
     pub fn of_colour(self) -> Option<(crate::Colour, &'static str)> {
         use crate::Colour::{Black, White};
         match self {
-            Fact::Moves | Fact::Passes | Fact::Phase | Fact::Plies | Fact::QuietPlies => None,
+            Fact::Goal
+            | Fact::Moves
+            | Fact::Passes
+            | Fact::Phase
+            | Fact::Plies
+            | Fact::QuietPlies => None,
             Fact::PiecesBlack => Some((Black, "pieces")),
             Fact::PiecesWhite => Some((White, "pieces")),
             Fact::SupplyBlack => Some((Black, "supply")),
@@ -256,14 +272,17 @@ impl Fact {
     }
 }
 
-/// A fact as the catalog describes it: its name, and for a fact of one colour, the colour and
-/// what it counts.
+/// A fact as the catalog describes it: its name, for a fact of one colour the colour and what
+/// it counts, and the words that name it beside its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct FactInfo {
     pub name: &'static str,
     pub colour: Option<crate::Colour>,
     /// The name without the colour (`supply` for `supply-white`); the name itself otherwise.
     pub counts: &'static str,
+    /// What people read before the value: `Passes in a row` (`Passes in a row: 1`), or for a
+    /// fact of one colour, shown beside its player, `supply` (`supply 5`).
+    pub label: &'static str,
 }
 
 impl Fact {
@@ -278,6 +297,23 @@ impl Fact {
             name: self.name(),
             colour,
             counts,
+            label: self.label(),
+        }
+    }
+
+    /// The words that name the fact beside its value ([`FactInfo::label`]).
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Fact::Goal => "Goal",
+            Fact::Moves => "Moves played",
+            Fact::Passes => "Passes in a row",
+            Fact::Phase => "Phase",
+            Fact::Plies => "Plies played",
+            Fact::QuietPlies => "Plies without a removal",
+            Fact::PiecesBlack | Fact::PiecesWhite => "pieces",
+            Fact::SupplyBlack | Fact::SupplyWhite => "supply",
+            Fact::TargetsBlack | Fact::TargetsWhite => "targets",
         }
     }
 }
@@ -329,6 +365,7 @@ mod tests {
         assert_eq!(json(&Mark::ZoneOf(Cow::Borrowed("b1"))), "\"zone-of-b1\"");
         assert_eq!(Mark::ZoneOf(Cow::Borrowed("b1")).to_string(), "zone-of-b1");
         assert_eq!(Mark::Siege.to_string(), "siege");
+        assert_eq!(json(&Mark::GoalBlack), "\"goal-black\"");
     }
 
     #[test]
@@ -342,9 +379,10 @@ mod tests {
         }
         assert_eq!(
             json(&Fact::SupplyWhite.info()),
-            r#"{"name":"supply-white","colour":"white","counts":"supply"}"#
+            r#"{"name":"supply-white","colour":"white","counts":"supply","label":"supply"}"#
         );
         assert_eq!(Fact::Phase.info().colour, None);
+        assert_eq!(Fact::Passes.info().label, "Passes in a row");
     }
 
     #[test]

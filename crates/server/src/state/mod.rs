@@ -512,7 +512,7 @@ impl Live {
             draw: false,
             tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
             reason: match self.game.colour_of(loser) {
-                Some(c) => format!("{c} {what}"),
+                Some(c) => format!("{} {what}", c.title()),
                 None => format!("the {loser} player {what}"),
             },
             termination,
@@ -532,7 +532,7 @@ impl Live {
                 draw: false,
                 tag: "aborted".into(),
                 reason: match self.game.colour_of(seat) {
-                    Some(c) => format!("aborted: {c} never made a first move"),
+                    Some(c) => format!("aborted: {} never made a first move", c.title()),
                     None => format!("aborted: the {seat} player never made a first move"),
                 },
                 termination: "aborted",

@@ -1,7 +1,7 @@
 // What the analysis board knows and does: the tree of moves tried and the node shown, the
 // computer's evaluation streaming in, and the drawing of the board and its parts from them.
 
-import { h, mount, pointerWords, scrollWithin } from '../../util.js';
+import { h, mount, scrollWithin } from '../../util.js';
 import { api } from '../../api.js';
 import { closeChooser } from '../../chooser.js';
 import { fitStack, resultSentence } from '../shared.js';
@@ -193,7 +193,7 @@ export function draw(pg) {
   const who = v.to_move && v.to_move.colour ? `${v.to_move.colour[0].toUpperCase()}${v.to_move.colour.slice(1)} to move` : 'To move';
   const brief = evaluation && evaluation.text ? ` · ${evaluation.text}, best ${evaluation.move}` : '';
   el.status.textContent = v.result ? `Game over: ${resultSentence(v.result.text, false)}` : `${who}${brief}`;
-  el.fb.textContent = pointerWords(pg.feedback || builder.hint() || '');
+  el.fb.textContent = pg.feedback || builder.hint() || '';
   el.fb.className = `feedback ${pg.feedback ? 'feedback-error' : 'feedback-hint'}`;
   mount(el.buttons, builder.enabled ? builder.buttons.map((b) => h('button', { type: 'button', class: 'btn btn-move', onclick: () => play(pg, b.move) }, b.label)) : []);
   drawLines(pg);

@@ -250,9 +250,7 @@ export async function viewAt(pg, ply) {
     ps.viewPly = null;
     ps.viewed = null;
     sync(pg);
-    setFeedback(ps, e.status === 404 && /route/.test(e.message)
-      ? 'Earlier positions are not available from this server yet.'
-      : `Cannot show that position: ${e.message}`, 'error');
+    setFeedback(ps, `Cannot show that position: ${e.message}`, 'error');
     pg.render();
   }
 }

@@ -1,10 +1,10 @@
 // The game page's layout, and drawing it from the page state: the board and every part around
 // it, each time something changes.
 
-import { h, mount, pointerWords } from '../../util.js';
+import { h, mount } from '../../util.js';
 import { BoardView } from '../../board.js';
 import { Legend } from '../../legend.js';
-import { goalOf, fitStack } from '../shared.js';
+import { fitStack } from '../shared.js';
 import { canMove, isFlipped, setFeedback } from './state.js';
 import { subtitleView, playerBarView, statusView, offersView, factsView, moveListView, moveNavView, viewingView } from './views.js';
 import { moveActionsView, controlsView, shareView, pendingInvite, inviteView, bannerView } from './panels.js';
@@ -147,7 +147,6 @@ function renderBoard(pg) {
     flash: ps.flash,
     cursor: boardView.view.cursor,
     zones: ps.showZones ? 'both' : zoneColour,
-    goal: goalOf(state),
     ghosts: !earlier && styles.ghosts ? styles.ghosts(builder) : null,
     hint: !earlier && ps.hintShown && ps.hintShown.version === state.version ? ps.hintShown.cells : null,
     showAvailable: !builder.sel.length && !builder.extra,
@@ -232,10 +231,10 @@ function renderFeedback(pg) {
   const { state, feedback } = ps;
   const hint = pg.builder.hint();
   if (feedback.text) {
-    el.feedback.textContent = pointerWords(feedback.text);
+    el.feedback.textContent = feedback.text;
     el.feedback.className = `feedback ${feedback.kind ? `feedback-${feedback.kind}` : ''}`;
   } else {
-    el.feedback.textContent = pointerWords(hint || '');
+    el.feedback.textContent = hint || '';
     el.feedback.className = 'feedback feedback-hint';
   }
   const input = /** @type {HTMLInputElement} */ (el.typedInput);

@@ -3,7 +3,7 @@
 // page state alone; the buttons call what `on` gives.
 
 import { h, cap } from '../../util.js';
-import { playerName, colourSwatch, factLabel, seatColourName, navIcon, resultSentence } from '../shared.js';
+import { playerName, colourSwatch, seatColourName, navIcon, resultSentence } from '../shared.js';
 import { clockWords, clockSentence } from '../../clock.js';
 import { holds, held, mySeats } from './state.js';
 
@@ -51,7 +51,7 @@ export function playerBarView(ps, seat, board) {
   if (colour && board && board.facts) {
     for (const [k, v] of Object.entries(board.facts)) {
       const fact = ps.facts.get(k);
-      if (fact && fact.colour === colour) facts.push(h('span', { class: 'pfact' }, `${factLabel(fact.counts)} ${v}`));
+      if (fact && fact.colour === colour) facts.push(h('span', { class: 'pfact' }, `${fact.label} ${v}`));
     }
   }
   const won = state.result && state.result.winner === seat;
@@ -174,38 +174,21 @@ export function offersView(ps, on) {
 }
 
 /**
- * The facts of the position that belong to neither colour, and a puzzle's goal.
+ * The facts of the position that belong to neither colour (a solitaire game's goal among them).
  * @param {PageState} ps
  * @param {any} board the board shown
  * @returns {HTMLElement[]}
  */
 export function factsView(ps, board) {
-  const { state } = ps;
   const items = [];
   const facts = (board && board.facts) || {};
   for (const [k, v] of Object.entries(facts)) {
     // A fact of one colour stands beside that colour's player instead.
     const fact = ps.facts.get(k);
     if (fact && fact.colour) continue;
-    let val = v;
-    if (k === 'plies' && state.options['max-plies']) val = `${v} of ${state.options['max-plies']}`;
-    if (k === 'quiet-plies' && state.options['quiet-plies']) val = `${v} of ${state.options['quiet-plies']}`;
-    items.push(h('div', { class: 'fact' }, h('dt', {}, factLabel(k)), h('dd', {}, val)));
+    items.push(h('div', { class: 'fact' }, h('dt', {}, fact ? fact.label : k), h('dd', {}, v)));
   }
-  const goal = goalText(state);
-  if (goal) items.push(h('div', { class: 'fact' }, h('dt', {}, 'Goal'), h('dd', {}, goal)));
   return items;
-}
-
-function goalText(state) {
-  if (!state.solitaire) return '';
-  const o = state.options || {};
-  if (o.removal === 'pair') return 'Clear the board';
-  if (o.keep) {
-    const [w, b] = o.keep.split(',');
-    return `Leave one White piece on ${w} and one Black piece on ${b}`;
-  }
-  return 'Leave exactly one White and one Black piece';
 }
 
 /**

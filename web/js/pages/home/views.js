@@ -183,7 +183,7 @@ export function recentView(hs, list, mine) {
       h('a', { href: `/games/${g.id}` },
         h('strong', {}, titles[g.game] || g.game),
         h('span', { class: 'muted' }, seatsText(...listedSeats(g.seats))),
-        h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · playing` : resultText(g.result, g.termination)),
+        h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · playing` : resultText(g.result, g.termination, g.score)),
         mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
         h('span', { class: 'muted small' }, ago(g.updated))))))];
 }

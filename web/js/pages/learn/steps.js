@@ -2,7 +2,7 @@
 // loading; a move is judged against the step's lesson, and how each step was done is kept in
 // this browser.
 
-import { h, mount, pointerWords } from '../../util.js';
+import { h, mount } from '../../util.js';
 import { api } from '../../api.js';
 import { fitBoard } from '../../practice.js';
 import { learnProgress } from './progress.js';
@@ -163,7 +163,7 @@ function renderChrome(pg) {
   mount(el.dots, dotsView(steps, index, pg.progress.done, (i) => load(pg, i)));
   el.title.textContent = '';
   el.title.append(h('span', { class: 'step-count' }, `Step ${index + 1} of ${steps.length}`), s.title);
-  el.text.textContent = pointerWords(s.text);
+  el.text.textContent = s.text;
   mount(el.buttons, ...buttonsView(pg.state, index + 1 >= steps.length, {
     hint: () => { pg.hinted = true; pg.practice.say(s.hint, 'advice'); },
     show: () => finish(pg, s.show, 'shown'),

@@ -5,7 +5,7 @@
 import { mount } from '../../util.js';
 import { api } from '../../api.js';
 import { fitBoard } from '../../practice.js';
-import { GAME, puzzleProgress } from './progress.js';
+import { GAME, puzzleProgress, puzzleId } from './progress.js';
 import { headView, buttonsView } from './views.js';
 
 /**
@@ -13,7 +13,6 @@ import { headView, buttonsView } from './views.js';
  * @typedef {object} PuzzlePage
  * @property {HTMLElement} root
  * @property {string} id the puzzle
- * @property {import('./progress.js').PuzzleId} parsed the parts of its id
  * @property {any} entry the puzzle (GET /api/puzzles/ID)
  * @property {boolean} win a "win from here" puzzle, where the computer answers
  * @property {string[]} moves the line played
@@ -145,17 +144,17 @@ async function hint(pg) {
 }
 
 /**
- * The next puzzle of the same kind and grade not solved yet.
- * @param {import('./progress.js').PuzzleId} parsed
+ * The next puzzle of the same kind and grade as `entry` not solved yet.
+ * @param {{word: string, difficulty: string, number: number}} entry
  * @returns {string}
  */
-function nextId(parsed) {
+function nextId({ word, difficulty, number }) {
   const solved = puzzleProgress.get().solved;
-  for (let n = parsed.number + 1; n < parsed.number + 1000; n += 1) {
-    const next = `${parsed.word}-${parsed.grade}-${n}`;
+  for (let n = number + 1; n < number + 1000; n += 1) {
+    const next = puzzleId(word, difficulty, n);
     if (!solved[next]) return next;
   }
-  return `${parsed.word}-${parsed.grade}-${parsed.number + 1}`;
+  return puzzleId(word, difficulty, number + 1);
 }
 
 /**
@@ -167,7 +166,7 @@ export function renderChrome(pg) {
   root.dataset.moves = String(pg.moves.length);
   root.dataset.state = state;
   mount(pg.el.head, ...headView(pg.entry, { solved: state === 'solved', solvedBefore: pg.solvedBefore, win: pg.win, player: pg.player }));
-  mount(pg.el.buttons, ...buttonsView(state, pg.moves.length, `/puzzles/${nextId(pg.parsed)}`, {
+  mount(pg.el.buttons, ...buttonsView(state, pg.moves.length, `/puzzles/${nextId(pg.entry)}`, {
     hint: () => hint(pg),
     back: () => back(pg, false),
     restart: () => back(pg, true),

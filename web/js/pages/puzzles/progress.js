@@ -1,5 +1,5 @@
 // What the puzzle pages keep in this browser (the puzzles solved and the lines left
-// unfinished) and the form of a puzzle's id.
+// unfinished), kept by each puzzle's id (`clear-easy-1`).
 
 const KEY = 'boardlab:puzzles';
 /** The game of the puzzles. */
@@ -27,14 +27,28 @@ export const puzzleProgress = {
   },
 };
 
-/** @typedef {{word: string, grade: string, number: number}} PuzzleId */
+/**
+ * The id of puzzle `number` of a kind (its word, `clear` or `win`) and grade: `clear-easy-1`.
+ * @param {string} word
+ * @param {string} grade
+ * @param {number} number
+ */
+export function puzzleId(word, grade, number) {
+  return `${word}-${grade}-${number}`;
+}
 
 /**
- * The parts of a puzzle's id (`clear-easy-1`), or null for another string.
- * @param {string} id
- * @returns {PuzzleId | null}
+ * The highest number of a puzzle of this kind and grade solved or started in this browser, or 0.
+ * @param {{solved: Record<string, any>, lines: Record<string, any>}} progress
+ * @param {string} word
+ * @param {string} grade
  */
-export function parseId(id) {
-  const m = /^([a-z]+)-([a-z]+)-([1-9][0-9]*)$/.exec(id);
-  return m ? { word: m[1], grade: m[2], number: Number(m[3]) } : null;
+export function highestKept(progress, word, grade) {
+  const prefix = puzzleId(word, grade, 0).slice(0, -1);
+  let top = 0;
+  for (const id of Object.keys(progress.solved).concat(Object.keys(progress.lines))) {
+    const n = id.startsWith(prefix) ? Number(id.slice(prefix.length)) : 0;
+    if (Number.isInteger(n) && n > top) top = n;
+  }
+  return top;
 }
