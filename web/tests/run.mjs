@@ -1760,6 +1760,65 @@ test('review: a pasted record is reviewed on the Review page', async () => {
   await shot(page, 'review-upload');
 });
 
+test('engine in the browser: the analysis board evaluates every game in the page, never asking the server', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const asked = [];
+  await page.route('**/api/analysis?**', (route) => {
+    asked.push(route.request().url());
+    return route.abort();
+  });
+  for (const game of ['sight-reduction', 'obsidio', 'opprimo', 'assideum']) {
+    const t0 = Date.now();
+    await page.goto(`${pageOrigin()}/analysis?game=${game}`);
+    await page.waitForSelector('#engine-text', { timeout: 20000 });
+    console.log(`    ${game}: first evaluation ${Date.now() - t0} ms after opening the page`);
+    const best = (await page.locator('#engine-best').innerText()).trim();
+    const view = await apiPost('/api/positions', { game });
+    assert(view.legal_moves.includes(best), `${game}: the best move '${best}' is legal`);
+  }
+  // After a move the new position is evaluated, and a later one replaces an evaluation under way.
+  const rand = rng(4);
+  await analysisClickMove(page, rand);
+  await analysisClickMove(page, rand);
+  await page.waitForSelector('#engine-text', { timeout: 20000 });
+  assert(!asked.length, `the server was asked: ${asked.join(' ')}`);
+  await shot(page, 'engine-analysis-1280');
+});
+
+test('engine in the browser: a hint on the game page is worked out in the page, the server never asked', async () => {
+  const { page } = await newBrowser();
+  const asked = [];
+  await page.route('**/api/games/*/hint', (route) => {
+    asked.push(route.request().url());
+    return route.abort();
+  });
+  for (const game of ['sight-reduction', 'opprimo']) {
+    const id = await createFromStartPage(page, { game, mode: 'same' });
+    await waitTurn(page);
+    await page.locator('#btn-hint').click();
+    await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+    const move = /Hint: (\S+)/.exec(await page.locator('.feedback-advice').innerText())[1];
+    const st = await apiGet(`/api/games/${id}`);
+    assert(st.legal_moves.includes(move), `${game}: the hint ${move} is a legal move`);
+  }
+  assert(!asked.length, `the server was asked for a hint: ${asked.join(' ')}`);
+});
+
+test('engine in the browser: where the engine cannot load, the server evaluates and hints', async () => {
+  const { ctx, page } = await newBrowser({ width: 1280, height: 800 });
+  await ctx.route('**/engine/boardlab_wasm*', (route) => route.abort());
+  await page.goto(`${pageOrigin()}/analysis?game=obsidio`);
+  await page.waitForSelector('#engine-text', { timeout: 30000 });
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'same' });
+  await waitTurn(page);
+  await page.locator('#btn-hint').click();
+  await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+  const move = /Hint: (\S+)/.exec(await page.locator('.feedback-advice').innerText())[1];
+  assert((await apiGet(`/api/games/${id}`)).legal_moves.includes(move), `the server's hint ${move} is legal`);
+  // The engine's refused files are the point of this test, not errors of the page.
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !/boardlab_wasm/.test(e)));
+});
+
 test('analysis board: scratch moves, side lines, streamed evaluation, shared link', async () => {
   const { page } = await newBrowser({ width: 1280, height: 800 });
   // From a game: analysis changes nothing in it.
@@ -3290,7 +3349,9 @@ test('bug 37.7: words for people: counts, colours, one grade, no live pill when 
     if (m && m[1].toLowerCase() === m[2].toLowerCase()) twice.push(c.split('\n')[0]);
   }
   assert(!twice.length, `the grade said twice: ${twice.slice(0, 3).join(' | ')}`);
-  // The analysis board tells the time it took, not the search's budget.
+  // The analysis board tells the time it took, not the search's budget (the server's
+  // evaluations, as a browser without workers gets them).
+  await page.addInitScript(() => { delete globalThis.Worker; });
   await page.route('**/api/analysis?**', (route) => route.fulfill({
     status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
     body: `event: analysis\ndata: ${JSON.stringify({ step: 4, last: true, ms: 3000, move: 'c3', cells: [], pv: ['c3'], text: 'White is better', first_score: 0.6, exact: false, depth: 4, nodes: 1200 })}\n\n`,

@@ -17,7 +17,8 @@ use boardlab_core::Budget;
 use boardlab_core::{Proven, Seat, Wdl};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The score of a win at the current node; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;

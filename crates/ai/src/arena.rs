@@ -16,7 +16,8 @@ use crate::{new_bot, AiError, BotSpec, Capabilities};
 use boardlab_core::{Game, GameRecord, Options, Outcome, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How to run an arena.
 #[derive(Clone, Debug)]

@@ -30,7 +30,8 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A game as a type, chosen at run time. See the [module](self).
 pub trait DynKind: Send + Sync + 'static {

@@ -17,7 +17,8 @@ use boardlab_core::Budget;
 use boardlab_core::{Proven, Seat, Wdl};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 // The solver state of a node, for the seat that moved into it, with the plies to the end in
 // `Node::len`: a compact form of a proven result kept for speed. Proven results enter the tree

@@ -6,7 +6,8 @@ use boardlab_core::{Game, Outcome, Proven, Seat};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The value of a position as seen by a named seat.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use boardlab_core::rand::{rngs::SmallRng, SeedableRng};
 use boardlab_core::{Options, Seat};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One game of a report, identified so that any machine plays the same game for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

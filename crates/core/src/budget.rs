@@ -2,8 +2,8 @@
 //! every search that can run out: the exact solvers and the bots' exact endgames.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use thiserror::Error;
+use web_time::Instant;
 
 /// How much a search may do before it gives up with [`OutOfBudget`]:
 /// until a deadline, at most a number of positions, and until another thread sets a stop

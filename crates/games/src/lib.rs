@@ -14,7 +14,9 @@
 //! the random bot and outside engines, and other bots are refused with a clear error; without
 //! an encoding it plays everywhere except the learning environments.
 
+pub mod analysis;
 pub mod fuzzing;
+pub mod view;
 
 use boardlab_ai::review::{Progress, Review, ReviewConfig, ReviewError};
 use boardlab_ai::{kind_of, DynGame, DynKind};

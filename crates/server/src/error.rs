@@ -149,10 +149,4 @@ impl ApiError {
     }
 }
 
-/// At most 40 characters of `text`, for error messages.
-pub fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
+pub use boardlab_games::view::shorten;

@@ -1,11 +1,11 @@
 //! The JSON shapes of the API (documented in `docs/api.md`).
 
 use crate::services::reviews::ReviewStatus;
-use crate::state::{GameResult, Live, Meta};
+use crate::state::{Live, Meta};
 use crate::store::Listed;
 use boardlab_core::present::{Board, Interaction, Text};
 use boardlab_core::{Colour, Outcome, Seat};
-use boardlab_games::AnyGame;
+pub use boardlab_games::view::{position, PositionTurn, PositionView, ResultView};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -121,45 +121,6 @@ pub struct MoveView<'a> {
     pub seat: Seat,
     #[serde(rename = "move")]
     pub text: &'a str,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ResultView {
-    /// The winning seat; `null` for a draw or a puzzle.
-    pub winner: Option<Seat>,
-    pub colour: Option<Colour>,
-    pub draw: bool,
-    /// The record's result tag: the winning colour, `draw`, `solved` or `score N`.
-    pub tag: String,
-    /// A puzzle not solved: the pieces left (the `N` of `score N`).
-    pub score: Option<u32>,
-    pub reason: String,
-    /// `rules`, `resignation`, `agreement` or `time`.
-    pub termination: &'static str,
-    /// A sentence for people, colours named with capitals: `White wins: Black ran out of time`.
-    pub text: String,
-}
-
-impl From<GameResult> for ResultView {
-    fn from(r: GameResult) -> Self {
-        // Words for people: the winner by colour (a name, with a capital), not by seat.
-        let text = match (r.winner, r.colour, &r.outcome) {
-            (Some(_), Some(c), _) => format!("{} wins: {}", c.title(), r.reason),
-            (Some(w), None, _) => format!("the {w} player wins: {}", r.reason),
-            (None, _, Some(o)) if !r.draw => o.to_string(),
-            (None, _, _) => format!("draw: {}", r.reason),
-        };
-        ResultView {
-            winner: r.winner,
-            colour: r.colour,
-            draw: r.draw,
-            score: Outcome::score_of_tag(&r.tag),
-            tag: r.tag,
-            reason: r.reason,
-            termination: r.termination,
-            text,
-        }
-    }
 }
 
 /// Builds the state of a game.
@@ -369,109 +330,6 @@ pub struct At {
     /// The cells that move touched.
     pub last_cells: Vec<Text>,
     pub legal_moves: Vec<String>,
-}
-
-/// A suggested move (`GET /api/games/{id}/hint`).
-#[derive(Debug, Serialize)]
-pub struct HintView {
-    #[serde(rename = "move")]
-    pub best: String,
-    /// Whether the value is proven (exact search), not estimated.
-    pub exact: bool,
-    /// `win`, `loss` or `draw` for the side to move when proven, else `null`.
-    pub value: Option<&'static str>,
-    /// The estimated score of the side to move (1 a win, 0 a loss).
-    pub score: f64,
-    /// The expected line of play, starting with `move`.
-    pub pv: Vec<String>,
-    /// A sentence for people.
-    pub text: String,
-    /// The search used.
-    pub bot: String,
-}
-
-impl From<crate::services::computer::Hint> for HintView {
-    fn from(h: crate::services::computer::Hint) -> HintView {
-        HintView {
-            best: h.best,
-            exact: h.exact,
-            value: h.value.map(|v| match v {
-                boardlab_core::Wdl::Win => "win",
-                boardlab_core::Wdl::Loss => "loss",
-                boardlab_core::Wdl::Draw => "draw",
-            }),
-            score: h.score,
-            pv: h.pv,
-            text: h.text,
-            bot: h.bot,
-        }
-    }
-}
-
-/// A position reached from a start by some moves, outside any stored game
-/// (`POST /api/positions`): what the analysis board, the rules' figures, tutorials and puzzles
-/// draw and play on.
-#[derive(Debug, Serialize)]
-pub struct PositionView {
-    pub game: &'static str,
-    /// Every option with its value.
-    pub options: BTreeMap<String, String>,
-    pub position: String,
-    pub diagram: String,
-    pub board: Board,
-    /// How each legal move is entered by clicks (empty when the game is over).
-    pub interaction: Interaction,
-    /// `null` when the game is over.
-    pub to_move: Option<PositionTurn>,
-    pub legal_moves: Vec<String>,
-    pub solitaire: bool,
-    /// The moves played from the start, in canonical notation.
-    pub moves: Vec<String>,
-    /// The last of `moves` (`null` when none).
-    pub last_move: Option<String>,
-    /// The cells the last move touched.
-    pub last_cells: Vec<Text>,
-    /// The rules' result when the game is over.
-    pub result: Option<ResultView>,
-}
-
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct PositionTurn {
-    pub seat: Seat,
-    pub colour: Option<Colour>,
-}
-
-/// The view of `game` after `moves` (canonical), the last of which touched `last_cells`.
-#[must_use]
-pub fn position(game: &AnyGame, moves: Vec<String>, last_cells: Vec<Text>) -> PositionView {
-    let outcome = game.outcome();
-    let over = outcome.is_some();
-    PositionView {
-        game: game.kind().name(),
-        options: game
-            .options()
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        position: game.position_text(),
-        diagram: game.diagram(),
-        board: game.board(),
-        interaction: if over {
-            Interaction::default()
-        } else {
-            game.interaction()
-        },
-        to_move: (!over).then(|| PositionTurn {
-            seat: game.to_move(),
-            colour: game.colour_to_move(),
-        }),
-        legal_moves: if over { Vec::new() } else { game.legal_moves() },
-        solitaire: game.is_solitaire(),
-        last_move: moves.last().cloned(),
-        moves,
-        last_cells,
-        result: outcome.map(|o| GameResult::by_rules(o).into()),
-    }
 }
 
 /// A game's tutorial (`GET /api/tutorials/{game}`).

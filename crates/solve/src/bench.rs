@@ -6,8 +6,8 @@ use crate::{SolveError, Solver, SolverConfig, Stats};
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, NewGameError, Options};
 use boardlab_sight_reduction::SightReduction;
-use std::time::Instant;
 use thiserror::Error;
+use web_time::Instant;
 
 /// What a benchmark run measured.
 #[derive(Clone, Copy, Debug, PartialEq)]

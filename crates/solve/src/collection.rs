@@ -30,8 +30,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
 use thiserror::Error;
+use web_time::Instant;
 
 /// What a puzzle asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

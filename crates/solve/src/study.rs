@@ -23,8 +23,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
 use thiserror::Error;
+use web_time::Instant;
 
 /// What to study.
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@
 // moves, so a link shares them. Its parts are in ./analysis/: the tree, the page state and
 // its drawing, the views; here they meet.
 
+import { prepareEngine } from '../engine/index.js';
 import { h, mount, toast, copyText } from '../util.js';
 import { api, catalog } from '../api.js';
 import { BoardView } from '../board.js';
@@ -69,6 +70,7 @@ function layOut(pg) {
 export async function analysisPage(root, query) {
   root.className = 'analysis-root';
   document.title = 'Analysis board · boardlab';
+  prepareEngine();
   const cat = await catalog();
   const game = query.get('game');
   const info = game && cat.games.find((g) => g.name === game);
@@ -87,7 +89,7 @@ export async function analysisPage(root, query) {
   const tree = new Node(null, null, rootView);
   const pg = /** @type {AnalysisPage} */ ({
     root, query, game, info, options, tree, node: tree, flipped: false, closed: false,
-    source: null, evaluation: null, thinkingSince: 0, thoughtMs: 0, feedback: '', styles: stylesFor(/** @type {string} */ (game)),
+    stopThinking: null, onServer: false, evaluation: null, thinkingSince: 0, thoughtMs: 0, feedback: '', styles: stylesFor(/** @type {string} */ (game)),
     el: {
       boardWrap: h('div', { class: 'board-wrap' }),
       status: h('div', { class: 'status', id: 'analysis-status', role: 'status', 'aria-live': 'polite' }),
@@ -113,7 +115,7 @@ export async function analysisPage(root, query) {
   return () => {
     pg.closed = true;
     window.removeEventListener('resize', onResize);
-    if (pg.source) pg.source.close();
+    if (pg.stopThinking) pg.stopThinking();
     closeChooser();
     document.removeEventListener('keydown', onKey);
   };

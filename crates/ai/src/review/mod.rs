@@ -29,8 +29,8 @@ use boardlab_core::{
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use thiserror::Error;
+use web_time::Instant;
 
 /// A move that loses at least this much expected score (0 to 1, from the mover's view) is an
 /// inaccuracy.

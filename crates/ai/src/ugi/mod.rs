@@ -28,7 +28,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How long an engine may take to introduce itself (`ugiok`) or to get ready (`readyok`).
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);

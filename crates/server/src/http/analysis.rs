@@ -17,20 +17,14 @@ use crate::scheduler::Class;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use boardlab_ai::BotSpec;
-use boardlab_core::Seat;
+use boardlab_games::analysis::{evaluate, STEPS_MS};
+use boardlab_games::view::POSITION_LIMIT;
 use boardlab_games::{AnyGame, GameKind};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The thinking times, one search each, in order.
-const STEPS_MS: [u64; 4] = [100, 300, 1000, 3000];
-
-/// Longest position text accepted.
-const POSITION_LIMIT: usize = 4096;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,29 +33,6 @@ pub struct AnalysisQuery {
     position: String,
     /// Options as `key=value,…`.
     options: Option<String>,
-}
-
-/// One evaluation of the position.
-#[derive(Debug, Serialize)]
-struct Evaluation {
-    /// The search's number, from 1; the last one has `last` set.
-    step: usize,
-    last: bool,
-    /// Thinking time of this search.
-    ms: u64,
-    #[serde(rename = "move")]
-    best: String,
-    /// The cells the move touches, for drawing it.
-    cells: Vec<boardlab_core::present::Text>,
-    pv: Vec<String>,
-    /// The value in words, naming colours.
-    text: String,
-    /// The expected score of the first seat (1 a win for it).
-    first_score: f64,
-    /// Whether the value is proven.
-    exact: bool,
-    depth: u32,
-    nodes: u64,
 }
 
 /// Stops an analysis: the whole stream, and the search running for it.
@@ -135,11 +106,8 @@ pub async fn analysis(
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(4);
     let flag = Arc::clone(&stop);
     tokio::spawn(async move {
-        let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
-        let seat = game.to_move();
-        let solitaire = game.is_solitaire();
         let key = client.to_string();
-        for (i, ms) in STEPS_MS.iter().copied().enumerate() {
+        for i in 0..STEPS_MS.len() {
             if flag.stopped() {
                 return;
             }
@@ -149,11 +117,9 @@ pub async fn analysis(
                 .searches
                 .acquire(&key, Class::Analysis, 1, Arc::clone(&step))
                 .await;
-            let spec: BotSpec = format!("best:time={ms}ms").parse().expect("a valid spec");
             let g = game.clone();
-            let seed = u64::try_from(i).unwrap_or(0);
             let r = tokio::task::spawn_blocking(move || {
-                let r = boardlab_ai::analyze(&*g, &spec, seed, &step);
+                let r = evaluate(&g, i, &step);
                 drop(permit);
                 r
             })
@@ -162,23 +128,8 @@ pub async fn analysis(
                 return;
             }
             let event = match r {
-                Ok(Ok(a)) => {
-                    let value = a.value.for_seat(seat);
-                    let first = a.value.for_seat(Seat::First);
-                    let last = i + 1 == STEPS_MS.len() || value.proven.is_some();
-                    let e = Evaluation {
-                        step: i + 1,
-                        last,
-                        ms,
-                        cells: game.suggested(&a.best),
-                        best: a.best,
-                        pv: a.pv,
-                        text: boardlab_ai::words::value_words(value, colours, solitaire),
-                        first_score: first.score,
-                        exact: value.proven.is_some(),
-                        depth: a.depth,
-                        nodes: a.nodes,
-                    };
+                Ok(Ok(e)) => {
+                    let last = e.last;
                     let data = serde_json::to_string(&e).expect("serialises");
                     if tx
                         .send(Event::default().event("analysis").data(data))

@@ -8,11 +8,7 @@ use boardlab_games::GameKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Longest move text accepted.
-pub const MOVE_LIMIT: usize = 200;
-
-/// Longest position text accepted.
-pub const POSITION_LIMIT: usize = 4096;
+pub use boardlab_games::view::{MOVE_LIMIT, POSITION_LIMIT};
 
 /// Reads a time control for a game that `alone` says is a puzzle or not.
 pub fn clock_of(
@@ -46,41 +42,12 @@ pub fn options_of(
     kind: GameKind,
     values: &BTreeMap<String, serde_json::Value>,
 ) -> Result<boardlab_core::Options, ApiError> {
-    let mut pairs = Vec::new();
-    for (k, v) in values {
-        let value = match v {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "option '{k}' must be a string, number or boolean"
-                )))
-            }
-        };
-        pairs.push((k.clone(), value));
-    }
-    kind.info()
-        .options_from_pairs(pairs)
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+    boardlab_games::view::options_from_json(kind, values).map_err(ApiError::bad_request)
 }
 
 /// Refuses position text the game cannot have or that is too long.
 pub fn check_position(kind: GameKind, position: Option<&str>) -> Result<(), ApiError> {
-    if let Some(p) = position {
-        if !kind.info().has_position_text {
-            return Err(ApiError::bad_request(format!(
-                "{} has no position text",
-                kind.name()
-            )));
-        }
-        if p.len() > POSITION_LIMIT {
-            return Err(ApiError::bad_request(format!(
-                "the position text is longer than {POSITION_LIMIT} characters"
-            )));
-        }
-    }
-    Ok(())
+    boardlab_games::view::check_position(kind, position).map_err(ApiError::bad_request)
 }
 
 /// A body with nothing in it (`{}`).

@@ -152,61 +152,12 @@ pub async fn create_game(
     Ok(r)
 }
 
-/// Most moves `POST /api/positions` plays from its start.
-pub const POSITION_MOVES_LIMIT: usize = 1000;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PositionRequest {
-    game: String,
-    #[serde(default)]
-    options: BTreeMap<String, serde_json::Value>,
-    seed: Option<u64>,
-    position: Option<String>,
-    #[serde(default)]
-    moves: Vec<String>,
-}
-
 /// A position from a start (the set-up of `seed`, or position text) and moves, with its board,
 /// legal moves and clicks: nothing is stored.
-pub async fn post_position(JsonBody(req): JsonBody<PositionRequest>) -> Result<Response, ApiError> {
-    let kind: GameKind = req
-        .game
-        .parse()
-        .map_err(|e: boardlab_games::UnknownGame| ApiError::bad_request(e.to_string()))?;
-    let options = options_of(kind, &req.options)?;
-    check_position(kind, req.position.as_deref())?;
-    if req.moves.len() > POSITION_MOVES_LIMIT {
-        return Err(ApiError::bad_request(format!(
-            "more than {POSITION_MOVES_LIMIT} moves"
-        )));
-    }
-    let mut game = match &req.position {
-        Some(text) => AnyGame::from_position(kind, &options, text),
-        None => AnyGame::new(kind, &options, req.seed.unwrap_or(0)),
-    }
-    .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let mut moves = Vec::with_capacity(req.moves.len());
-    let mut last_cells = Vec::new();
-    for (i, text) in req.moves.iter().enumerate() {
-        let bad = |why: String| {
-            ApiError::bad_request(format!(
-                "move {} '{}': {why}",
-                i + 1,
-                crate::error::shorten(text)
-            ))
-        };
-        if text.len() > MOVE_LIMIT {
-            return Err(bad(format!("longer than {MOVE_LIMIT} characters")));
-        }
-        if game.outcome().is_some() {
-            return Err(bad("the game is already over".into()));
-        }
-        let played = game.play_text(text).map_err(|e| bad(e.to_string()))?;
-        moves.push(played.notation);
-        last_cells = played.touched;
-    }
-    let view = view::position(&game, moves, last_cells);
+pub async fn post_position(
+    JsonBody(req): JsonBody<boardlab_games::view::PositionRequest>,
+) -> Result<Response, ApiError> {
+    let view = req.view().map_err(ApiError::bad_request)?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&view).expect("serialises"),
@@ -518,7 +469,7 @@ pub async fn get_hint(
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     app.hint_limit.check(client)?;
-    let hint = view::HintView::from(app.computer.hint(&id, &client.to_string()).await?);
+    let hint = app.computer.hint(&id, &client.to_string()).await?;
     Ok(json_response(
         StatusCode::OK,
         serde_json::to_string(&hint).expect("serialises"),

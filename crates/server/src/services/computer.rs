@@ -9,18 +9,12 @@ use crate::settings::ComputerLimits;
 use crate::state::Action;
 use crate::store::Store;
 use crate::{lock, now_ms};
-use boardlab_core::{Seat, Wdl};
+use boardlab_core::Seat;
 use boardlab_games::GameKind;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// The most positions the solitaire solver may visit for a puzzle hint (about a second).
-const HINT_PUZZLE_NODES: u64 = 4_000_000;
-
-/// The search behind `GET /api/games/{id}/hint`.
-pub const HINT_SPEC: &str = "best:time=500ms";
 
 /// The longest time making one puzzle may take.
 pub const PUZZLE_TIME: Duration = Duration::from_secs(5);
@@ -33,23 +27,7 @@ struct Thinking {
     again: bool,
 }
 
-/// A suggested move for the side to move.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hint {
-    pub best: String,
-    /// Whether the value is proven (exact search), not estimated.
-    pub exact: bool,
-    /// The proven result for the side to move.
-    pub value: Option<Wdl>,
-    /// The estimated score of the side to move (1 a win, 0 a loss).
-    pub score: f64,
-    /// The expected line of play, starting with `best`.
-    pub pv: Vec<String>,
-    /// A sentence for people.
-    pub text: String,
-    /// The search used.
-    pub bot: String,
-}
+pub use boardlab_games::analysis::Hint;
 
 /// How the computer players of this server may play.
 #[derive(Clone, Debug, Default)]
@@ -437,35 +415,9 @@ impl Computer {
         let permit = self
             .search_slot(key, Class::Hint, Arc::clone(&stop))
             .await?;
-        // A puzzle is answered exactly where the solitaire solver decides it quickly.
-        let puzzle = game.clone();
-        let exact = tokio::task::spawn_blocking(move || puzzle.puzzle_hint(HINT_PUZZLE_NODES))
-            .await
-            .ok()
-            .flatten();
-        if let Some((pv, solvable)) = exact {
-            drop(permit);
-            return Ok(Hint {
-                best: pv[0].clone(),
-                exact: true,
-                value: Some(if solvable { Wdl::Win } else { Wdl::Loss }),
-                score: if solvable { 1.0 } else { 0.0 },
-                pv,
-                text: if solvable {
-                    "keeps the puzzle solvable".to_string()
-                } else {
-                    "the puzzle can no longer be solved from here".to_string()
-                },
-                bot: "solitaire solver".to_string(),
-            });
-        }
-        let spec: boardlab_ai::BotSpec = HINT_SPEC.parse().expect("a valid spec");
         let seed = seed ^ (version as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let seat = game.to_move();
-        let colours = [game.colour_of(Seat::First), game.colour_of(Seat::Second)];
-        let solitaire = game.is_solitaire();
-        let analysis = tokio::task::spawn_blocking(move || {
-            let r = boardlab_ai::analyze(&*game, &spec, seed, &stop);
+        tokio::task::spawn_blocking(move || {
+            let r = boardlab_games::analysis::hint(&game, seed, &stop);
             drop(permit);
             r
         })
@@ -477,17 +429,7 @@ impl Computer {
                 e.to_string(),
             )
         })?
-        .map_err(|e| ApiError::conflict("not_allowed", e.to_string()))?;
-        let value = analysis.value.for_seat(seat);
-        Ok(Hint {
-            best: analysis.best,
-            exact: value.proven.is_some(),
-            value: value.proven.map(|p| p.result_for(seat)),
-            score: value.score,
-            pv: analysis.pv,
-            text: boardlab_ai::words::value_words(value, colours, solitaire),
-            bot: analysis.bot,
-        })
+        .map_err(|e| ApiError::conflict("not_allowed", e.to_string()))
     }
 
     /// Starts the computer in games where it should be moving and nobody has moved for

@@ -5,7 +5,7 @@
 
 use crate::player::Player;
 use crate::token::{self, TokenHash};
-use boardlab_core::{GameRecord, MoveError, NewGameError, Options, Outcome, Seat, SeatNames};
+use boardlab_core::{GameRecord, MoveError, NewGameError, Options, Seat, SeatNames};
 use boardlab_games::{AnyGame, GameKind};
 use std::fmt;
 use std::str::FromStr;
@@ -631,39 +631,7 @@ impl GameState {
     }
 }
 
-/// A finished game's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    pub winner: Option<Seat>,
-    pub colour: Option<boardlab_core::Colour>,
-    pub draw: bool,
-    /// The record's result tag: the winning colour, `draw`, `solved`, `score N`.
-    pub tag: String,
-    pub reason: String,
-    /// `rules`, `resignation`, `agreement` or `time`.
-    pub termination: &'static str,
-    /// The rules' outcome when the rules ended the game.
-    pub outcome: Option<Outcome>,
-}
-
-impl GameResult {
-    /// The result of a game the rules ended with `outcome`.
-    #[must_use]
-    pub fn by_rules(outcome: Outcome) -> GameResult {
-        GameResult {
-            winner: outcome.winner(),
-            colour: match outcome {
-                Outcome::Win { colour, .. } => Some(colour),
-                _ => None,
-            },
-            draw: matches!(outcome, Outcome::Draw { .. }),
-            tag: outcome.tag(),
-            reason: outcome.reason().to_string(),
-            termination: "rules",
-            outcome: Some(outcome),
-        }
-    }
-}
+pub use boardlab_games::view::GameResult;
 
 mod actions;
 #[cfg(test)]

@@ -18,7 +18,8 @@ use boardlab_core::Budget;
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Every removal of `me` as a set of squares, in the order random playouts draw from:
 /// single removals by square, then (with `removal=pair`) the pairs as

@@ -2,7 +2,7 @@
 
 use boardlab_core::budget::{Budget, OutOfBudget, CHECK_EVERY};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use web_time::Instant;
 
 /// A search's count of positions against its budget.
 #[derive(Debug)]

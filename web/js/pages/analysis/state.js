@@ -7,6 +7,7 @@ import { closeChooser } from '../../chooser.js';
 import { fitStack, resultSentence } from '../shared.js';
 import { Node, optionsText } from './tree.js';
 import { engineView, linesView } from './views.js';
+import { engineAvailable, evaluations, EngineUnavailable } from '../../engine/index.js';
 
 /** @typedef {import('./tree.js').Evaluation} Evaluation */
 
@@ -22,7 +23,8 @@ import { engineView, linesView } from './views.js';
  * @property {Node} node the position shown
  * @property {boolean} flipped
  * @property {boolean} closed the page has been left
- * @property {EventSource|null} source the evaluation streaming in
+ * @property {(() => void)|null} stopThinking stops the evaluation under way
+ * @property {boolean} onServer evaluations come from the server (the browser cannot run the engine)
  * @property {Evaluation|null} evaluation the last evaluation of the position shown
  * @property {number} thinkingSince when the computer began on the position shown
  * @property {number} thoughtMs how long it had thought at the last evaluation received: the
@@ -122,40 +124,75 @@ export function goTo(pg, n, announce = true) {
 }
 
 /**
- * Streams the computer's evaluation of the position shown; stops the previous one.
+ * Evaluates the position shown, stopping the evaluation of the one before: in this browser
+ * (the engine in a worker), or by the server where the browser cannot run the engine.
  * @param {AnalysisPage} pg
  */
 function think(pg) {
-  if (pg.source) pg.source.close();
-  pg.source = null;
+  if (pg.stopThinking) pg.stopThinking();
+  pg.stopThinking = null;
   if (pg.closed || !canMove(pg)) {
     drawEngine(pg);
     return;
   }
-  const q = new URLSearchParams({ game: pg.game, position: pg.node.view.position });
-  const ot = optionsText(pg.options);
-  if (ot) q.set('options', ot);
-  const es = new EventSource(`/api/analysis?${q}`);
   const at = pg.node;
-  pg.source = es;
   pg.thinkingSince = performance.now();
-  es.addEventListener('analysis', (ev) => {
+  /** @param {Evaluation} e */
+  const shown = (e) => {
     if (pg.node !== at) return;
-    pg.evaluation = JSON.parse(ev.data);
+    pg.evaluation = e;
     pg.thoughtMs = performance.now() - pg.thinkingSince;
     drawEngine(pg);
     draw(pg);
-    if (/** @type {Evaluation} */ (pg.evaluation).last) es.close();
+  };
+  /** @param {string} message */
+  const failed = (message) => {
+    if (pg.node !== at || pg.evaluation) return;
+    pg.evaluation = /** @type {Evaluation} */ ({ error: message });
+    drawEngine(pg);
+  };
+  const request = { game: pg.game, options: pg.options, position: pg.node.view.position };
+  if (pg.onServer || !engineAvailable()) {
+    pg.stopThinking = evaluateOnServer(request, shown, failed);
+  } else {
+    pg.stopThinking = evaluations(request, shown, (err) => {
+      if (pg.node !== at) return;
+      if (!(err instanceof EngineUnavailable)) {
+        failed(`The computer cannot evaluate this position: ${err.message}.`);
+        return;
+      }
+      // No engine here after all: the server evaluates from now on.
+      pg.onServer = true;
+      pg.stopThinking = evaluateOnServer(request, shown, failed);
+    });
+  }
+  drawEngine(pg);
+}
+
+/**
+ * The server's evaluations of a position (GET /api/analysis), each given to `shown`; returns
+ * what stops them.
+ * @param {{game: string, options: Record<string, string>, position: string}} request
+ * @param {(e: Evaluation) => void} shown
+ * @param {(message: string) => void} failed
+ * @returns {() => void}
+ */
+function evaluateOnServer(request, shown, failed) {
+  const q = new URLSearchParams({ game: request.game, position: request.position });
+  const ot = optionsText(request.options);
+  if (ot) q.set('options', ot);
+  const es = new EventSource(`/api/analysis?${q}`);
+  es.addEventListener('analysis', (ev) => {
+    const e = JSON.parse(ev.data);
+    shown(e);
+    if (e.last) es.close();
   });
   es.addEventListener('end', () => es.close());
   es.onerror = () => {
     es.close();
-    if (pg.node === at && !pg.evaluation) {
-      pg.evaluation = /** @type {Evaluation} */ ({ error: 'The computer cannot evaluate this position now.' });
-      drawEngine(pg);
-    }
+    failed('The computer cannot evaluate this position now.');
   };
-  drawEngine(pg);
+  return () => es.close();
 }
 
 /** @param {AnalysisPage} pg */

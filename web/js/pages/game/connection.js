@@ -1,6 +1,7 @@
 // The game page and the server: invite links, moves and offers sent, errors told, earlier
 // positions and hints fetched, and the live channel that brings the other player's moves.
 
+import { engineAvailable, engineHint, EngineUnavailable } from '../../engine/index.js';
 import { toast } from '../../util.js';
 import { go } from '../../nav.js';
 import { moveSound } from '../../sound.js';
@@ -256,6 +257,29 @@ export async function viewAt(pg, ply) {
 }
 
 /**
+ * A suggested move for the position of the game shown: worked out in this browser by the
+ * engine, or by the server where the browser cannot run the engine. The page offers hints only
+ * where the server would (on one screen, in puzzles and against the computer).
+ * @param {import('./state.js').Page} pg
+ */
+async function askHint(pg) {
+  const { state } = pg.ps;
+  if (!engineAvailable()) return api.hint(pg.id);
+  // From the game's start and moves where the start is known here, so that its history
+  // counts; a set-up seed is no use (JavaScript's numbers do not hold 64 bits), so otherwise
+  // from the position text.
+  const request = state.start_position
+    ? { game: state.game, options: state.options, position: state.start_position, moves: state.moves.map((/** @type {{move: string}} */ m) => m.move) }
+    : { game: state.game, options: state.options, position: state.position };
+  try {
+    return await engineHint(request, state.version);
+  } catch (e) {
+    if (e instanceof EngineUnavailable) return api.hint(pg.id);
+    throw e;
+  }
+}
+
+/**
  * Asks the computer for a move and marks it on the board.
  * @param {import('./state.js').Page} pg
  */
@@ -265,7 +289,7 @@ export async function showHint(pg) {
   ps.hintBusy = true;
   pg.render();
   try {
-    const hint = await api.hint(pg.id);
+    const hint = await askHint(pg);
     if (ps.state.version !== version) return;
     const what = hint.text ? ` — ${hint.text}` : '';
     setFeedback(ps, `Hint: ${hint.move}${what}`, 'advice');

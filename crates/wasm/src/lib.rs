@@ -1,0 +1,125 @@
+//! The boardlab engines in the browser. Everything the web app asks the server about a position
+//! outside a stored game it can ask here instead, with the same request and the same JSON
+//! answer: a position's view (`POST /api/positions`), the analysis board's evaluations
+//! (`GET /api/analysis`), a hint, a computer player's move at any level and random playouts.
+//!
+//! Requests and answers are JSON text, as over HTTP: a position request is
+//! `{ "game", "options"?, "seed"?, "position"?, "moves"? }`. [`Game`] keeps one position between
+//! calls, for a game played move by move. The web app runs this in a Web Worker
+//! (`web/js/engine/worker.js`), so that a search never freezes the page; a search is stopped by
+//! ending the worker. The work itself is in [`engine`], in plain Rust; this file only hands it
+//! to JavaScript, a failure becoming a thrown `Error` with the message.
+
+pub mod engine;
+
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+
+fn thrown(message: String) -> JsError {
+    JsError::new(&message)
+}
+
+/// A seed from JavaScript's number (a whole number below 2^53; anything else counts as 0).
+fn seed_of(seed: f64) -> u64 {
+    if seed.is_finite() && (0.0..9_007_199_254_740_992.0).contains(&seed) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let s = seed as u64;
+        s
+    } else {
+        0
+    }
+}
+
+/// The games: `[{ "name", "title", "solitaire_options" }]`.
+#[wasm_bindgen]
+#[must_use]
+pub fn games() -> String {
+    engine::games()
+}
+
+/// The view of a position request, as `POST /api/positions` answers it.
+///
+/// # Errors
+/// The request's problem in words, as the server's 400 says it.
+#[wasm_bindgen]
+pub fn position(request_json: &str) -> Result<String, JsError> {
+    engine::position(request_json).map_err(thrown)
+}
+
+/// A position kept between calls: a start and the moves played from it.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Game(engine::Position);
+
+#[wasm_bindgen]
+impl Game {
+    /// The position a request reaches (its start and moves).
+    ///
+    /// # Errors
+    /// The request's problem in words.
+    #[wasm_bindgen(constructor)]
+    pub fn new(request_json: &str) -> Result<Game, JsError> {
+        engine::Position::new(request_json)
+            .map(Game)
+            .map_err(thrown)
+    }
+
+    /// Plays `text` (any accepted spelling); returns it in canonical notation.
+    ///
+    /// # Errors
+    /// A move that is too long, illegal, or played after the end.
+    pub fn play(&mut self, text: &str) -> Result<String, JsError> {
+        self.0.play(text).map_err(thrown)
+    }
+
+    /// The position's view, as `POST /api/positions` gives it.
+    #[must_use]
+    pub fn view(&self) -> String {
+        self.0.view()
+    }
+
+    /// The legal moves, in canonical notation.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<String> {
+        self.0.legal_moves()
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        self.0.over()
+    }
+
+    /// Evaluation `step` (from 0) of the analysis board's series.
+    ///
+    /// # Errors
+    /// A game that is over, a step past the last, or a game without computer players.
+    pub fn evaluate(&self, step: usize) -> Result<String, JsError> {
+        self.0.evaluate(step).map_err(thrown)
+    }
+
+    /// A suggested move for the side to move.
+    ///
+    /// # Errors
+    /// A game that is over, or a game without computer players.
+    pub fn hint(&self, seed: f64) -> Result<String, JsError> {
+        self.0.hint(seed_of(seed)).map_err(thrown)
+    }
+
+    /// The move of computer player `spec` (`level:5`, `random`, …).
+    ///
+    /// # Errors
+    /// A game that is over, a spec not understood, or one this game has no player for.
+    pub fn computer_move(&self, spec: &str, seed: f64) -> Result<String, JsError> {
+        self.0.computer_move(spec, seed_of(seed)).map_err(thrown)
+    }
+
+    /// Random games from this position for `ms` milliseconds: `{ "games", "plies", "seconds" }`.
+    #[must_use]
+    pub fn random_playouts(&self, ms: f64, seed: f64) -> String {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let ms = ms.clamp(1.0, 600_000.0) as u64;
+        self.0
+            .random_playouts(Duration::from_millis(ms), seed_of(seed))
+    }
+}
