@@ -138,14 +138,18 @@ export const EVALUATION_STEPS = 4;
  */
 export function evaluations(request, onEvaluation, onError) {
   let stopped = false;
+  let searching = false;
   (async () => {
     for (let step = 0; step < EVALUATION_STEPS && !stopped; step += 1) {
       let e;
+      searching = true;
       try {
         e = await search.ask('evaluate', { request, step });
       } catch (err) {
         if (!stopped) onError(err);
         return;
+      } finally {
+        searching = false;
       }
       if (stopped) return;
       onEvaluation(e);
@@ -155,6 +159,7 @@ export function evaluations(request, onEvaluation, onError) {
   return () => {
     if (stopped) return;
     stopped = true;
-    search.stop(new Error('stopped'));
+    // Only a search under way ends the worker: an idle one stays, loaded, for the next.
+    if (searching) search.stop(new Error('stopped'));
   };
 }
