@@ -1,5 +1,6 @@
 /**
- * A position kept between calls: a start and the moves played from it.
+ * A position kept between calls: a start and the moves played from it (`Game` in
+ * JavaScript).
  */
 export class Game {
     __destroy_into_raw() {

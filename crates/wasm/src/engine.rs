@@ -52,20 +52,20 @@ pub fn position(request_json: &str) -> Result<String, String> {
 
 /// A game kept between calls: a start and the moves played from it.
 #[derive(Debug)]
-pub struct Position {
+pub struct KeptGame {
     game: AnyGame,
     moves: Vec<String>,
     last_cells: Vec<Text>,
 }
 
-impl Position {
+impl KeptGame {
     /// The position a request reaches (its start and moves).
     ///
     /// # Errors
     /// The request's problem in words.
-    pub fn new(request_json: &str) -> Result<Position, String> {
+    pub fn new(request_json: &str) -> Result<KeptGame, String> {
         let r = request(request_json)?;
-        let mut p = Position {
+        let mut p = KeptGame {
             game: r.start()?,
             moves: Vec::new(),
             last_cells: Vec::new(),
@@ -202,9 +202,9 @@ mod tests {
         assert!(position(r#"{"game":"chess"}"#)
             .unwrap_err()
             .contains("chess"));
-        let err = Position::new(r#"{"game":"sight-reduction","moves":["zz9"]}"#).unwrap_err();
+        let err = KeptGame::new(r#"{"game":"sight-reduction","moves":["zz9"]}"#).unwrap_err();
         assert!(err.starts_with("move 1 'zz9'"), "{err}");
-        let mut p = Position::new(r#"{"game":"sight-reduction","seed":1}"#).unwrap();
+        let mut p = KeptGame::new(r#"{"game":"sight-reduction","seed":1}"#).unwrap();
         let before = p.view();
         assert!(p.play("zz9").is_err());
         assert_eq!(p.view(), before, "a refused move changes nothing");
@@ -214,7 +214,7 @@ mod tests {
     fn a_game_is_played_to_its_end_by_computer_players() {
         for kind in GameKind::all() {
             let req = format!(r#"{{"game":"{}","seed":7}}"#, kind.name());
-            let mut p = Position::new(&req).unwrap();
+            let mut p = KeptGame::new(&req).unwrap();
             let mut plies = 0;
             while !p.over() && plies < 2000 {
                 let m = p.computer_move("random", plies).unwrap();
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn evaluations_and_hints_name_a_legal_move() {
-        let p = Position::new(r#"{"game":"sight-reduction","seed":5}"#).unwrap();
+        let p = KeptGame::new(r#"{"game":"sight-reduction","seed":5}"#).unwrap();
         let e = value(&p.evaluate(0).unwrap());
         assert_eq!(e["step"], 1);
         assert!(p

@@ -4,7 +4,7 @@
 //! (`GET /api/analysis`), a hint, a computer player's move at any level and random playouts.
 //!
 //! Requests and answers are JSON text, as over HTTP: a position request is
-//! `{ "game", "options"?, "seed"?, "position"?, "moves"? }`. [`Game`] keeps one position between
+//! `{ "game", "options"?, "seed"?, "position"?, "moves"? }`. [`BrowserGame`] (`Game` in JavaScript) keeps one position between
 //! calls, for a game played move by move. The web app runs this in a Web Worker
 //! (`web/js/engine/worker.js`), so that a search never freezes the page; a search is stopped by
 //! ending the worker. The work itself is in [`engine`], in plain Rust; this file only hands it
@@ -46,21 +46,22 @@ pub fn position(request_json: &str) -> Result<String, JsError> {
     engine::position(request_json).map_err(thrown)
 }
 
-/// A position kept between calls: a start and the moves played from it.
-#[wasm_bindgen]
+/// A position kept between calls: a start and the moves played from it (`Game` in
+/// JavaScript).
+#[wasm_bindgen(js_name = Game)]
 #[derive(Debug)]
-pub struct Game(engine::Position);
+pub struct BrowserGame(engine::KeptGame);
 
-#[wasm_bindgen]
-impl Game {
+#[wasm_bindgen(js_class = Game)]
+impl BrowserGame {
     /// The position a request reaches (its start and moves).
     ///
     /// # Errors
     /// The request's problem in words.
     #[wasm_bindgen(constructor)]
-    pub fn new(request_json: &str) -> Result<Game, JsError> {
-        engine::Position::new(request_json)
-            .map(Game)
+    pub fn new(request_json: &str) -> Result<BrowserGame, JsError> {
+        engine::KeptGame::new(request_json)
+            .map(BrowserGame)
             .map_err(thrown)
     }
 
