@@ -305,6 +305,27 @@ async fn documents_and_static_files_are_served() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 404);
+    // A file comes with a validator; asked again with it, the answer is 304 and no body, and
+    // with another one the file again.
+    let engine = "/engine/boardlab_wasm_bg.wasm";
+    let r = s.client.get(s.url(engine)).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers()["content-type"], "application/wasm");
+    let tag = r.headers()["etag"].to_str().unwrap().to_string();
+    assert!(tag.starts_with('"') && tag.ends_with('"'), "{tag}");
+    let again = |t: &str| {
+        s.client
+            .get(s.url(engine))
+            .header("If-None-Match", t.to_string())
+            .send()
+    };
+    let r = again(&tag).await.unwrap();
+    assert_eq!(r.status().as_u16(), 304);
+    assert_eq!(r.headers()["etag"].to_str().unwrap(), tag);
+    assert!(r.bytes().await.unwrap().is_empty());
+    let r = again("\"0123\"").await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.bytes().await.unwrap().len() > 100_000);
     let r = s.client.get(s.url("/api/health")).send().await.unwrap();
     assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     assert_eq!(r.headers()["cache-control"], "no-store");

@@ -2,15 +2,20 @@
 //! tree with `--dev`), served at `/`. Paths without a file extension that match no file get
 //! `index.html` (the UI's own routes, such as `/games/ID`). Without a built UI, `/` explains
 //! that and links the API documents.
+//!
+//! Each file is sent with `Cache-Control: no-cache` and an `ETag` (a hash of its bytes): a
+//! browser asks again every time, and a file it already has costs a `304 Not Modified` and no
+//! body (the engine's WebAssembly is 2 MB).
 
 use crate::app::App;
 use crate::http::docs::{analysis_file, figure, rules_file};
 use axum::extract::State;
-use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 mod files {
     include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
@@ -84,6 +89,40 @@ fn find(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
     }
 }
 
+/// A strong validator of `bytes`: their FNV-1a hash, quoted.
+fn etag_of(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("\"{h:016x}\"")
+}
+
+/// The validator of file `name` with `bytes`: worked out once for the embedded files.
+fn etag(name: &str, bytes: &[u8], embedded: bool) -> String {
+    static EMBEDDED: OnceLock<HashMap<&'static str, String>> = OnceLock::new();
+    if !embedded {
+        return etag_of(bytes);
+    }
+    EMBEDDED
+        .get_or_init(|| files().iter().map(|(p, b)| (*p, etag_of(b))).collect())
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| etag_of(bytes))
+}
+
+/// Whether the request's `If-None-Match` names `tag` (or `*`).
+fn not_modified(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == tag || t == "*")
+}
+
 fn any_files(dir: Option<&PathBuf>) -> bool {
     match dir {
         None => !files().is_empty(),
@@ -91,8 +130,39 @@ fn any_files(dir: Option<&PathBuf>) -> bool {
     }
 }
 
+/// File `name` with its type and validator, or `304 Not Modified` when the request already
+/// holds these bytes.
+fn file_response(name: &str, bytes: Cow<'static, [u8]>, headers: &HeaderMap) -> Response {
+    let tag = etag(name, &bytes, matches!(bytes, Cow::Borrowed(_)));
+    let tag_value = HeaderValue::from_str(&tag).expect("a hex hash in quotes");
+    let cache = (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if not_modified(headers, &tag) {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag_value), cache]).into_response();
+    }
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(content_type(name)),
+            ),
+            (header::ETAG, tag_value),
+            cache,
+        ],
+        match bytes {
+            Cow::Borrowed(b) => axum::body::Body::from(b),
+            Cow::Owned(v) => axum::body::Body::from(v),
+        },
+    )
+        .into_response()
+}
+
 /// Answers any request outside `/api`.
-pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+pub async fn serve(
+    State(app): State<Arc<App>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return crate::error::ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -166,20 +236,7 @@ pub async fn serve(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Res
         })
     };
     match hit {
-        Some((name, bytes)) => (
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static(content_type(&name)),
-                ),
-                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-            ],
-            match bytes {
-                Cow::Borrowed(b) => axum::body::Body::from(b),
-                Cow::Owned(v) => axum::body::Body::from(v),
-            },
-        )
-            .into_response(),
+        Some((name, bytes)) => file_response(&name, bytes, &headers),
         None if !any_files(dir)
             && !unsafe_path
             && (!last.contains('.') || path == "index.html") =>
