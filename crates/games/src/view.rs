@@ -5,7 +5,7 @@
 //! moves and the rules' result.
 
 use crate::{AnyGame, GameKind};
-use boardlab_core::present::{Board, Interaction, Text};
+use boardlab_core::present::{Board, Interaction, PlayedMove, Text};
 use boardlab_core::{Colour, Options, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -209,6 +209,21 @@ pub fn check_position(kind: GameKind, position: Option<&str>) -> Result<(), Stri
     Ok(())
 }
 
+/// Plays `text` on `game`, as a client's move: refused when too long, after the end, or
+/// illegal, with why in words.
+///
+/// # Errors
+/// Why the move is refused.
+pub fn play(game: &mut AnyGame, text: &str) -> Result<PlayedMove, String> {
+    if text.len() > MOVE_LIMIT {
+        return Err(format!("longer than {MOVE_LIMIT} characters"));
+    }
+    if game.outcome().is_some() {
+        return Err("the game is already over".into());
+    }
+    game.play_text(text).map_err(|e| e.to_string())
+}
+
 /// A start and the moves played from it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -255,14 +270,8 @@ impl PositionRequest {
         let mut moves = Vec::with_capacity(self.moves.len());
         let mut last_cells = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {
-            let bad = |why: String| format!("move {} '{}': {why}", i + 1, shorten(text));
-            if text.len() > MOVE_LIMIT {
-                return Err(bad(format!("longer than {MOVE_LIMIT} characters")));
-            }
-            if game.outcome().is_some() {
-                return Err(bad("the game is already over".into()));
-            }
-            let played = game.play_text(text).map_err(|e| bad(e.to_string()))?;
+            let played = play(&mut game, text)
+                .map_err(|why| format!("move {} '{}': {why}", i + 1, shorten(text)))?;
             moves.push(played.notation);
             last_cells = played.touched;
         }

@@ -82,13 +82,7 @@ impl KeptGame {
     /// # Errors
     /// A move that is too long, illegal, or played after the end.
     pub fn play(&mut self, text: &str) -> Result<String, String> {
-        if text.len() > view::MOVE_LIMIT {
-            return Err(format!("longer than {} characters", view::MOVE_LIMIT));
-        }
-        if self.game.outcome().is_some() {
-            return Err("the game is already over".into());
-        }
-        let played = self.game.play_text(text).map_err(|e| e.to_string())?;
+        let played = view::play(&mut self.game, text)?;
         self.moves.push(played.notation.clone());
         self.last_cells = played.touched;
         Ok(played.notation)
