@@ -3,6 +3,7 @@
 //! naming the colours, and a suggested move (exact where the solitaire solver decides it).
 
 use crate::AnyGame;
+use boardlab_ai::review::Review;
 use boardlab_ai::{AiError, BotSpec};
 use boardlab_core::present::Text;
 use boardlab_core::{Seat, Wdl};
@@ -136,4 +137,42 @@ pub fn hint(game: &AnyGame, seed: u64, stop: &AtomicBool) -> Result<Hint, AiErro
         text: boardlab_ai::words::value_words(value, colours, game.is_solitaire()),
         bot: analysis.bot,
     })
+}
+
+/// A review as clients read it: the review with the best moves' cells and the start.
+#[derive(Debug, Serialize)]
+struct Stored<'a> {
+    #[serde(flatten)]
+    review: &'a Review,
+    /// Per move, the cells the best move of the position before it touches.
+    best_cells: Vec<Vec<Text>>,
+    /// The position the game started from.
+    start: String,
+    /// Every option of the game with its value.
+    option_values: std::collections::BTreeMap<String, String>,
+}
+
+/// `review` of the game that began at `start`, as the server stores and answers it and the
+/// browser's engine gives it.
+#[must_use]
+pub fn review_json(start: &AnyGame, review: &Review) -> String {
+    let mut game = start.clone();
+    let mut best_cells = Vec::with_capacity(review.plies.len());
+    for p in &review.plies {
+        best_cells.push(game.suggested(&p.best));
+        if game.play_text(&p.played).is_err() {
+            break;
+        }
+    }
+    serde_json::to_string(&Stored {
+        review,
+        best_cells,
+        start: start.position_text(),
+        option_values: start
+            .options()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    })
+    .expect("a review serialises")
 }

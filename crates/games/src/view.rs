@@ -60,6 +60,26 @@ impl GameResult {
             outcome: Some(outcome),
         }
     }
+
+    /// The result of a game `game` that seat `loser` lost by `what` (`resigned`, `ran out of
+    /// time`) before the rules ended it; `termination` says how.
+    #[must_use]
+    pub fn lost(game: &AnyGame, loser: Seat, what: &str, termination: &'static str) -> GameResult {
+        let winner = loser.other();
+        let colour = game.colour_of(winner);
+        GameResult {
+            winner: Some(winner),
+            colour,
+            draw: false,
+            tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
+            reason: match game.colour_of(loser) {
+                Some(c) => format!("{} {what}", c.title()),
+                None => format!("the {loser} player {what}"),
+            },
+            termination,
+            outcome: None,
+        }
+    }
 }
 
 /// A result as clients read it.

@@ -85,10 +85,34 @@ impl BrowserGame {
         self.0.legal_moves()
     }
 
-    /// Whether the game is over.
+    /// Whether the game is over (by the rules or a resignation).
     #[must_use]
     pub fn over(&self) -> bool {
         self.0.over()
+    }
+
+    /// The colour each seat plays and the seat that played each move:
+    /// `{ "first", "second", "moves": ["first", …] }`.
+    #[must_use]
+    pub fn seats(&self) -> String {
+        self.0.seats()
+    }
+
+    /// Seat `seat` (`first` or `second`) resigns.
+    ///
+    /// # Errors
+    /// An unknown seat, or a game already over.
+    pub fn resign(&mut self, seat: &str) -> Result<(), JsError> {
+        self.0.resign(seat).map_err(thrown)
+    }
+
+    /// The game's record with the players and times of `request_json`:
+    /// `{ "first", "second", "started"?, "finished"?, "format"?: "text" | "json" }`.
+    ///
+    /// # Errors
+    /// A request not understood.
+    pub fn record(&self, request_json: &str) -> Result<String, JsError> {
+        self.0.record(request_json).map_err(thrown)
     }
 
     /// Evaluation `step` (from 0) of the analysis board's series.
@@ -123,4 +147,52 @@ impl BrowserGame {
         self.0
             .random_playouts(Duration::from_millis(ms), seed_of(seed))
     }
+}
+
+/// The review of a game record (text or JSON), as the server answers a finished game's review;
+/// `progress(done, total)` is called after each position.
+///
+/// # Errors
+/// A record that cannot be read or replayed.
+#[wasm_bindgen]
+pub fn review(record: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    engine::review(record, &mut |done, total| {
+        // A progress callback that throws changes nothing in the review.
+        #[allow(clippy::cast_precision_loss)]
+        let _ = progress.call2(
+            &JsValue::NULL,
+            &JsValue::from_f64(done as f64),
+            &JsValue::from_f64(total as f64),
+        );
+    })
+    .map_err(thrown)
+}
+
+/// Puzzle `id` (`clear-easy-1`), as `GET /api/puzzles/{id}` answers it.
+///
+/// # Errors
+/// An id not understood, or one the generator has no puzzle for.
+#[wasm_bindgen]
+pub fn puzzle(id: &str) -> Result<String, JsError> {
+    engine::puzzle(id).map_err(thrown)
+}
+
+/// The judgement of the last of `moves` (a JSON list) in puzzle `id`, as
+/// `POST /api/puzzles/{id}/moves` answers it.
+///
+/// # Errors
+/// An unknown puzzle, or a line that is empty or illegal.
+#[wasm_bindgen]
+pub fn puzzle_move(id: &str, moves: &str) -> Result<String, JsError> {
+    engine::puzzle_move(id, moves).map_err(thrown)
+}
+
+/// A move that keeps puzzle `id` solvable after `moves` (a JSON list), as
+/// `POST /api/puzzles/{id}/hint` answers it.
+///
+/// # Errors
+/// An unknown puzzle, or a line that is illegal or not the player's turn.
+#[wasm_bindgen]
+pub fn puzzle_hint(id: &str, moves: &str) -> Result<String, JsError> {
+    engine::puzzle_hint(id, moves).map_err(thrown)
 }

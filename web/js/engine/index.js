@@ -17,7 +17,7 @@ class Engine {
     /** @type {Worker | null} */
     this.worker = null;
     this.next = 1;
-    /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void}>} */
+    /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void, progress?: (p: any) => void}>} */
     this.waiting = new Map();
   }
 
@@ -26,9 +26,13 @@ class Engine {
     if (this.worker) return this.worker;
     const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     w.onmessage = (ev) => {
-      const { id, result, error, unavailable } = ev.data;
+      const { id, result, error, unavailable, progress } = ev.data;
       const p = this.waiting.get(id);
       if (!p) return;
+      if (progress) {
+        if (p.progress) p.progress(progress);
+        return;
+      }
       this.waiting.delete(id);
       if (error === undefined) p.resolve(result);
       else p.reject(unavailable ? new EngineUnavailable(error) : new Error(error));
@@ -45,13 +49,14 @@ class Engine {
    * Asks the worker.
    * @param {string} op
    * @param {Record<string, any>} fields
+   * @param {(p: any) => void} [progress] told of the progress the worker reports
    * @returns {Promise<any>}
    */
-  ask(op, fields) {
+  ask(op, fields, progress) {
     const id = this.next;
     this.next += 1;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve, reject, progress });
       this.start().postMessage({ op, id, ...fields });
     });
   }
@@ -122,6 +127,65 @@ export function engineMove(request, spec, seed = 0) {
  */
 export function enginePlayouts(request, ms) {
   return search.ask('playouts', { request, ms, seed: 1 });
+}
+
+/**
+ * A game kept in the browser as its engine sees it: `{view, seats}`, the position's view (as
+ * POST /api/positions answers, with the result of a resignation) and
+ * `{first, second, moves}`, the colour of each seat and the seat that played each move.
+ * @param {PositionRequest} request the game's start and moves
+ * @param {string|null} [resigned] the seat that resigned
+ * @returns {Promise<{view: any, seats: {first: string|null, second: string|null, moves: string[]}}>}
+ */
+export function engineGame(request, resigned = null) {
+  return quick.ask('game', { request, resigned });
+}
+
+/**
+ * A game's record, in text (`format: 'text'`, the default) or JSON form.
+ * @param {PositionRequest} request the game's start and moves
+ * @param {string|null} resigned the seat that resigned
+ * @param {{first?: string, second?: string, started?: string, finished?: string, format?: 'text'|'json'}} record the players and times
+ * @returns {Promise<string>}
+ */
+export function engineRecord(request, resigned, record) {
+  return quick.ask('record', { request, resigned, record });
+}
+
+/**
+ * The review of a game record, as GET /api/games/{id}/review answers a finished one;
+ * `onProgress({done, total})` after each position.
+ * @param {string} record the record, text or JSON
+ * @param {(p: {done: number, total: number}) => void} [onProgress]
+ */
+export function engineReview(record, onProgress) {
+  return search.ask('review', { record }, onProgress);
+}
+
+/**
+ * Puzzle `id` (`clear-easy-1`), as GET /api/puzzles/{id} answers it.
+ * @param {string} id
+ */
+export function enginePuzzle(id) {
+  return search.ask('puzzle', { puzzle: id });
+}
+
+/**
+ * The judgement of the last of `moves` in puzzle `id`, as POST /api/puzzles/{id}/moves answers.
+ * @param {string} id
+ * @param {string[]} moves
+ */
+export function enginePuzzleMove(id, moves) {
+  return search.ask('puzzleMove', { puzzle: id, moves });
+}
+
+/**
+ * A move that keeps puzzle `id` solvable after `moves`, as POST /api/puzzles/{id}/hint answers.
+ * @param {string} id
+ * @param {string[]} moves
+ */
+export function enginePuzzleHint(id, moves) {
+  return search.ask('puzzleHint', { puzzle: id, moves });
 }
 
 /** The number of searches in the analysis board's series (as GET /api/analysis sends). */

@@ -2,8 +2,9 @@
 // and answers the page's requests one at a time, off the page's thread. A request is
 // `{ id, op, request, … }` where `request` is a position request as POST /api/positions takes
 // it; the answer is `{ id, result }` or `{ id, error }` with the engine's words (and
-// `unavailable` when the engine itself did not load). A search is
-// stopped by ending the worker (engine/index.js starts a new one).
+// `unavailable` when the engine itself did not load); a review also sends
+// `{ id, progress: { done, total } }` as it goes. A search is stopped by ending the worker
+// (engine/index.js starts a new one).
 
 /** @type {any} */
 const scope = self;
@@ -21,12 +22,25 @@ const ready = import(engineUrl).then(async (m) => {
  * @param {any} msg
  */
 function run(m, msg) {
+  switch (msg.op) {
+    case 'games': return JSON.parse(m.games());
+    case 'puzzle': return JSON.parse(m.puzzle(msg.puzzle));
+    case 'puzzleMove': return JSON.parse(m.puzzle_move(msg.puzzle, JSON.stringify(msg.moves)));
+    case 'puzzleHint': return JSON.parse(m.puzzle_hint(msg.puzzle, JSON.stringify(msg.moves)));
+    case 'review':
+      return JSON.parse(m.review(msg.record, (/** @type {number} */ done, /** @type {number} */ total) => {
+        scope.postMessage({ id: msg.id, progress: { done, total } });
+      }));
+    default:
+  }
   const request = JSON.stringify(msg.request);
   if (msg.op === 'position') return JSON.parse(m.position(request));
-  if (msg.op === 'games') return JSON.parse(m.games());
   const game = new m.Game(request);
   try {
+    if (msg.resigned) game.resign(msg.resigned);
     switch (msg.op) {
+      case 'game': return { view: JSON.parse(game.view()), seats: JSON.parse(game.seats()) };
+      case 'record': return game.record(JSON.stringify(msg.record));
       case 'evaluate': return JSON.parse(game.evaluate(msg.step));
       case 'hint': return JSON.parse(game.hint(msg.seed || 0));
       case 'move': return game.computer_move(msg.spec, msg.seed || 0);

@@ -11,11 +11,9 @@ use crate::services::games::Games;
 use crate::services::notify::Notifier;
 use crate::store::{ReviewRow, Store, Write};
 use axum::http::StatusCode;
-use boardlab_ai::review::{Progress, Review, ReviewConfig, ReviewError};
-use boardlab_core::present::Text;
+use boardlab_ai::review::{Progress, ReviewConfig, ReviewError};
 use boardlab_core::GameRecord;
 use boardlab_games::{AnyGame, GameKind};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,42 +47,6 @@ pub struct ReviewJob {
     version: i64,
     progress: Progress,
     stop: Arc<AtomicBool>,
-}
-
-/// A review with what the board needs to show it: the cells each best move touches.
-#[derive(Debug, Serialize)]
-struct Stored<'a> {
-    #[serde(flatten)]
-    review: &'a Review,
-    /// Per move, the cells the best move of the position before it touches.
-    best_cells: Vec<Vec<Text>>,
-    /// The position the game started from.
-    start: String,
-    /// Every option of the game with its value.
-    option_values: std::collections::BTreeMap<String, String>,
-}
-
-/// `review` as stored and answered: with the best moves' cells and the start position.
-fn stored_json(start: &AnyGame, review: &Review) -> String {
-    let mut game = start.clone();
-    let mut best_cells = Vec::with_capacity(review.plies.len());
-    for p in &review.plies {
-        best_cells.push(game.suggested(&p.best));
-        if game.play_text(&p.played).is_err() {
-            break;
-        }
-    }
-    serde_json::to_string(&Stored {
-        review,
-        best_cells,
-        start: start.position_text(),
-        option_values: start
-            .options()
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    })
-    .expect("a review serialises")
 }
 
 /// The progress message of the live channel.
@@ -208,7 +170,7 @@ impl Reviews {
                     Some(handle.block_on(pool.acquire(&key, Class::Hint, 1, Arc::clone(&unheard))));
             });
             drop(permit);
-            review.map(|r| (stored_json(&start, &r), r.bot))
+            review.map(|r| (boardlab_games::analysis::review_json(&start, &r), r.bot))
         });
         let mut stopper = StopOnDrop(Some(Arc::clone(&stop)));
         let result = tokio::select! {

@@ -501,23 +501,8 @@ impl Live {
         Ok(game)
     }
 
-    /// The result of a game `loser` lost other than by the rules: `what` they did, as
-    /// `termination`.
     fn lost(&self, loser: Seat, what: &str, termination: &'static str) -> GameResult {
-        let winner = loser.other();
-        let colour = self.game.colour_of(winner);
-        GameResult {
-            winner: Some(winner),
-            colour,
-            draw: false,
-            tag: colour.map_or_else(|| winner.name().to_string(), |c| c.name().into()),
-            reason: match self.game.colour_of(loser) {
-                Some(c) => format!("{} {what}", c.title()),
-                None => format!("the {loser} player {what}"),
-            },
-            termination,
-            outcome: None,
-        }
+        GameResult::lost(&self.game, loser, what, termination)
     }
 
     /// The result as a game record writes it, with how the game ended.
