@@ -3481,6 +3481,18 @@ test('bug 37.8: the name limit said, rated remembered, the invite link in view, 
   assert(await inView(page, '#review-marks'), 'the marks note is out of view');
 });
 
+// ---------------------------------------------------------------- local games against the computer
+
+// (end of local games)
+
+// ---------------------------------------------------------------- lists, reviews, puzzles and tutorials on the engine
+
+// (end of lists, reviews, puzzles and tutorials)
+
+// ---------------------------------------------------------------- offline and the static site
+
+// (end of offline and the static site)
+
 // ---------------------------------------------------------------- runner
 
 async function main() {
