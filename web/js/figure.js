@@ -1,17 +1,17 @@
 // The figures of the rules pages. The server turns each figure of a rules page into
 // <figure class="board-figure" data-figure="{…}"> with the committed picture inside as a fallback;
-// here each one is drawn live by the board renderer from the position the server makes of it
-// (POST /api/positions), with the figure's marks: highlighted cells, rings and dots, crosses,
+// here each one is drawn live by the board renderer from the position the engine makes of it
+// (or the server, POST /api/positions, where the engine cannot run), with the figure's marks: highlighted cells, rings and dots, crosses,
 // arrows, numbers, flight zones, the last move.
 
-import { api } from './api.js';
+import { positionView } from './engine/index.js';
 import { BoardView } from './board.js';
 import { h } from './util.js';
 
 /** The tallest a figure's board is drawn, in CSS pixels. */
 const HEIGHT = 430;
 
-/** The board view of figure `spec` on the position `pos` that the server made of it. */
+/** The board view of figure `spec` on the position `pos` made of it. */
 export function figureView(spec, pos) {
   return {
     game: spec.game,
@@ -32,7 +32,7 @@ export async function drawFigure(fig) {
   const body = { game: spec.game };
   for (const key of ['options', 'seed', 'position', 'moves']) if (spec[key] !== undefined) body[key] = spec[key];
   try {
-    const pos = await api.position(body);
+    const pos = await positionView(body);
     const holder = h('div', { class: 'figure-board' });
     const caption = fig.querySelector('figcaption');
     const bv = new BoardView(holder, { label: caption ? caption.textContent : 'Figure' });

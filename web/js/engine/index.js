@@ -227,3 +227,80 @@ export function evaluations(request, onEvaluation, onError) {
     if (searching) search.stop(new Error('stopped'));
   };
 }
+
+// ---------------------------------------------------------------- the engine first, the server after
+
+import { api, ApiError } from '../api.js';
+
+/** The engine failed to load once in this page: the server answers from then on. */
+let engineDown = false;
+
+/**
+ * `work()` on the engine; where the engine cannot run in this browser (or did not load),
+ * `fallback()` on the server instead. The engine's refusal (an illegal move, a bad request) is
+ * thrown as the server's would be: an ApiError of `status` with the engine's words.
+ * @template T
+ * @param {() => Promise<T>} work
+ * @param {() => Promise<T>} fallback
+ * @param {number} [status]
+ * @returns {Promise<T>}
+ */
+export async function engineFirst(work, fallback, status = 400) {
+  if (engineDown || !engineAvailable()) return fallback();
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof EngineUnavailable) {
+      engineDown = true;
+      return fallback();
+    }
+    if (e instanceof ApiError) throw e;
+    throw new ApiError(status, status === 404 ? 'not_found' : 'bad_request', (e && e.message) || String(e));
+  }
+}
+
+/**
+ * The view of a position request, as POST /api/positions answers it: worked out in the page,
+ * asked of the server where the engine cannot run. An illegal move or a bad request throws an
+ * ApiError(400) with the words the server would give.
+ * @param {PositionRequest} request
+ */
+export function positionView(request) {
+  return engineFirst(() => enginePosition(request), () => api.position(request));
+}
+
+/**
+ * Puzzle `id`, as GET /api/puzzles/{id} answers it (the engine first).
+ * @param {string} id
+ */
+export function puzzleEntry(id) {
+  return engineFirst(() => enginePuzzle(id), () => api.puzzle(id), 404);
+}
+
+/**
+ * The judgement of the last of `moves` in puzzle `id` (the engine first).
+ * @param {string} id
+ * @param {string[]} moves
+ */
+export function puzzleJudgement(id, moves) {
+  return engineFirst(() => enginePuzzleMove(id, moves), () => api.puzzleMove(id, moves));
+}
+
+/**
+ * A move that keeps puzzle `id` solvable after `moves` (the engine first).
+ * @param {string} id
+ * @param {string[]} moves
+ */
+export function puzzleHint(id, moves) {
+  return engineFirst(() => enginePuzzleHint(id, moves), () => api.puzzleHint(id, moves));
+}
+
+/**
+ * The review of a record (text or JSON form), worked out in the page with `onProgress` told
+ * after each position; where the engine cannot run, the server reviews it (no progress then).
+ * @param {string} record
+ * @param {(p: {done: number, total: number}) => void} [onProgress]
+ */
+export function recordReview(record, onProgress) {
+  return engineFirst(() => engineReview(record, onProgress), () => api.reviewRecord(record));
+}

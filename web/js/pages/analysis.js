@@ -6,9 +6,9 @@
 // moves, so a link shares them. Its parts are in ./analysis/: the tree, the page state and
 // its drawing, the views; here they meet.
 
-import { prepareEngine } from '../engine/index.js';
+import { prepareEngine, positionView } from '../engine/index.js';
 import { h, mount, toast, copyText } from '../util.js';
-import { api, catalog } from '../api.js';
+import { catalog } from '../api.js';
 import { BoardView } from '../board.js';
 import { MoveBuilder } from '../interact.js';
 import { openChooser, closeChooser } from '../chooser.js';
@@ -81,7 +81,8 @@ export async function analysisPage(root, query) {
   const options = optionsFrom(query.get('options'));
   let rootView;
   try {
-    rootView = await api.position({ game, options, ...(query.get('position') ? { position: query.get('position') } : {}) });
+    const position = query.get('position');
+    rootView = await positionView({ game, options, ...(position ? { position } : {}) });
   } catch (e) {
     mount(root, positionErrorView(e.message, /** @type {string} */ (game), info));
     return null;

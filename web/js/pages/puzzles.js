@@ -1,13 +1,14 @@
 // Sight Reduction puzzles: `/puzzles` lists them by kind and grade, `/puzzles/ID` plays one.
-// The server makes each puzzle (GET /api/puzzles/ID) and judges every move with its solvers
-// (POST /api/puzzles/ID/moves): a move that throws the solution away is taken back with the
-// judge's words; in "win from here" the computer answers with its best defence. Positions are
-// drawn through POST /api/positions. Solved puzzles and unfinished lines stay in this browser.
+// The engine in the page makes each puzzle and judges every move with its solvers (the server,
+// GET /api/puzzles/ID and POST /api/puzzles/ID/moves, where the engine cannot run): a move that
+// throws the solution away is taken back with the judge's words; in "win from here" the
+// computer answers with its best defence. Solved puzzles and unfinished lines stay in this browser.
 // The puzzle page's parts are in ./puzzles/: what is kept, the page state and its moves, the
 // views; here they meet.
 
 import { h, mount, cap } from '../util.js';
 import { api } from '../api.js';
+import { puzzleEntry } from '../engine/index.js';
 import { Practice } from '../practice.js';
 import { resultSentence } from './shared.js';
 import { GAME, puzzleProgress, puzzleId, highestKept } from './puzzles/progress.js';
@@ -88,7 +89,7 @@ export async function puzzlePage(root, id) {
   mount(root, h('section', { class: 'page narrow' }, h('p', { class: 'muted' }, 'Making the puzzle…')));
   let entry;
   try {
-    entry = await api.puzzle(id);
+    entry = await puzzleEntry(id);
   } catch (e) {
     mount(root, h('section', { class: 'page narrow' }, h('h1', {}, 'No such puzzle'), h('p', { class: 'error-text' }, e.message),
       h('p', {}, h('a', { href: '/puzzles' }, 'All puzzles'))));

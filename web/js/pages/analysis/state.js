@@ -2,12 +2,11 @@
 // computer's evaluation streaming in, and the drawing of the board and its parts from them.
 
 import { h, mount, scrollWithin } from '../../util.js';
-import { api } from '../../api.js';
 import { closeChooser } from '../../chooser.js';
 import { fitStack, resultSentence } from '../shared.js';
 import { Node, optionsText } from './tree.js';
 import { engineView, linesView } from './views.js';
-import { engineAvailable, evaluations, EngineUnavailable } from '../../engine/index.js';
+import { engineAvailable, evaluations, EngineUnavailable, positionView } from '../../engine/index.js';
 
 /** @typedef {import('./tree.js').Evaluation} Evaluation */
 
@@ -77,7 +76,7 @@ export async function tryMove(pg, move, announce = true, show = true) {
     return true;
   }
   try {
-    const view = await api.position({ game: pg.game, options: pg.options, position: pg.node.view.position, moves: [move] });
+    const view = await positionView({ game: pg.game, options: pg.options, position: pg.node.view.position, moves: [move] });
     const child = new Node(pg.node, view.moves[0], view);
     pg.node.children.push(child);
     if (show) goTo(pg, child, announce);

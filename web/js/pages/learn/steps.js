@@ -3,7 +3,7 @@
 // this browser.
 
 import { h, mount } from '../../util.js';
-import { api } from '../../api.js';
+import { positionView } from '../../engine/index.js';
 import { fitBoard } from '../../practice.js';
 import { learnProgress } from './progress.js';
 import { crumbsView, dotsView, buttonsView, endView } from './views.js';
@@ -103,7 +103,7 @@ async function finish(pg, move, result) {
   pg.state = 'busy';
   practice.enable(false);
   try {
-    const after = await api.position({ game: pg.game, options: s.options, position: s.position, moves: [move] });
+    const after = await positionView({ game: pg.game, options: s.options, position: s.position, moves: [move] });
     if (pg.closed) return;
     pg.state = result;
     // Kept as done alone, with a hint, or shown.
@@ -137,7 +137,7 @@ export async function load(pg, i) {
   }
   const s = step(pg);
   try {
-    const view = await api.position({ game: pg.game, options: s.options, position: s.position });
+    const view = await positionView({ game: pg.game, options: s.options, position: s.position });
     if (pg.closed || pg.index !== i) return;
     pg.state = 'play';
     pg.practice.show(view, true, { startMarks: !findingIsTheTask(s, view) });

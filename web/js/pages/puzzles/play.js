@@ -1,9 +1,9 @@
 // What a puzzle page knows and does: the moves played, whether a move is being judged or the
-// puzzle is solved, the colour played; each move goes to the server's judge, and the line is
-// kept in this browser.
+// puzzle is solved, the colour played; each move goes to the judge (the engine in the page, the
+// server where the engine cannot run), and the line is kept in this browser.
 
 import { mount } from '../../util.js';
-import { api } from '../../api.js';
+import { positionView, puzzleJudgement, puzzleHint } from '../../engine/index.js';
 import { fitBoard } from '../../practice.js';
 import { GAME, puzzleProgress, puzzleId } from './progress.js';
 import { headView, buttonsView } from './views.js';
@@ -54,7 +54,7 @@ export function saveLine(pg) {
  */
 export async function show(pg, line, enabled) {
   const { entry } = pg;
-  const view = await api.position({ game: GAME, options: entry.options, position: entry.position, moves: line });
+  const view = await positionView({ game: GAME, options: entry.options, position: entry.position, moves: line });
   if (pg.closed) return null;
   if (!pg.player && !line.length) pg.player = view.to_move && view.to_move.colour;
   pg.practice.show(view, enabled);
@@ -76,7 +76,7 @@ export async function play(pg, move) {
   renderChrome(pg);
   try {
     const line = pg.moves.concat([move]);
-    const j = await api.puzzleMove(pg.id, line);
+    const j = await puzzleJudgement(pg.id, line);
     if (pg.closed) return;
     if (j.verdict === 'mistake') {
       pg.state = 'play';
@@ -135,7 +135,7 @@ async function back(pg, all) {
 async function hint(pg) {
   if (pg.state !== 'play') return;
   try {
-    const h2 = await api.puzzleHint(pg.id, pg.moves);
+    const h2 = await puzzleHint(pg.id, pg.moves);
     pg.practice.say(h2.text, 'advice');
     if (h2.move) pg.practice.mark(h2.move);
   } catch (e) {

@@ -1,11 +1,11 @@
 // What a shown review knows: the review itself, its graph's sides and shares, the move shown,
-// the board's way up, and the positions asked of the server (each asked once).
+// the board's way up, and the positions worked out (each once).
 
-import { api } from '../../api.js';
+import { positionView } from '../../engine/index.js';
 
 /**
  * @typedef {object} ReviewState
- * @property {any} review the review from the server
+ * @property {any} review the review (the server's or the engine's)
  * @property {number} n the number of moves reviewed
  * @property {Record<string, string>} names the colour (or name) of each seat, for words
  * @property {(string|null)[]} sides the graph's two sides (sideScores)
@@ -17,7 +17,7 @@ import { api } from '../../api.js';
  */
 
 /**
- * The position after `p` moves of the review, asked of the server once.
+ * The position after `p` moves of the review, worked out once (the engine first).
  * @param {ReviewState} rs
  * @param {number} p
  * @returns {Promise<any>}
@@ -25,7 +25,7 @@ import { api } from '../../api.js';
 export async function positionAt(rs, p) {
   const { review } = rs;
   if (!rs.positions.has(p)) {
-    rs.positions.set(p, api.position({ game: review.game, options: review.option_values, position: review.start, moves: review.plies.slice(0, p).map((x) => x.move) }));
+    rs.positions.set(p, positionView({ game: review.game, options: review.option_values, position: review.start, moves: review.plies.slice(0, p).map((x) => x.move) }));
   }
   return /** @type {Promise<any>} */ (rs.positions.get(p));
 }
