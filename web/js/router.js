@@ -1,6 +1,7 @@
 // The router: which page each address shows. The server answers every path without a file
 // extension with index.html, so these paths work when opened directly or reloaded. Pages
-// navigate with `go` (nav.js) and never import this module.
+// navigate with `go` (nav.js) and never import this module. A game kept in this browser
+// (`local-…`, local/games.js) has a game page and a review, as a server's game does.
 
 import { mount, h } from './util.js';
 import { go, NAVIGATED } from './nav.js';
@@ -38,10 +39,10 @@ const routes = [
   [/^\/$/, () => homePage],
   [/^\/games\/?$/, () => listPage],
   [/^\/games\/([a-z0-9]+)\/replay\/?$/, (m) => (el, q) => replayPage(el, m[1], q)],
-  [/^\/games\/([a-z0-9]+)\/review\/?$/, (m) => (el, q) => gameReviewPage(el, m[1], q)],
+  [/^\/games\/([a-z0-9]+|local-[0-9a-f]{16})\/review\/?$/, (m) => (el, q) => gameReviewPage(el, m[1], q)],
   [/^\/review\/?$/, () => uploadReviewPage],
   [/^\/analysis\/?$/, () => analysisPage],
-  [/^\/games\/([a-z0-9]+)\/?$/, (m) => (el) => gamePage(el, m[1])],
+  [/^\/games\/([a-z0-9]+|local-[0-9a-f]{16})\/?$/, (m) => (el) => gamePage(el, m[1])],
   [/^\/rules\/?$/, () => (el) => rulesPage(el, null)],
   [/^\/rules\/([a-z0-9-]+)\/?$/, (m) => (el) => rulesPage(el, m[1])],
   [/^\/findings\/?$/, () => (el) => findingsPage(el, null)],

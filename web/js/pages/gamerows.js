@@ -1,11 +1,16 @@
 // The game lists of accounts (My games, player pages): one row per game, from the player's
 // side, in words for people: the game, the colour played, the opponent, whose turn or the
-// outcome, the moves and the last change; and the filters by game and by result.
+// outcome, the moves and the last change; and the filters by game and by result. Games kept
+// in this browser (local/games.js) become rows of the same shape, marked as kept on this device.
 
 import { h, mount, cap, ago } from '../util.js';
 import { api } from '../api.js';
 import { go } from '../nav.js';
-import { colourSwatch, computerName } from './shared.js';
+import { colourSwatch, computerName, resultText } from './shared.js';
+import { engineAvailable, engineGame } from '../engine/index.js';
+import { localRequest } from '../local/games.js';
+
+/** @typedef {import('../local/games.js').LocalGame} LocalGame */
 
 // The states of games being played (their colours: a swap or a colour choice can change a
 // seat's colour), by id and version.
@@ -24,6 +29,7 @@ export function opponentText(g) {
  */
 function colourOf(g, info) {
   if (g.seat === null) return null;
+  if (g.colour !== undefined) return g.colour;
   const st = states.get(`${g.id}@${g.version}`);
   if (st) return st.seats[g.seat].colour;
   const colours = (info && info.colours) || [];
@@ -66,7 +72,8 @@ function statusOf(g, you) {
   if (g.outcome === 'won') return { text: `Won${how}`, cls: 'pill-won' };
   if (g.outcome === 'lost') return { text: `Lost${how}`, cls: 'pill-lost' };
   if (g.outcome === 'drawn') return { text: `Drawn${how}`, cls: 'pill-drawn' };
-  return { text: 'Over', cls: '' };
+  if (g.result) return { text: resultText(g.result, g.termination, g.score), cls: '' };
+  return { text: g.result_text ? cap(g.result_text) : 'Over', cls: '' };
 }
 
 /** One row: a link to the game. */
@@ -78,7 +85,8 @@ export function gameRow(g, infos, you = true) {
   return h('li', {},
     h('a', { class: ['game-row', g.your_turn ? 'game-row-turn' : ''], href: `/games/${g.id}`, 'data-game-id': g.id, 'data-outcome': g.outcome },
       h('span', { class: 'gr-main' },
-        h('strong', { class: 'gr-title' }, info ? info.title : g.game),
+        h('strong', { class: 'gr-title' }, info ? info.title : g.game,
+          g.local ? h('span', { class: 'pill pill-you pill-device', title: 'Kept in this browser only' }, 'On this device') : null),
         h('span', { class: ['pill', 'gr-status', st.cls] }, st.text)),
       h('span', { class: 'gr-meta' },
         g.seat === null
@@ -136,4 +144,101 @@ export function groupedRows(el, games, infos, you) {
     rowGroup(you ? 'Your turn' : 'To move', turn, infos, you, 'group-turn'),
     rowGroup(you ? 'Waiting for your opponent' : 'Waiting for the opponent', going, infos, you, 'group-waiting'),
     rowGroup('Finished', done, infos, you, 'group-finished'));
+}
+
+// ---------------------------------------------------------------- games kept in this browser
+
+/** What the engine made of each game kept here, by id and last change. */
+const localStates = new Map();
+
+/**
+ * The computer playing a seat (`computer:level:3`), as the server lists it; null for a person.
+ * @param {string} player
+ */
+function computerOf(player) {
+  if (!player || !player.startsWith('computer')) return null;
+  const bot = player.slice('computer:'.length);
+  const m = /^level:(\d+)$/.exec(bot);
+  return { bot, level: m ? Number(m[1]) : null };
+}
+
+/**
+ * A game kept in this browser as a row of the lists, with the fields of GET /api/games and of
+ * GET /api/account/games (from the side of the person playing it), marked `local`. `known` is
+ * the engine's view of the game (engineGame): whose turn, the result, the colours; without it
+ * the row says what the game keeps in words.
+ * @param {LocalGame} g
+ * @param {{view: any, seats: any} | null} [known]
+ */
+export function localRow(g, known = null) {
+  const people = /** @type {('first'|'second')[]} */ (['first', 'second']).filter((s) => g.seats[s] === 'human');
+  const seat = people.length === 1 ? people[0] : null;
+  const other = seat && (seat === 'first' ? 'second' : 'first');
+  const result = known ? known.view.result : null;
+  const over = g.status === 'finished' || !!result;
+  const toMove = known && known.view.to_move ? known.view.to_move.seat : null;
+  let outcome = 'ongoing';
+  if (over && result && result.winner && seat) outcome = result.winner === seat ? 'won' : 'lost';
+  else if (over) outcome = result && result.draw ? 'drawn' : 'finished';
+  return {
+    id: g.id,
+    game: g.game,
+    seats: {
+      first: g.seats.first, second: g.seats.second,
+      first_computer: computerOf(g.seats.first), second_computer: computerOf(g.seats.second),
+      first_account: null, second_account: null,
+    },
+    status: over ? 'finished' : 'ongoing',
+    result: result ? result.tag : null,
+    score: result && result.score != null ? result.score : null,
+    termination: result ? result.termination : (g.resigned ? 'resignation' : null),
+    moves: g.moves.length,
+    to_move: toMove,
+    winner: result ? result.winner : null,
+    version: g.moves.length,
+    created: g.created,
+    updated: g.updated,
+    seat,
+    opponent: null,
+    opponent_player: other ? g.seats[other] : 'human',
+    opponent_computer: other ? computerOf(g.seats[other]) : null,
+    // Not known without the engine: the game page says whose turn it is.
+    your_turn: !over && (seat === null || !known || toMove === seat),
+    outcome,
+    local: true,
+    colour: seat && known ? known.seats[seat] || null : undefined,
+    result_text: over ? g.result || '' : '',
+  };
+}
+
+/**
+ * The rows of games kept here (localRow), each worked out by the engine once per change; the
+ * rows of words only where the engine cannot run.
+ * @param {LocalGame[]} games
+ */
+export async function localRows(games) {
+  const rows = [];
+  for (const g of games) {
+    const key = `${g.id}@${g.updated}@${g.moves.length}`;
+    let known = localStates.get(key) || null;
+    if (!known && engineAvailable()) {
+      try {
+        known = await engineGame(localRequest(g), g.resigned);
+        localStates.set(key, known);
+      } catch {
+        known = null;
+      }
+    }
+    rows.push(localRow(g, known));
+  }
+  return rows;
+}
+
+/**
+ * Whether a row passes the filters (`{game, result}`, as filterOf reads them).
+ * @param {any} row
+ * @param {{game: string, result: string}} filter
+ */
+export function rowPasses(row, filter) {
+  return (!filter.game || row.game === filter.game) && (!filter.result || row.outcome === filter.result);
 }

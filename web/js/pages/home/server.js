@@ -1,5 +1,5 @@
 // The start page and the server: the game set up is created (and claimed for the account),
-// and the recent games are fetched.
+// and the recent games are fetched (with those kept in this browser).
 
 import { mount } from '../../util.js';
 import { api, seats } from '../../api.js';
@@ -7,6 +7,8 @@ import { go } from '../../nav.js';
 import { accountName, claimGame } from '../../account.js';
 import { solitaire } from './state.js';
 import { recentView } from './views.js';
+import { localRows } from '../gamerows.js';
+import { localGames } from '../../local/games.js';
 
 /** @typedef {import('./state.js').HomeState} HomeState */
 
@@ -57,21 +59,21 @@ export async function create(hs, err, btn) {
 }
 
 /**
- * Fetches the recent games and shows them in `recent` (nothing when there are none, or they
- * cannot be had).
+ * Fetches the recent games and shows them in `recent`, with the games kept in this browser
+ * among them (nothing when there are none, or they cannot be had).
  * @param {HomeState} hs
  * @param {HTMLElement} recent
  */
 export async function loadRecent(hs, recent) {
   const mine = new Set(seats.mine());
-  try {
-    const { games: list } = await api.list({ limit: 8 });
-    if (!list.length) {
-      mount(recent);
-      return;
-    }
-    mount(recent, ...recentView(hs, list, mine));
-  } catch {
+  const [listed, kept] = await Promise.all([
+    api.list({ limit: 8 }).then((r) => r.games).catch(() => []),
+    localRows(localGames().slice(0, 8)).catch(() => []),
+  ]);
+  const list = [...kept, ...listed].sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0)).slice(0, 8);
+  if (!list.length) {
     mount(recent);
+    return;
   }
+  mount(recent, ...recentView(hs, list, mine));
 }

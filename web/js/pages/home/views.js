@@ -180,10 +180,31 @@ export function recentView(hs, list, mine) {
   const titles = Object.fromEntries(hs.games.map((g) => [g.name, g.title]));
   return [h('div', { class: 'card-head' }, h('h2', {}, 'Recent games'), h('a', { href: '/games' }, 'All games')),
     h('ul', { class: 'recent-list' }, list.map((g) => h('li', {},
-      h('a', { href: `/games/${g.id}` },
+      h('a', { href: `/games/${g.id}`, 'data-game-id': g.id },
         h('strong', {}, titles[g.game] || g.game),
-        h('span', { class: 'muted' }, seatsText(...listedSeats(g.seats))),
-        h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · playing` : resultText(g.result, g.termination, g.score)),
-        mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
+        h('span', { class: 'muted' }, playersText(g)),
+        h('span', { class: ['pill', g.status === 'ongoing' ? 'pill-live' : ''] }, g.status === 'ongoing' ? `${count(g.moves, 'move')} · ${g.local && g.your_turn ? 'your turn' : 'playing'}` : finishedText(g)),
+        g.local ? h('span', { class: 'pill pill-you pill-device', title: 'Kept in this browser only' }, 'on this device')
+          : mine.has(g.id) || [g.seats.first_account, g.seats.second_account].some((a) => sameName(a, accountName())) ? h('span', { class: 'pill pill-you' }, 'you') : null,
         h('span', { class: 'muted small' }, ago(g.updated))))))];
+}
+
+/**
+ * The players of a listed game in words; in a game kept here (`local`), the person is "You".
+ * @param {any} g
+ */
+function playersText(g) {
+  const [first, second] = listedSeats(g.seats);
+  if (g.local && g.seat) (g.seat === 'first' ? first : second).account = 'You';
+  return seatsText(first, second);
+}
+
+/**
+ * A finished listed game's result; a game kept here whose result the engine could not work
+ * out keeps its own words.
+ * @param {any} g
+ */
+function finishedText(g) {
+  if (g.local && !g.result && g.result_text) return cap(g.result_text);
+  return resultText(g.result, g.termination, g.score);
 }
