@@ -22,6 +22,9 @@ export const LOCAL_LIMIT = 200;
  * @property {'first'|'second'|null} resigned the seat that resigned
  * @property {'ongoing'|'finished'} status
  * @property {string} result the result in words, once finished ('' before)
+ * @property {number} [version] counts the changes (moves, take-backs, a resignation), so that a
+ *   page tells a newer state from an older one
+ * @property {string} [rematch] the rematch's id, once one was started from this game
  * @property {string} created RFC 3339
  * @property {string} updated RFC 3339
  */

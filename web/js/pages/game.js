@@ -11,6 +11,11 @@ import { onAccount } from '../account.js';
 import { newPageState, isFlipped, whyNot, setFeedback, sync } from './game/state.js';
 import { takeInvite, receive, send, submitTyped, action, viewAt, showHint, followRematch, openLive } from './game/connection.js';
 import { layOut, render, refuse, fitBoard } from './game/render.js';
+import { isLocal } from '../local/games.js';
+import { go } from '../nav.js';
+import {
+  loadLocal, computerTurn, sendLocal, submitTypedLocal, actionLocal, viewAtLocal, showHintLocal, downloadLocal,
+} from './game/local.js';
 
 /** @typedef {import('./game/state.js').Page} Page */
 
@@ -21,7 +26,7 @@ import { layOut, render, refuse, fitBoard } from './game/render.js';
 function hooks(pg) {
   return {
     why: () => whyNot(pg.ps),
-    play: (move) => send(pg, move),
+    play: (move) => (pg.ps.local ? sendLocal(pg, move) : send(pg, move)),
     changed: () => pg.render(),
     refuse: (cell, message) => refuse(pg, cell, message),
     // The chooser: a small menu by the clicked cell.
@@ -36,12 +41,35 @@ function hooks(pg) {
  */
 function actions(pg) {
   const { ps } = pg;
+  // A game kept in this browser is worked out by the engine here (game/local.js).
+  if (ps.local) {
+    return {
+      ...common(pg),
+      viewAt: (ply) => viewAtLocal(pg, ply),
+      action: (kind) => actionLocal(pg, kind),
+      followRematch: () => ps.state.rematch && go(`/games/${ps.state.rematch}`),
+      showHint: () => showHintLocal(pg),
+      submitTyped: () => submitTypedLocal(pg),
+      download: (format) => downloadLocal(pg, format),
+    };
+  }
   return {
+    ...common(pg),
     viewAt: (ply) => viewAt(pg, ply),
     action: (kind, act, extra) => action(pg, kind, act, extra),
     followRematch: () => followRematch(pg),
     showHint: () => showHint(pg),
     submitTyped: () => submitTyped(pg),
+  };
+}
+
+/**
+ * What the page's controls do in any game: flip, the flight zones, the result closed.
+ * @param {Page} pg
+ */
+function common(pg) {
+  const { ps } = pg;
+  return {
     flip: () => {
       ps.flipped = !isFlipped(ps);
       sync(pg);
@@ -72,10 +100,10 @@ function keyHandler(pg) {
     if (!ps.state) return;
     const n = ps.state.moves.length;
     const cur = ps.viewPly === null ? n : ps.viewPly;
-    if (ev.key === 'ArrowLeft') viewAt(pg, cur - 1);
-    else if (ev.key === 'ArrowRight') viewAt(pg, cur + 1 >= n ? null : cur + 1);
-    else if (ev.key === 'Home') viewAt(pg, 0);
-    else if (ev.key === 'End') viewAt(pg, null);
+    if (ev.key === 'ArrowLeft') pg.on.viewAt(cur - 1);
+    else if (ev.key === 'ArrowRight') pg.on.viewAt(cur + 1 >= n ? null : cur + 1);
+    else if (ev.key === 'Home') pg.on.viewAt(0);
+    else if (ev.key === 'End') pg.on.viewAt(null);
     else if (ev.key === 'f' || ev.key === 'F') {
       ps.flipped = !isFlipped(ps);
       pg.render();
@@ -93,8 +121,10 @@ function keyHandler(pg) {
  * @returns {Promise<(() => void)|null>}
  */
 export async function gamePage(root, id) {
-  const joined = await takeInvite(id);
-  const ps = newPageState(id, seats.get(id));
+  const local = isLocal(id);
+  const joined = local ? null : await takeInvite(id);
+  const ps = newPageState(id, local ? {} : seats.get(id));
+  ps.local = local;
   const pg = /** @type {Page} */ ({ id, root, ps, styles: {}, clockEls: {}, tickTimer: 0 });
   pg.on = actions(pg);
   pg.render = () => render(pg);
@@ -105,7 +135,7 @@ export async function gamePage(root, id) {
 
   let first;
   try {
-    first = await api.game(id);
+    first = local ? await loadLocal(id) : await api.game(id);
   } catch (e) {
     mount(root, h('section', { class: 'page narrow' },
       h('h1', {}, e.status === 404 ? 'No such game' : 'Cannot load the game'),
@@ -116,7 +146,9 @@ export async function gamePage(root, id) {
   }
   ps.info = await gameInfo(first.game).catch(() => null);
   ps.facts = await factInfos().catch(() => new Map());
-  ps.hintAvailable = await hasRoute('/api/games/{id}/hint');
+  // This browser holds the person's seat of a game kept here; the engine gives its hints.
+  if (local) ps.tokens[first.seats.first.kind === 'human' ? 'first' : 'second'] = 'here';
+  ps.hintAvailable = local ? true : await hasRoute('/api/games/{id}/hint');
   pg.styles = stylesFor(first.game);
   pg.builder = new MoveBuilder(hooks(pg));
   document.title = `${first.title} · boardlab`;
@@ -126,7 +158,8 @@ export async function gamePage(root, id) {
   }
   receive(pg, first);
   if (ps.info) pg.el.typedInput.title = `Move notation: ${ps.info.move_examples}`;
-  const live = openLive(pg);
+  const live = local ? { close: () => {} } : openLive(pg);
+  if (local) computerTurn(pg);
 
   // Signed in or out meanwhile: the seats of the account are the player's, or no longer.
   const stopAccount = onAccount(() => {

@@ -215,11 +215,13 @@ export async function action(pg, kind, act, extra = {}) {
 }
 
 /**
- * Shows the position after `ply` moves (null or the last: the game itself), fetched once.
+ * Shows the position after `ply` moves (null or the last: the game itself), fetched once (by
+ * `fetchAt`: from the server, unless the game is kept in this browser).
  * @param {import('./state.js').Page} pg
  * @param {number|null} ply
+ * @param {(pg: import('./state.js').Page, ply: number) => Promise<any>} [fetchAt]
  */
-export async function viewAt(pg, ply) {
+export async function viewAt(pg, ply, fetchAt = (p, n) => api.at(p.id, n)) {
   const { ps } = pg;
   if (!ps.state) return;
   const n = ps.state.moves.length;
@@ -241,7 +243,7 @@ export async function viewAt(pg, ply) {
   }
   pg.render();
   try {
-    const at = await api.at(pg.id, ply);
+    const at = await fetchAt(pg, ply);
     ps.atCache.set(key, at);
     if (ps.viewPly === ply) {
       ps.viewed = at;
@@ -280,16 +282,18 @@ async function askHint(pg) {
 }
 
 /**
- * Asks the computer for a move and marks it on the board.
+ * Asks the computer for a move (by `ask`: the server's hint or the engine's) and marks it on
+ * the board.
  * @param {import('./state.js').Page} pg
+ * @param {(pg: import('./state.js').Page) => Promise<any>} [ask]
  */
-export async function showHint(pg) {
+export async function showHint(pg, ask = askHint) {
   const { ps } = pg;
   const version = ps.state.version;
   ps.hintBusy = true;
   pg.render();
   try {
-    const hint = await askHint(pg);
+    const hint = await ask(pg);
     if (ps.state.version !== version) return;
     const what = hint.text ? ` — ${hint.text}` : '';
     setFeedback(ps, `Hint: ${hint.move}${what}`, 'advice');

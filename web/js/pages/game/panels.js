@@ -78,16 +78,27 @@ export function controlsView(ps, legend, on) {
   if (state.game === 'assideum') {
     list.push(btn(ps.showZones ? 'Hide flight zones' : 'Show flight zones', { id: 'btn-zones', 'aria-pressed': String(ps.showZones), onclick: () => on.toggleZones() }));
   }
-  const base = `boardlab-${state.game}-${state.id}`;
-  list.push(h('div', { class: 'dl' }, h('span', {}, 'Record:'),
-    h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'pgn'), download: `${base}.pgn`, id: 'dl-pgn' }, 'PGN'),
-    h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, 'json'), download: `${base}.json`, id: 'dl-json' }, 'JSON')));
+  list.push(recordLinks(ps, on));
   list.push(h('div', { class: 'more-links' },
     state.moves.length && !ongoing ? h('a', { href: `/games/${state.id}/review`, id: 'link-review' }, 'Review') : null,
     h('a', { href: analysisLink(ps), id: 'link-analyse', title: 'Try moves from the position shown, with the computer’s evaluation' }, 'Analyse'),
-    h('a', { href: `/games/${state.id}/replay` }, 'Replay'),
+    ps.local ? null : h('a', { href: `/games/${state.id}/replay` }, 'Replay'),
     h('a', { href: newGameLink(state) }, 'New game like this')));
   return list;
+}
+
+/**
+ * The record downloads: the server's, or made in this browser for a game kept here.
+ * @param {PageState} ps
+ * @param {Actions} on
+ */
+function recordLinks(ps, on) {
+  const { state } = ps;
+  const base = `boardlab-${state.game}-${state.id}`;
+  const link = (/** @type {'pgn'|'json'} */ format, /** @type {string} */ label) => (ps.local && on.download
+    ? h('button', { type: 'button', class: 'btn btn-small', id: `dl-${format}`, onclick: () => on.download && on.download(format) }, label)
+    : h('a', { class: 'btn btn-small', href: api.recordUrl(state.id, format), download: `${base}.${format}`, id: `dl-${format}` }, label));
+  return h('div', { class: 'dl' }, h('span', {}, 'Record:'), link('pgn', 'PGN'), link('json', 'JSON'));
 }
 
 /** The analysis board on the position shown (an earlier one while it is viewed). */
@@ -123,6 +134,11 @@ function newGameLink(state) {
  */
 export function shareView(ps) {
   const { state } = ps;
+  // A game kept in this browser has no link to share: no server holds it.
+  if (ps.local) {
+    return [h('div', { class: 'share-row', id: 'kept-here' },
+      'This game is kept on this device only, in this browser: no one else can see it, and it is here when you come back.')];
+  }
   const invite = ps.tokens.invite;
   const items = [];
   if (invite && state.seats[invite.seat] && state.seats[invite.seat].joined) {

@@ -166,7 +166,8 @@ function renderHead(pg) {
   el.title.textContent = state.title;
   mount(el.subtitle, subtitleView(ps));
   // A finished game changes no more: no word of a live connection then.
-  el.conn.hidden = state.status === 'finished';
+  // Nor in a game kept in this browser, which has no live connection at all.
+  el.conn.hidden = state.status === 'finished' || ps.local;
   el.conn.className = `conn conn-${connection}`;
   el.conn.textContent = connection === 'live' ? 'live' : connection === 'connecting' ? 'connecting…' : 'reconnecting…';
   el.conn.title = connection === 'live' ? 'Connected: moves appear as they are played' : 'The live connection is down; retrying';

@@ -32,6 +32,8 @@ import { sameName, accountName } from '../../account.js';
  * @property {number} receivedAt when the state in hand was received (its clocks are as of then)
  * @property {number} flagAsked the version already asked again after a clock ran out
  * @property {Map<string, any>} atCache earlier positions, by ply and the moves before
+ * @property {boolean} local the game is kept in this browser and played against the engine
+ *   here (local.js): no server, no live channel
  */
 
 /**
@@ -63,6 +65,8 @@ import { sameName, accountName } from '../../account.js';
  * @property {() => void} flip
  * @property {() => void} toggleZones
  * @property {() => void} closeBanner
+ * @property {(format: 'pgn'|'json') => void} [download] makes and downloads the record (a game
+ *   kept in this browser; the server's are links)
  */
 
 /**
@@ -99,7 +103,7 @@ export function newPageState(id, tokens) {
     seenKey, seenHere: new Set(readSeen(seenKey)), flipped: null, connection: 'connecting',
     busy: false, bannerClosed: false, feedback: { text: '', kind: '' }, flash: null,
     hintAvailable: null, hintShown: null, hintBusy: false, showZones: false, closed: false,
-    receivedAt: 0, flagAsked: -1, atCache: new Map(),
+    receivedAt: 0, flagAsked: -1, atCache: new Map(), local: false,
   };
 }
 

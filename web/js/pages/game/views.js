@@ -25,6 +25,7 @@ export function subtitleView(ps) {
   const mode = state.solitaire ? 'Solitaire' : state.same_screen ? 'Same screen'
     : (state.seats.first.kind === 'computer' || state.seats.second.kind === 'computer') ? 'Against the computer' : 'Online';
   return [h('span', { class: 'mode-tag' }, mode),
+    ps.local ? h('span', { class: 'pill pill-local', id: 'game-local', title: 'No server holds this game: it stays in this browser' }, 'Kept on this device') : null,
     state.rated ? h('span', { class: 'pill pill-rated', id: 'game-rated', title: 'The result counts for both players\' ratings' }, 'Rated') : null,
     state.clock ? h('span', { class: 'clock-tag', id: 'game-clock', title: clockSentence(state.clock.time_control) }, clockWords(state.clock.time_control)) : null,
     opts ? h('span', { class: 'opts' }, opts) : null,

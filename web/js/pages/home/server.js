@@ -5,7 +5,9 @@ import { mount } from '../../util.js';
 import { api, seats } from '../../api.js';
 import { go } from '../../nav.js';
 import { accountName, claimGame } from '../../account.js';
-import { solitaire } from './state.js';
+import { engineAvailable, engineGame, EngineUnavailable } from '../../engine/index.js';
+import { newLocalId, keepLocal, localRequest } from '../../local/games.js';
+import { solitaire, info } from './state.js';
 import { recentView } from './views.js';
 import { localRows } from '../gamerows.js';
 import { localGames } from '../../local/games.js';
@@ -33,6 +35,9 @@ export async function create(hs, err, btn) {
   if (pick.clock && mode !== 'same') body.clock = pick.clock;
   btn.disabled = true;
   btn.textContent = 'Starting…';
+  // Against the computer with no clock, the game is played in this browser by the engine.
+  // (Where the engine's files do not load, the server plays instead.)
+  if (mode === 'computer' && !body.clock && engineAvailable() && await createLocal(hs, body, err, btn)) return;
   try {
     const res = await api.create(body);
     /** @type {Record<string, any>} */
@@ -56,6 +61,43 @@ export async function create(hs, err, btn) {
     btn.disabled = false;
     btn.textContent = 'Start game';
   }
+}
+
+/** A random set-up seed for a game kept here (small enough for JavaScript's numbers). */
+function randomSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/**
+ * Starts a game against the computer kept in this browser (no server), from the `body` the
+ * server would have been sent, and goes to it. The engine checks the set-up first. Returns
+ * false when the engine cannot run here (nothing was done), else true.
+ * @param {HomeState} hs
+ * @param {Record<string, any>} body
+ * @param {HTMLElement} err
+ * @param {HTMLButtonElement} btn
+ * @returns {Promise<boolean>}
+ */
+async function createLocal(hs, body, err, btn) {
+  const now = new Date().toISOString();
+  /** @type {import('../../local/games.js').LocalGame} */
+  const g = {
+    id: newLocalId(), game: body.game, title: (info(hs) && info(hs).title) || body.game, options: body.options,
+    seats: body.seats, moves: [], resigned: null, status: 'ongoing', result: '', created: now, updated: now, version: 0,
+  };
+  if (body.position) g.position = body.position;
+  else g.seed = body.seed !== undefined ? body.seed : randomSeed();
+  try {
+    await engineGame(localRequest(g));
+    keepLocal(g);
+    go(`/games/${g.id}`);
+  } catch (e) {
+    if (e instanceof EngineUnavailable) return false;
+    err.textContent = e.message || String(e);
+    btn.disabled = false;
+    btn.textContent = 'Start game';
+  }
+  return true;
 }
 
 /**
