@@ -129,7 +129,8 @@ export async function gamePage(root, id) {
   pg.on = actions(pg);
   pg.render = () => render(pg);
   layOut(pg, () => new MoveBuilder(hooks(pg)));
-  window.addEventListener('resize', () => requestAnimationFrame(() => fitBoard(pg)));
+  // Drawn again: a narrow window puts some buttons under the board.
+  window.addEventListener('resize', () => requestAnimationFrame(() => (ps.local ? pg.render() : fitBoard(pg))));
   const onKey = keyHandler(pg);
   document.addEventListener('keydown', onKey);
 

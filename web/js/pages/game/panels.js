@@ -30,13 +30,13 @@ export function moveActionsView(builder) {
 }
 
 /**
- * Undo, draw, resign, hint, legend, flip, the records and the links to other pages.
+ * The buttons that act on the game: undo, draw, resign and hint (none when this browser only
+ * watches, or the game is over).
  * @param {PageState} ps
- * @param {import('../../legend.js').Legend} legend
  * @param {Actions} on
  * @returns {HTMLElement[]}
  */
-export function controlsView(ps, legend, on) {
+export function gameButtonsView(ps, on) {
   const { state, info } = ps;
   const mine = mySeats(ps);
   const ongoing = state.status === 'ongoing';
@@ -73,6 +73,23 @@ export function controlsView(ps, legend, on) {
   if (ps.hintAvailable && mine.length && ongoing && canMove(ps) && (immediateUndo)) {
     list.push(btn(ps.hintBusy ? 'Thinking…' : 'Hint', { id: 'btn-hint', disabled: ps.hintBusy, title: 'Ask the computer for a move', onclick: on.showHint }));
   }
+  return list;
+}
+
+/**
+ * The legend, flip, the records and the links to other pages, after the game's buttons unless
+ * `withGame` is false (they are shown under the board then).
+ * @param {PageState} ps
+ * @param {import('../../legend.js').Legend} legend
+ * @param {Actions} on
+ * @param {boolean} [withGame]
+ * @returns {HTMLElement[]}
+ */
+export function controlsView(ps, legend, on, withGame = true) {
+  const { state } = ps;
+  const ongoing = state.status === 'ongoing';
+  const btn = (label, attrs) => h('button', { type: 'button', class: 'btn', ...attrs }, label);
+  const list = withGame ? gameButtonsView(ps, on) : [];
   list.push(legend.button(state.game));
   list.push(btn('Flip board', { id: 'btn-flip', title: 'Turn the board around (F)', onclick: () => on.flip() }));
   if (state.game === 'assideum') {

@@ -7,7 +7,7 @@ import { Legend } from '../../legend.js';
 import { fitStack } from '../shared.js';
 import { canMove, isFlipped, setFeedback } from './state.js';
 import { subtitleView, playerBarView, statusView, offersView, factsView, moveListView, moveNavView, viewingView } from './views.js';
-import { moveActionsView, controlsView, shareView, pendingInvite, inviteView, bannerView } from './panels.js';
+import { moveActionsView, gameButtonsView, controlsView, shareView, pendingInvite, inviteView, bannerView } from './panels.js';
 import { tickClocks } from './clocks.js';
 
 /** @typedef {import('./state.js').Page} Page */
@@ -32,6 +32,7 @@ function elements(pg) {
   el.moves = h('ol', { class: 'move-list', 'aria-label': 'Moves' });
   el.nav = h('div', { class: 'move-nav' });
   el.controls = h('div', { class: 'controls' });
+  el.quick = h('div', { class: 'controls quick-controls', hidden: true });
   el.share = h('div', { class: 'share' });
   el.invite = h('div', { class: 'invite-slot' });
   el.typedInput = h('input', {
@@ -82,7 +83,7 @@ export function layOut(pg, makeBuilder) {
   mount(root,
     h('div', { class: 'game-layout' },
       h('section', { class: 'board-col', 'aria-label': 'Board' },
-        el.stack = h('div', { class: 'board-stack' }, el.invite, el.topBar, el.boardWrap, el.bottomBar, pg.boardView.zoomButton, el.banner, el.viewing, el.actions, el.feedback)),
+        el.stack = h('div', { class: 'board-stack' }, el.invite, el.topBar, el.boardWrap, el.bottomBar, pg.boardView.zoomButton, el.banner, el.viewing, el.actions, el.feedback, el.quick)),
       h('aside', { class: 'side-col', 'aria-label': 'Game' },
         h('div', { class: 'card head-card' }, h('div', { class: 'title-row' }, el.title, el.conn), el.subtitle, el.status, el.offers),
         pg.legend.card,
@@ -262,7 +263,12 @@ export function render(pg) {
   renderPlayers(pg, board);
   renderSide(pg, board);
   mount(el.actions, moveActionsView(pg.builder));
-  mount(el.controls, controlsView(ps, pg.legend, pg.on));
+  // On a narrow screen a game kept here has its buttons under the board, in view with it.
+  const under = ps.local && matchMedia('(max-width: 980px)').matches;
+  const quick = under ? gameButtonsView(ps, pg.on) : [];
+  mount(el.quick, quick);
+  el.quick.hidden = !quick.length;
+  mount(el.controls, controlsView(ps, pg.legend, pg.on, !under));
   renderInvite(pg);
   el.share.className = 'card share';
   mount(el.share, shareView(ps));
