@@ -3487,6 +3487,166 @@ test('bug 37.8: the name limit said, rated remembered, the invite link in view, 
 
 // ---------------------------------------------------------------- lists, reviews, puzzles and tutorials on the engine
 
+/** Records the page's requests whose path matches `re`, as `METHOD /path`. */
+function watchRequests(page, re) {
+  const asked = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (re.test(u.pathname)) asked.push(`${r.method()} ${u.pathname}`);
+  });
+  return asked;
+}
+
+/**
+ * Keeps in the browser of `page` a finished game against the computer (level 2), played out by
+ * the page's engine with the first legal move each turn, as local/games.js keeps games.
+ * Answers the game kept and its last position's view.
+ */
+async function keepFinishedLocalGame(page, game, seed) {
+  return page.evaluate(async ({ game: name, seed: s }) => {
+    const { enginePosition } = await import('/js/engine/index.js');
+    const { keepLocal, newLocalId, localGame } = await import('/js/local/games.js');
+    const moves = [];
+    let v = await enginePosition({ game: name, seed: s, moves });
+    while (!v.result && moves.length < 400) {
+      moves.push(v.legal_moves[0]);
+      v = await enginePosition({ game: name, seed: s, moves });
+    }
+    const now = new Date().toISOString();
+    const id = newLocalId();
+    keepLocal({
+      id, game: name, title: name === 'sight-reduction' ? 'Sight Reduction' : name, options: {}, seed: s,
+      seats: { first: 'human', second: 'computer:level:2' }, moves, resigned: null,
+      status: 'finished', result: v.result.text, created: now, updated: now,
+    });
+    return { kept: localGame(id), view: v };
+  }, { game, seed });
+}
+
+test('engine pages: a puzzle solved and a tutorial step done in the page, the server never asked for positions or puzzles', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const asked = watchRequests(page, /^\/api\/(positions|puzzles)/);
+  const clear = await apiGet('/api/puzzles/clear-easy-2');
+  await page.goto(`${pageOrigin()}/puzzles/clear-easy-2`);
+  await waitPractice(page);
+  // A move that throws the solution away is refused with the judge's words; nothing is played.
+  const start = await apiPost('/api/positions', { game: 'sight-reduction', position: clear.position });
+  const wrong = start.legal_moves.find((m) => m !== clear.solution[0] && !m.includes('+'));
+  const judged = await apiPost('/api/puzzles/clear-easy-2/moves', { moves: [wrong] });
+  if (judged.verdict === 'mistake') {
+    await clickCell(page, wrong);
+    await page.waitForFunction(() => document.querySelector('.practice-feedback').classList.contains('feedback-error'));
+    assert((await feedback(page)).text === judged.text, `the page's judge and the server's differ: ${(await feedback(page)).text} / ${judged.text}`);
+  }
+  await page.locator('#btn-hint').click();
+  await page.waitForFunction(() => document.querySelector('.practice-feedback').classList.contains('feedback-advice'));
+  for (let i = 0; i < clear.solution.length; i += 1) {
+    await clickCell(page, clear.solution[i]);
+    await page.waitForFunction((n) => {
+      const r = document.querySelector('main');
+      return r.dataset.moves === String(n) && r.dataset.state !== 'busy';
+    }, i + 1, { timeout: 10000 });
+  }
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+  assert((await feedback(page)).text.startsWith('Solved'), `solved: ${(await feedback(page)).text}`);
+  await shot(page, 'engine-puzzle-solved-1280');
+  // A tutorial step: its position and the move's result drawn by the engine.
+  await page.goto(`${pageOrigin()}/learn/sight-reduction`);
+  await waitPractice(page);
+  await clickCell(page, 'a3');
+  await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+  assert((await feedback(page)).ok, 'the step is done');
+  // A figure of the rules pages, drawn from the engine's position.
+  await page.goto(`${pageOrigin()}/rules/sight-reduction`);
+  await page.waitForSelector('figure.board-figure[data-drawn="true"]', { timeout: 20000 });
+  assert(!asked.length, `the server was asked: ${asked.join(', ')}`);
+  // An illegal move: refused with the server's words, as the server's answer would be.
+  const refusal = await page.evaluate(async () => {
+    const { positionView } = await import('/js/engine/index.js');
+    try {
+      await positionView({ game: 'obsidio', options: { size: '7' }, moves: ['zz9'] });
+      return null;
+    } catch (e) {
+      return { status: e.status, message: e.message };
+    }
+  });
+  const server = await fetch(`${origin()}/api/positions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: 'obsidio', options: { size: '7' }, moves: ['zz9'] }) });
+  const said = (await server.json()).error;
+  assert(refusal && refusal.status === 400 && refusal.message === said, `the refusal: ${JSON.stringify(refusal)}; the server: ${server.status} ${said}`);
+});
+
+test('engine pages: where the engine cannot load, the server makes the puzzle, judges it and draws the positions', async () => {
+  const { ctx, page } = await newBrowser({ width: 1280, height: 800 });
+  await ctx.route('**/engine/boardlab_wasm*', (route) => route.abort());
+  const asked = watchRequests(page, /^\/api\/(positions|puzzles)/);
+  const clear = await apiGet('/api/puzzles/clear-easy-1');
+  await page.goto(`${pageOrigin()}/puzzles/clear-easy-1`);
+  await waitPractice(page, 30000);
+  await clickCell(page, clear.solution[0]);
+  await page.waitForFunction(() => document.querySelector('main').dataset.moves === '1' && document.querySelector('main').dataset.state !== 'busy', null, { timeout: 10000 });
+  for (const want of ['GET /api/puzzles/clear-easy-1', 'POST /api/puzzles/clear-easy-1/moves', 'POST /api/positions']) {
+    assert(asked.includes(want), `the server was not asked ${want}: ${asked.join(', ')}`);
+  }
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !/boardlab_wasm/.test(e)));
+});
+
+test('engine pages: a game kept in this browser is listed in My games and on the start page, and reviewed in the page', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const asked = watchRequests(page, /^\/api\/(games\/local|reviews|positions)/);
+  await page.goto(`${pageOrigin()}/my-games`);
+  await page.waitForSelector('#mygames-signin');
+  const { kept, view } = await keepFinishedLocalGame(page, 'sight-reduction', 77);
+  const n = kept.moves.length;
+  const outcome = view.result.winner === 'first' ? 'Won' : view.result.winner ? 'Lost' : 'Drawn';
+  // My games, signed out: the game kept here, with its opponent and its result in words.
+  await page.reload();
+  const row = page.locator(`.game-row[data-game-id="${kept.id}"]`);
+  await row.waitFor({ timeout: 20000 });
+  const text = await row.innerText();
+  for (const want of ['Sight Reduction', 'On this device', 'vs Computer · level 2', `${n} moves`, outcome]) {
+    assert(text.includes(want), `the row lacks '${want}': ${text}`);
+  }
+  assert(!/seat|ply|plies|human/i.test(text), `words for people: ${text}`);
+  assert(await page.locator('#group-finished .game-row').count() === 1, 'the game is not among the finished ones');
+  assert(await inView(page, `.game-row[data-game-id="${kept.id}"]`), 'the row is out of view');
+  await shot(page, 'engine-mygames-local-1280');
+  // A filter by result that does not match leaves it out.
+  await page.goto(`${pageOrigin()}/my-games?result=ongoing`);
+  await page.waitForSelector('#filter-result');
+  await page.waitForSelector('.row-list .empty');
+  assert(await page.locator('.game-row').count() === 0, 'a finished game passed the filter for games being played');
+  // The start page's recent games.
+  await page.goto(`${pageOrigin()}/`);
+  const recent = page.locator(`.recent-list a[data-game-id="${kept.id}"]`);
+  await recent.waitFor({ timeout: 20000 });
+  const rtext = await recent.innerText();
+  assert(/on this device/.test(rtext) && /You vs Computer · level 2/.test(rtext) && /wins/.test(rtext), `the recent row: ${rtext}`);
+  assert(await recent.getAttribute('href') === `/games/${kept.id}`, 'the row opens the game');
+  await recent.scrollIntoViewIfNeeded();
+  await shot(page, 'engine-home-recent-1280');
+  // The review, worked out in the page with its progress, then kept for the next visit.
+  await page.goto(`${pageOrigin()}/games/${kept.id}/review`);
+  await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
+  assert((await page.locator('#review-moves .mv').count()) === n, 'every move is in the review');
+  assert((await page.locator('#review-summary tbody tr').count()) === 2, 'a summary row per side');
+  assert((await page.locator('#review-result').innerText()).includes('wins'), 'the result is told');
+  const stored = await page.evaluate((id) => JSON.parse(localStorage.getItem(`boardlab:local-review:${id}`) || 'null'), kept.id);
+  assert(stored && stored.moves === n && stored.review.plies.length === n, 'the review is not kept in the browser');
+  await shot(page, 'engine-review-local-1280');
+  await page.reload();
+  await page.waitForSelector('#eval-graph svg', { timeout: 5000 });
+  assert(await page.locator('#review-progress').count() === 0, 'the kept review was worked out again');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${pageOrigin()}/games/${kept.id}/review`);
+  await page.waitForSelector('#eval-graph svg');
+  assert(await inView(page, '.board'), 'the board is out of view on a phone');
+  await shot(page, 'engine-review-local-390');
+  await page.goto(`${pageOrigin()}/my-games`);
+  await row.waitFor({ timeout: 20000 });
+  await shot(page, 'engine-mygames-local-390');
+  assert(!asked.length, `the server was asked: ${asked.join(', ')}`);
+});
+
 // (end of lists, reviews, puzzles and tutorials)
 
 // ---------------------------------------------------------------- offline and the static site

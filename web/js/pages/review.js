@@ -1,14 +1,18 @@
 // Game review: every move of a game graded by the computer, shown as an evaluation graph
 // (click a point to go to that move), marks in the move list, the best move drawn on the board
 // and a summary per side. `/games/{id}/review` reviews a stored game (the server keeps the
-// review); `/review` reviews a record pasted or dropped on the page.
+// review) or a game kept in this browser (the engine in the page reviews it, review/local.js);
+// `/review` reviews a record pasted or dropped on the page (the engine first, else the server).
 
 import { h, mount, cap, toast, scrollWithin } from '../util.js';
 import { api, ApiError } from '../api.js';
+import { recordReview } from '../engine/index.js';
+import { isLocal } from '../local/games.js';
 import { BoardView } from '../board.js';
 import { fitStack, resultSentence } from './shared.js';
 import { positionAt, analyseHref } from './review/state.js';
 import { reviewNav, reviewLayout, graphView, moveItems, commentParts } from './review/views.js';
+import { localReview } from './review/local.js';
 
 /** @typedef {import('./review/state.js').ReviewState} ReviewState */
 
@@ -67,6 +71,7 @@ function sideNames(review) {
 /** The review of game `id`: starts it when there is none, shows progress, then the review. */
 export async function gameReviewPage(root, id, query) {
   root.className = 'review-root';
+  if (isLocal(id)) return localReviewPage(root, id, query);
   let state;
   try {
     state = await api.game(id);
@@ -103,6 +108,19 @@ export async function gameReviewPage(root, id, query) {
     links: [h('a', { href: `/games/${id}` }, 'Back to the game'), h('a', { href: `/games/${id}/replay` }, 'Replay')],
   });
   return () => { stopped = true; cleanup(); };
+}
+
+/** The review of game `id` kept in this browser, worked out in the page. */
+async function localReviewPage(root, id, query) {
+  const got = await localReview(root, id);
+  if (!got) return null;
+  const { game: g, review } = got;
+  return showReview(root, review, {
+    title: `${g.title} — review`,
+    ply: Number(query.get('ply')) || 0,
+    resultText: g.status === 'finished' && g.result ? resultSentence(g.result) : 'The game is still being played.',
+    links: [h('a', { href: `/games/${id}` }, 'Back to the game'), h('span', { class: 'muted', id: 'review-device' }, 'Kept on this device')],
+  });
 }
 
 /** Review a record: paste it or drop its file on the page. */
@@ -149,7 +167,9 @@ export async function uploadReviewPage(root) {
     message.className = 'feedback';
     message.textContent = 'Reviewing… a long game takes up to a minute.';
     try {
-      const review = await api.reviewRecord(text);
+      const review = await recordReview(text, ({ done, total }) => {
+        message.textContent = `Reviewing… ${done} of ${total} positions done.`;
+      });
       cleanup = showReview(root, review, { title: 'Game review', ply: 0, links: [h('a', { href: '/review' }, 'Review another game')] });
     } catch (e) {
       message.textContent = e instanceof ApiError ? e.message : String(e);

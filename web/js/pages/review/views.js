@@ -3,7 +3,7 @@
 // The buttons, the graph and the moves call what they are given.
 
 import { h, s, cap } from '../../util.js';
-import { navIcon, shareColours } from '../shared.js';
+import { navIcon, shareColours, computerName } from '../shared.js';
 
 /** @typedef {import('./state.js').ReviewState} ReviewState */
 
@@ -75,6 +75,19 @@ export function reviewLayout(rs, opts, parts) {
 }
 
 /**
+ * A side's player as the record names it, in words: "Computer · level 2" for
+ * `computer:level:2`, a name as it is; nothing for a person with no name.
+ * @param {string | null | undefined} player
+ */
+function playerWords(player) {
+  if (!player || player === 'human') return '';
+  const m = /^computer(?::(.*))?$/.exec(player);
+  if (!m) return player;
+  const level = /^level:(\d+)$/.exec(m[1] || '');
+  return computerName(level ? { bot: m[1], level: Number(level[1]) } : { bot: m[1] || '', level: null });
+}
+
+/**
  * Each side's accuracy and its counts of marked moves.
  * @param {ReviewState} rs
  * @returns {HTMLElement}
@@ -84,7 +97,7 @@ export function summaryView(rs) {
   return h('table', { class: 'review-summary', id: 'review-summary' },
     h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'Accuracy'), h('th', { title: 'inaccuracies' }, '?!'), h('th', { title: 'mistakes' }, '?'), h('th', { title: 'blunders' }, '??'))),
     h('tbody', {}, review.sides.map((sd) => h('tr', {},
-      h('th', { scope: 'row' }, review.solitaire ? 'You' : names[sd.seat], sd.player && sd.player !== 'human' ? h('span', { class: 'muted' }, ` (${sd.player})`) : null),
+      h('th', { scope: 'row' }, review.solitaire ? 'You' : names[sd.seat], playerWords(sd.player) ? h('span', { class: 'muted' }, ` (${playerWords(sd.player)})`) : null),
       h('td', {}, sd.accuracy == null ? '—' : `${Math.round(sd.accuracy)}%`),
       h('td', {}, String(sd.inaccuracies)), h('td', {}, String(sd.mistakes)), h('td', {}, String(sd.blunders))))));
 }
