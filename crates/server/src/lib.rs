@@ -19,6 +19,7 @@ pub mod ratings;
 pub mod scheduler;
 pub mod services;
 pub mod settings;
+pub mod site;
 pub mod state;
 pub mod store;
 pub mod token;

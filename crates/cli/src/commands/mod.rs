@@ -47,6 +47,7 @@ mod review;
 mod select;
 mod serve;
 mod show;
+mod site;
 mod solve;
 mod study;
 mod ugi;
@@ -92,6 +93,10 @@ pub enum Command {
     Arena(arena::Args),
     /// Run the game server: HTTP + WebSocket API and the browser UI (the default command).
     Serve(serve::Args),
+    /// Write the whole web app (pages, engine, rules, tutorials, puzzles) to a folder that any
+    /// static host serves: games against the computer, hints, analysis, tutorials and puzzles
+    /// work there with no server.
+    Site(site::Args),
     /// Play many concurrent games against a server on this machine and report moves/s and
     /// latency percentiles.
     Loadtest(loadtest::Args),
@@ -134,6 +139,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze(a) => analyze::run(&a),
         Command::Arena(a) => arena::run(&a),
         Command::Serve(a) => serve::run(&a),
+        Command::Site(a) => site::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
         Command::Solve(a) => solve::run(a),
         Command::Puzzle(a) => puzzle::run(a),

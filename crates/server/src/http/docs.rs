@@ -2,11 +2,6 @@
 //! time (or read from the source tree with `--dev`), rendered to HTML with their figures
 //! drawn as boards.
 
-//! The browser UI: the files of `web/`, embedded at compile time (or read from the source
-//! tree with `--dev`), served at `/`. Paths without a file extension that match no file get
-//! `index.html` (the UI's own routes, such as `/games/ID`). Without a built UI, `/` explains
-//! that and links the API documents.
-
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -28,6 +23,16 @@ pub fn rules_page(game: &str) -> Option<&'static [u8]> {
 #[must_use]
 pub fn rules_figure(name: &str) -> Option<&'static [u8]> {
     embedded_rules_file(&format!("figures/{name}"))
+}
+
+/// The paths of the rules files built into the binary (`GAME.md`, `figures/NAME.svg`).
+pub fn rules_paths() -> impl Iterator<Item = &'static str> {
+    rules::FILES.iter().map(|(p, _)| *p)
+}
+
+/// The paths of the findings files built into the binary (`GAME.md`, `DIR/report.md`, charts).
+pub fn analysis_paths() -> impl Iterator<Item = &'static str> {
+    analysis::FILES.iter().map(|(p, _)| *p)
 }
 
 /// The copy built into the binary of `docs/rules/PATH`.

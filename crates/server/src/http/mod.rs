@@ -12,6 +12,7 @@ pub mod forms;
 pub mod games;
 mod live;
 pub mod lobby;
+pub mod offline;
 pub mod pages;
 pub mod response;
 pub mod session;

@@ -5,7 +5,9 @@
 //!
 //! Each file is sent with `Cache-Control: no-cache` and an `ETag` (a hash of its bytes): a
 //! browser asks again every time, and a file it already has costs a `304 Not Modified` and no
-//! body (the engine's WebAssembly is 2 MB).
+//! body (the engine's WebAssembly is 2 MB). Text and WebAssembly go gzipped to browsers that
+//! take it, each embedded file compressed once and kept. `/app-files.json` lists what the app
+//! needs offline (`offline.rs`).
 
 use crate::app::App;
 use crate::http::docs::{analysis_file, figure, rules_file};
@@ -14,8 +16,16 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The top-level entries of `web/` that are not part of the app (the build script leaves out
+/// the same).
+pub const UNSERVED: [&str; 3] = ["tests", "NEEDS-FROM-SERVER.md", "jsconfig.json"];
+
+/// Files at least this long go gzipped to browsers that take it.
+const COMPRESS_FROM: usize = 1024;
 
 mod files {
     include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
@@ -68,8 +78,77 @@ fn content_type(path: &str) -> &'static str {
         "txt" => "text/plain; charset=utf-8",
         "md" => "text/markdown; charset=utf-8",
         "wasm" => "application/wasm",
+        "webmanifest" => "application/manifest+json",
         _ => "application/octet-stream",
     }
+}
+
+/// Whether files of this kind shrink when gzipped (pictures and fonts are compressed already).
+fn compressible(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "html"
+            | "htm"
+            | "js"
+            | "mjs"
+            | "css"
+            | "json"
+            | "map"
+            | "svg"
+            | "txt"
+            | "md"
+            | "wasm"
+            | "webmanifest"
+    )
+}
+
+/// Whether the request says it takes gzip (`Accept-Encoding`, a q of 0 refusing it).
+fn takes_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !refused
+        })
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(bytes).expect("writing to memory");
+    enc.finish().expect("writing to memory")
+}
+
+/// `bytes` of file `name` gzipped: for an embedded file compressed on first request and kept.
+fn gzipped(name: &str, bytes: &[u8], embedded: bool) -> Arc<[u8]> {
+    static KEPT: OnceLock<Mutex<HashMap<String, Arc<[u8]>>>> = OnceLock::new();
+    if !embedded {
+        return gzip(bytes).into();
+    }
+    let kept = KEPT.get_or_init(Mutex::default);
+    if let Some(z) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+        return Arc::clone(z);
+    }
+    let z: Arc<[u8]> = gzip(bytes).into();
+    kept.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), Arc::clone(&z));
+    z
+}
+
+/// File `path` of the app: from the embedded table, or with `dir` (`--dev`) from disk.
+#[must_use]
+pub fn file(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
+    find(dir, path)
 }
 
 /// Where files come from: the embedded table or a folder on disk.
@@ -130,16 +209,38 @@ fn any_files(dir: Option<&PathBuf>) -> bool {
     }
 }
 
-/// File `name` with its type and validator, or `304 Not Modified` when the request already
-/// holds these bytes.
+/// File `name` with its type and validator, gzipped where the browser takes it, or
+/// `304 Not Modified` when the request already holds these bytes.
 fn file_response(name: &str, bytes: Cow<'static, [u8]>, headers: &HeaderMap) -> Response {
-    let tag = etag(name, &bytes, matches!(bytes, Cow::Borrowed(_)));
+    let embedded = matches!(bytes, Cow::Borrowed(_));
+    let mut tag = etag(name, &bytes, embedded);
+    let varies = compressible(name) && bytes.len() >= COMPRESS_FROM;
+    let zipped = varies && takes_gzip(headers);
+    if zipped {
+        // Another validator for the other bytes: `"HASH-gzip"`.
+        tag.insert_str(tag.len() - 1, "-gzip");
+    }
     let tag_value = HeaderValue::from_str(&tag).expect("a hex hash in quotes");
     let cache = (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let vary = (header::VARY, HeaderValue::from_static("accept-encoding"));
     if not_modified(headers, &tag) {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag_value), cache]).into_response();
+        let mut r = (StatusCode::NOT_MODIFIED, [(header::ETAG, tag_value), cache]).into_response();
+        if varies {
+            r.headers_mut().insert(vary.0, vary.1);
+        }
+        return r;
     }
-    (
+    let body = if zipped {
+        axum::body::Body::from(axum::body::Bytes::from_owner(gzipped(
+            name, &bytes, embedded,
+        )))
+    } else {
+        match bytes {
+            Cow::Borrowed(b) => axum::body::Body::from(b),
+            Cow::Owned(v) => axum::body::Body::from(v),
+        }
+    };
+    let mut r = (
         [
             (
                 header::CONTENT_TYPE,
@@ -148,12 +249,17 @@ fn file_response(name: &str, bytes: Cow<'static, [u8]>, headers: &HeaderMap) -> 
             (header::ETAG, tag_value),
             cache,
         ],
-        match bytes {
-            Cow::Borrowed(b) => axum::body::Body::from(b),
-            Cow::Owned(v) => axum::body::Body::from(v),
-        },
+        body,
     )
-        .into_response()
+        .into_response();
+    if varies {
+        r.headers_mut().insert(vary.0, vary.1);
+    }
+    if zipped {
+        r.headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    r
 }
 
 /// Answers any request outside `/api`.
@@ -175,6 +281,11 @@ pub async fn serve(
     let path = uri.path().trim_start_matches('/');
     if path == "api" || path.starts_with("api/") {
         return crate::error::ApiError::not_found("no such API route").into_response();
+    }
+    if uri.path() == crate::http::offline::LIST_PATH {
+        let list = crate::http::offline::app_files(dir);
+        let text = serde_json::to_vec(&list).expect("a list serialises");
+        return file_response("app-files.json", Cow::Owned(text), &headers);
     }
     let picture = if let Some(name) = path.strip_prefix("rules/figures/") {
         // The rules' figures, with the rules pages.
