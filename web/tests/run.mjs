@@ -165,7 +165,7 @@ async function pageState(page) {
 }
 
 function gameId(page) {
-  const m = /\/games\/([a-z0-9]+)/.exec(page.url());
+  const m = /\/games\/([a-z0-9-]+)/.exec(page.url());
   if (!m) throw new Error(`not on a game page: ${page.url()}`);
   return m[1];
 }
@@ -315,7 +315,7 @@ async function createFromStartPage(page, { game, mode, level = 1, seat = 'first'
     }
   }
   await page.locator('#start-game').click();
-  await page.waitForURL(/\/games\/[a-z0-9]+$/);
+  await page.waitForURL(/\/games\/[a-z0-9-]+$/);
   await page.waitForSelector('.board .hit');
   return gameId(page);
 }
@@ -356,15 +356,16 @@ for (const [game, cfg] of Object.entries(GAMES)) {
     }
     await page.waitForSelector('.result-banner');
     await shot(page, `${game}-3-end`);
-    const api = await apiGet(`/api/games/${id}`);
-    assert(api.status === 'finished', `the server says ${api.status}`);
-    assert(api.result && api.result.text, 'no result');
+    // Against the computer with no clock, the game is kept in this browser.
+    const kept = await keptGame(page, id);
+    assert(kept.status === 'finished', `the game is kept as ${kept.status}`);
+    assert(kept.result, 'no result');
     const banner = await page.locator('.result-banner').innerText();
     assert(banner.length > 5, 'empty result banner');
-    // The moves shown are the server's moves.
+    // The moves shown are the moves kept.
     const shown = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
-    assert(shown.join(' ') === api.moves.map((m) => m.move).join(' '), 'the move list differs from the server\'s');
-    console.log(`    ${api.moves.length} plies; ${api.result.text}`);
+    assert(shown.join(' ') === kept.moves.join(' '), 'the move list differs from the moves kept');
+    console.log(`    ${kept.moves.length} plies; ${kept.result}`);
   });
 }
 
@@ -457,7 +458,7 @@ test('reload in the middle of a game restores it', async () => {
     await playOneByClicks(page, rand);
   }
   await waitTurn(page);
-  const before = await apiGet(`/api/games/${id}`);
+  const before = await keptGame(page, id);
   const movesBefore = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
   await page.reload();
   await page.waitForSelector('.board .hit');
@@ -840,11 +841,11 @@ test('bug: a click on the board while an earlier position is shown goes back to 
   }
   const now = await waitTurn(page);
   assert(now.ply >= 4, `only ${now.ply} moves played`);
+  // A piece that may be removed now (the moves the page offers to type).
+  const legal = await page.locator('#legal-moves option').evaluateAll((os) => os.map((o) => o.value));
   await page.locator('.move-list .mv[data-ply="3"]').click();
   await page.waitForFunction(() => document.querySelector('main').dataset.ply === '3');
-  // A piece that may be removed now.
-  const st = await apiGet(`/api/games/${gameId(page)}`);
-  const cell = st.legal_moves.find((m) => /^[a-d][1-8]$/.test(m));
+  const cell = legal.find((m) => /^[a-d][1-8]$/.test(m));
   await clickCell(page, cell);
   // Back at the game, where the click counted (a removal is one click).
   await page.waitForFunction((n) => Number(document.querySelector('main').dataset.ply) >= n, now.ply);
@@ -1265,6 +1266,8 @@ test('phone-size layout and pages', async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
   assert(!overflow, 'the page scrolls sideways on a phone');
   await shot(page, 'phone-assideum');
+  // The game above is kept in the browser: the server's list gets one of its own.
+  await apiPost('/api/games', { game: 'opprimo', seats: { first: 'human', second: 'human' } });
   await page.goto(`${pageOrigin()}/games`);
   await page.waitForSelector('.games-table');
   await shot(page, 'phone-games');
@@ -2510,8 +2513,8 @@ test('accounts: sign up, sign out, a wrong password told, sign in again, sign ou
 
 test('accounts: games are claimed on sign-up and on creation, and My games puts your turn first', async () => {
   const { page } = await newBrowser({ width: 1280, height: 800 });
-  // A game played before signing up is added on signing up.
-  const before = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first' });
+  // A game played before signing up is added on signing up (with a clock, so the server holds it).
+  const before = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first', clock: '1d' });
   const name = newName('bea');
   await signUp(page, name);
   assert((await apiGet(`/api/games/${before}`)).seats.first.account === name, 'the earlier game was not claimed on signing up');
@@ -2522,7 +2525,7 @@ test('accounts: games are claimed on sign-up and on creation, and My games puts 
   // The game page names the player by the account, linked to the player page.
   assert(await page.locator(`.player-bar a.pname-acct[href="/players/${name}"]`).count() === 1, 'the seat is not linked to the player page');
   // A game against the computer that is over.
-  const lost = await createFromStartPage(page, { game: 'assideum', mode: 'computer', level: 1 });
+  const lost = await createFromStartPage(page, { game: 'assideum', mode: 'computer', level: 1, clock: '1d' });
   await page.locator('#btn-resign').click();
   await page.locator('#confirm-yes').click();
   await page.waitForSelector('.result-banner');
@@ -2691,7 +2694,8 @@ test('accounts: a game of the account plays in another browser without its token
   const a = await newBrowser({ width: 1280, height: 800 });
   const name = newName('gus');
   await signUp(a.page, name);
-  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first' });
+  // With a clock, so that the server holds the game (without one it stays in this browser).
+  const id = await createFromStartPage(a.page, { game: 'sight-reduction', mode: 'computer', level: 1, seat: 'first', clock: '1d' });
   // Another browser (no token in its storage), signed in to the same account.
   const c = await newBrowser({ width: 390, height: 844 });
   await signInAs(c.page, name);
@@ -3482,6 +3486,185 @@ test('bug 37.8: the name limit said, rated remembered, the invite link in view, 
 });
 
 // ---------------------------------------------------------------- local games against the computer
+
+/** Game `id` as this browser keeps it (local/games.js), or null. */
+async function keptGame(page, id) {
+  return page.evaluate((gid) => {
+    const all = JSON.parse(localStorage.getItem('boardlab:local-games') || '{}');
+    return all[gid] || null;
+  }, id);
+}
+
+/** Records every request the page makes to the server's game routes. */
+function watchGameRequests(page) {
+  const asked = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (/^\/api\/games(\/|$)/.test(u.pathname) && !(r.method() === 'GET' && u.pathname === '/api/games')) asked.push(`${r.method()} ${u.pathname}`);
+  });
+  return asked;
+}
+
+test('local game: a whole game against the computer is played and kept in the browser, never on the server; it survives a reload', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const asked = watchGameRequests(page);
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1, seed: 4242 });
+  assert(/^local-[0-9a-f]{16}$/.test(id), `the game's id is ${id}`);
+  const start = await keptGame(page, id);
+  assert(start && start.seats.first === 'human' && start.seats.second === 'computer:level:1' && start.seed === 4242, `kept: ${JSON.stringify(start)}`);
+  assert(/Kept on this device/.test(await page.locator('.game-sub').innerText()), 'the page does not say the game is kept on this device');
+  assert(!(await page.locator('.conn').isVisible()), 'a local game shows a live connection');
+  const rand = rng(31);
+  let moves = 0;
+  for (;;) {
+    const st = await waitTurn(page, 90000);
+    if (st.status === 'finished') break;
+    await playOneByClicks(page, rand);
+    moves += 1;
+    assert(moves < 500, 'the game did not end');
+  }
+  await page.waitForSelector('.result-banner');
+  const kept = await keptGame(page, id);
+  assert(kept.status === 'finished' && kept.result, `kept as ${kept.status}: ${kept.result}`);
+  const shown = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
+  assert(shown.join(' ') === kept.moves.join(' '), `the move list differs from the moves kept: ${shown} / ${kept.moves}`);
+  assert(kept.moves.length > moves, 'the computer did not move');
+  // After a reload: the same game, over, from the browser's storage.
+  await page.reload();
+  await page.waitForSelector('.result-banner');
+  const again = await page.locator('.move-list .mv[data-ply]').allInnerTexts();
+  assert(again.join(' ') === shown.join(' '), 'the moves changed on reloading');
+  assert((await page.locator('#status').innerText()).length > 5, 'no result in the status');
+  // Listed among the games this browser keeps.
+  const listed = await page.evaluate(async () => (await import('/js/local/games.js')).localGames().map((g) => g.id));
+  assert(listed[0] === id, `the games kept here: ${listed}`);
+  assert(!asked.length, `the server was asked about the game: ${asked.join(', ')}`);
+  console.log(`    ${kept.moves.length} moves; ${kept.result}`);
+});
+
+test('local game: take-back of a move and its reply, an illegal typed move refused, resignation, records', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const asked = watchGameRequests(page);
+  const id = await createFromStartPage(page, { game: 'opprimo', mode: 'computer', level: 1 });
+  const rand = rng(7);
+  for (let i = 0; i < 2; i += 1) {
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+  }
+  let st = await waitTurn(page);
+  const before = await keptGame(page, id);
+  assert(before.moves.length === 4 && st.ply === 4, `${before.moves.length} moves kept, ${st.ply} shown`);
+  // Take-back: the player's last move and the computer's reply go at once.
+  await page.locator('#btn-undo').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.ply === '2');
+  st = await waitTurn(page);
+  const undone = await keptGame(page, id);
+  assert(undone.moves.join(' ') === before.moves.slice(0, 2).join(' '), `after the take-back: ${undone.moves}`);
+  assert(st.canMove, 'the player cannot move after the take-back');
+  // An illegal typed move: the engine's words, nothing changes.
+  await page.locator('#typed-move').fill('zz99');
+  await page.locator('.typed-move button').click();
+  await page.waitForFunction(() => document.querySelector('.feedback-error') && /zz99/i.test(document.querySelector('.feedback').textContent));
+  const refused = await keptGame(page, id);
+  assert(refused.version === undone.version && refused.moves.length === 2, 'a refused typed move changed the game');
+  assert((await pageState(page)).canMove, 'after a refused move the player cannot move');
+  // A legal typed move, in capitals, is played and kept in its notation.
+  const legal = await page.locator('#legal-moves option').first().getAttribute('value');
+  await page.locator('#typed-move').fill(legal.toUpperCase());
+  await page.locator('.typed-move button').click();
+  await page.waitForFunction(() => Number(document.querySelector('main').dataset.ply) >= 3);
+  await waitTurn(page);
+  assert((await keptGame(page, id)).moves[2] === legal, 'the typed move was not kept');
+  // A hint and an earlier position, worked out in the page.
+  const offered = await page.locator('#legal-moves option').evaluateAll((os) => os.map((o) => o.value));
+  await page.locator('#btn-hint').click();
+  await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+  const hint = /Hint: (\S+)/.exec(await page.locator('.feedback-advice').innerText())[1];
+  assert(offered.includes(hint), `the hint ${hint} is not a legal move`);
+  const kings = () => page.locator('.board .pc-king').count();
+  const kingsNow = await kings();
+  await page.locator('.move-list .mv[data-ply="1"]').click();
+  await page.waitForFunction(() => document.querySelector('main').dataset.ply === '1' && !document.querySelector('.viewing').hidden);
+  assert(/after move 1/.test(await page.locator('.viewing').innerText()), 'the earlier position is not said');
+  // After the first move one king stands on the board, the second one not yet.
+  await page.waitForFunction((n) => document.querySelectorAll('.board .pc-king').length === n - 1 || /Cannot show/.test(document.querySelector('.feedback').textContent), kingsNow);
+  assert(!/Cannot show/.test(await page.locator('.feedback').innerText()) && await kings() === kingsNow - 1, 'the earlier position was not worked out');
+  await page.locator('.viewing button').click();
+  await waitTurn(page);
+  await page.locator('#btn-resign').click();
+  await page.locator('#confirm-yes').click();
+  await page.waitForSelector('.result-banner');
+  const head = await page.locator('.result-banner .banner-head').innerText();
+  assert(head === 'You lose', `after resigning the banner says '${head}'`);
+  const over = await keptGame(page, id);
+  assert(over.status === 'finished' && over.resigned === 'first' && /resign/i.test(over.result), `kept: ${over.status} ${over.resigned} ${over.result}`);
+  // The records, made in the browser, begin as the server's do.
+  const server = await apiPost('/api/games', { game: 'opprimo', seats: { first: 'human', second: 'human' } });
+  const serverText = await fetch(`${origin()}/api/games/${server.id}/record?format=pgn`).then((r) => r.text());
+  for (const [sel, ext] of [['#dl-pgn', 'pgn'], ['#dl-json', 'json']]) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(sel).click()]);
+    assert(dl.suggestedFilename() === `boardlab-opprimo-${id}.${ext}`, `the file is named ${dl.suggestedFilename()}`);
+    const file = path.join(artifacts, `local-record.${ext}`);
+    await dl.saveAs(file);
+    const text = fs.readFileSync(file, 'utf8');
+    if (ext === 'json') {
+      const rec = JSON.parse(text);
+      assert(JSON.stringify(rec).includes('opprimo'), 'the JSON record does not name the game');
+    } else {
+      const key = (t) => t.split('\n')[0].split(/\s/)[0];
+      assert(key(text) === key(serverText), `the record begins '${text.slice(0, 30)}', the server's '${serverText.slice(0, 30)}'`);
+      assert(text.includes(over.moves[0]) && /computer/i.test(text), `the record lacks the moves or players: ${text.slice(0, 300)}`);
+    }
+  }
+  assert(!asked.length, `the server was asked about the game: ${asked.join(', ')}`);
+});
+
+test('local game: a browser that refuses to keep the game says so, and the move is not played', async () => {
+  const { page } = await newBrowser({ width: 1280, height: 800 });
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1 });
+  await waitTurn(page);
+  await page.evaluate(() => {
+    Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
+  });
+  const legal = await page.locator('#legal-moves option').first().getAttribute('value');
+  await page.locator('#typed-move').fill(legal);
+  await page.locator('.typed-move button').click();
+  await page.waitForSelector('.feedback-error');
+  const said = await page.locator('.feedback-error').innerText();
+  assert(/did not keep the game/.test(said) && /storage/.test(said), `the page says '${said}'`);
+  const st = await pageState(page);
+  assert(st.ply === 0 && st.canMove, `after the refusal: ${JSON.stringify(st)}`);
+  assert((await keptGame(page, id)).moves.length === 0, 'a move was kept');
+});
+
+test('local game: rematch with colours swapped, the computer moving first; the page at both sizes', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page } = await newBrowser(viewport);
+    const id = await createFromStartPage(page, { game: 'obsidio', mode: 'computer', level: 1, options: { size: '7' } });
+    const rand = rng(3);
+    await waitTurn(page);
+    await playOneByClicks(page, rand);
+    await waitTurn(page);
+    await page.waitForTimeout(200);
+    for (const sel of ['.board', '.player-bar.active', '#btn-undo', '#btn-resign']) {
+      assert(await inView(page, sel), `${sel} outside the ${viewport.width}x${viewport.height} window`);
+    }
+    const status = await page.locator(viewport.width > 1000 ? '#status' : '.player-bar.active').innerText();
+    assert(viewport.width < 1000 ? /to move/.test(status) : /(Black|White|Red|Blue|Green|Yellow|Orange|Purple)\b.*your turn/i.test(status), `the turn says '${status}'`);
+    await shot(page, `local-game-${viewport.width}`);
+    await page.locator('#btn-resign').click();
+    await page.locator('#confirm-yes').click();
+    await page.locator('#btn-rematch').click();
+    await page.waitForURL((u) => /\/games\/local-/.test(u.pathname) && !u.pathname.endsWith(id));
+    const next = gameId(page);
+    const kept = await keptGame(page, next);
+    assert(kept.seats.first === 'computer:level:1' && kept.seats.second === 'human', `the rematch's seats: ${JSON.stringify(kept.seats)}`);
+    // The computer moves first, then it is the player's turn.
+    await page.waitForFunction(() => Number(document.querySelector('main').dataset.ply) >= 1 && document.querySelector('main').dataset.canMove === 'true', null, { timeout: 30000 });
+    assert((await keptGame(page, id)).rematch === next, 'the first game does not know its rematch');
+    await shot(page, `local-rematch-${viewport.width}`);
+  }
+});
 
 // (end of local games)
 
