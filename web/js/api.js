@@ -17,6 +17,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What a player reads when the server cannot be reached. */
+const OFFLINE = 'You are offline, or the server cannot be reached: this needs the server. '
+  + 'Games against the computer, hints, analysis, rules, tutorials and puzzles work without it.';
+/** What a player reads where the app is served without its server (a static copy). */
+const NO_SERVER = 'This needs the boardlab server, and this site has none. '
+  + 'Games against the computer, hints, analysis, rules, tutorials and puzzles work without it.';
+
 /**
  * Sends one API request and answers the parsed JSON body (null for an empty one).
  * @param {string} method
@@ -35,7 +42,7 @@ async function request(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    throw new ApiError(0, 'network', 'cannot reach the server; check the connection');
+    throw new ApiError(0, 'network', OFFLINE);
   }
   const text = await res.text();
   /** @type {any} */
@@ -46,6 +53,8 @@ async function request(method, path, body) {
     data = null;
   }
   if (!res.ok) {
+    // A plain answer of 404, 405 or 501 is a static host's: the app was copied without a server.
+    if (!data && [404, 405, 501].includes(res.status)) throw new ApiError(res.status, 'no_server', NO_SERVER);
     const message = data && data.error ? data.error : `the server answered ${res.status}`;
     const wait = Number(res.headers.get('Retry-After'));
     throw new ApiError(res.status, (data && data.code) || 'http', message, Number.isFinite(wait) && wait > 0 ? wait : null);
