@@ -130,6 +130,8 @@ async function newBrowser(viewport = { width: 1280, height: 900 }, options = {})
     args: CHROMIUM_ARGS,
     viewport,
     acceptDownloads: true,
+    // Service workers only where a test asks for them (`serviceWorkers: 'allow'`).
+    serviceWorkers: 'block',
     ...options,
   });
   browsers.push(ctx);
@@ -3833,6 +3835,194 @@ test('engine pages: a game kept in this browser is listed in My games and on the
 // (end of lists, reviews, puzzles and tutorials)
 
 // ---------------------------------------------------------------- offline and the static site
+
+/** Waits until the service worker is active and its cache holds every address of the list. */
+async function workerReady(page, list, timeout = 60000) {
+  const want = list.files.length + list.data.length;
+  const deadline = Date.now() + timeout;
+  let held = 0;
+  while (Date.now() < deadline) {
+    held = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) return -1;
+      let most = 0;
+      for (const name of await caches.keys()) most = Math.max(most, (await (await caches.open(name)).keys()).length);
+      return most;
+    });
+    if (held >= want) return held;
+    await sleep(250);
+  }
+  throw new Error(`the worker's cache holds ${held} of ${want} addresses`);
+}
+
+/** Plays moves by clicking until the game is over (or `max` moves); answers how many. */
+async function playOut(page, rand, max = 500) {
+  let moves = 0;
+  while (moves < max) {
+    const st = await waitTurn(page, 90000);
+    if (st.status === 'finished') break;
+    await playOneByClicks(page, rand);
+    moves += 1;
+  }
+  return moves;
+}
+
+/** Asks for a hint on the game page and answers its words. */
+async function askHint(page) {
+  await page.locator('#btn-hint').click();
+  await page.waitForSelector('.feedback-advice', { timeout: 30000 });
+  return page.locator('.feedback-advice').innerText();
+}
+
+test('offline: with the server gone, the app opens from its cache; a game against the computer, a hint, the analysis board; what needs the server says so', async () => {
+  const list = await apiGet('/app-files.json');
+  const { page } = await newBrowser({ width: 1280, height: 800 }, { serviceWorkers: 'allow' });
+  await page.goto(`${pageOrigin()}/`);
+  await page.waitForSelector('.game-card');
+  const held = await workerReady(page, list);
+  console.log(`    the worker keeps ${held} addresses (${list.files.length} files, ${list.data.length} answers)`);
+  const manifest = await page.evaluate(async () => {
+    const link = document.querySelector('link[rel="manifest"]');
+    return link ? (await fetch(link.getAttribute('href'))).json() : null;
+  });
+  assert(manifest && manifest.start_url === '/' && manifest.display === 'standalone' && manifest.icons.length, `the manifest: ${JSON.stringify(manifest)}`);
+  await stopServer();
+  assert(server.exitCode !== null || server.signalCode !== null, 'the server is still running');
+  // Ended by the signal, it has no exit code: the runner starts it again when it finds none.
+  if (server.exitCode === null) server = null;
+  await page.reload();
+  await page.waitForSelector('.game-card');
+  const id = await createFromStartPage(page, { game: 'sight-reduction', mode: 'computer', level: 1, seed: 99 });
+  assert(/^local-/.test(id), `the game's id is ${id}`);
+  const rand = rng(11);
+  await playOut(page, rand, 2);
+  const hint = await askHint(page);
+  assert(/Hint: \S+/.test(hint), `the hint says '${hint}'`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'offline-game-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert(await inView(page, '.board'), 'the board is out of view on a phone');
+  await shot(page, 'offline-game-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const moves = await playOut(page, rand);
+  await page.waitForSelector('.result-banner');
+  const kept = await keptGame(page, id);
+  assert(kept.status === 'finished', `the game is ${kept.status}`);
+  await shot(page, 'offline-game-over-1280');
+  console.log(`    offline: ${moves} + 2 moves played, ${kept.moves.length} in all; ${kept.result}`);
+  // The analysis board, opened as an address (the worker answers with the app).
+  await page.goto(`${pageOrigin()}/analysis?game=sight-reduction`);
+  await page.waitForSelector('#engine-text', { timeout: 30000 });
+  // What needs the server says so in words.
+  await page.goto(`${pageOrigin()}/`);
+  await page.locator('.game-card[data-game="obsidio"]').click();
+  await page.locator('.mode-card[data-mode="online"]').click();
+  await page.locator('#start-game').click();
+  await page.waitForFunction(() => document.querySelector('.form-error').textContent.length > 0);
+  const said = await page.locator('.form-error').innerText();
+  assert(/^You are offline/.test(said) && !/fetch|network/i.test(said), `creating an online game offline says '${said}'`);
+  await shot(page, 'offline-online-game-1280');
+});
+
+/** The binary that has the `site` command. */
+function siteBinary() {
+  if (!path.basename(bin).startsWith('boardlab-server')) return bin;
+  return path.join(path.dirname(bin), 'boardlab');
+}
+
+/** Serves `dir` with Python's plain static server; answers its origin and the process. */
+async function staticServer(dir) {
+  const p = await freePort();
+  const proc = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', String(p), '-d', dir], { stdio: 'ignore' });
+  const at = `http://127.0.0.1:${p}`;
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`the static server exited (${proc.exitCode})`);
+    try {
+      if ((await fetch(`${at}/index.html`)).ok) return { at, proc };
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  proc.kill();
+  throw new Error('the static server did not start');
+}
+
+test('static site: `site --out` served by a plain static server; a game against the computer, a hint, a rules page, a tutorial step', async () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'site-'));
+  const made = spawn(siteBinary(), ['site', '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  made.stdout.on('data', (d) => { out += d; });
+  made.stderr.on('data', (d) => { out += d; });
+  const code = await new Promise((r) => made.on('exit', r));
+  assert(code === 0, `site --out failed (${code}): ${out}`);
+  if (dev) {
+    // --dev: the binary wrote its own copy of web/; this checkout's files go over it, as the
+    // server that reads them lists them (what a binary built from them writes).
+    const fresh = await apiGet('/app-files.json');
+    for (const a of fresh.files) {
+      const file = path.join(dir, a === '/' ? 'index.html' : a);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, Buffer.from(await (await fetch(origin() + a)).arrayBuffer()));
+    }
+    fs.writeFileSync(path.join(dir, 'app-files.json'), JSON.stringify(fresh));
+  }
+  const list = JSON.parse(fs.readFileSync(path.join(dir, 'app-files.json'), 'utf8'));
+  for (const a of [...list.files, ...list.data]) {
+    const file = path.join(dir, a.split('?')[0] === '/' ? 'index.html' : a.split('?')[0]);
+    assert(fs.existsSync(file), `the site lacks ${a}`);
+  }
+  const withWorker = list.files.includes('/sw.js');
+  const { at, proc } = await staticServer(dir);
+  try {
+    const { page } = await newBrowser({ width: 1280, height: 800 }, { serviceWorkers: 'allow' });
+    const asked = watchRequests(page, /^\/api\//);
+    await page.goto(`${at}/`);
+    await page.locator('.game-card[data-game="sight-reduction"]').click();
+    await page.locator('.mode-card[data-mode="computer"]').click();
+    await page.locator('#level').fill('1');
+    await page.locator('.seg[data-seat="first"]').click();
+    await page.locator('#start-game').click();
+    await page.waitForURL(/\/games\/local-[0-9a-f]+$/);
+    await page.waitForSelector('.board .hit');
+    const id = gameId(page);
+    const rand = rng(5);
+    await playOut(page, rand, 3);
+    const hint = await askHint(page);
+    assert(/Hint: \S+/.test(hint), `the hint says '${hint}'`);
+    const moves = await playOut(page, rand);
+    await page.waitForSelector('.result-banner');
+    assert((await keptGame(page, id)).status === 'finished', 'the game did not end');
+    console.log(`    static site: ${moves} + 3 moves, then the result`);
+    await shot(page, 'static-site-game-1280');
+    // A rules page and a tutorial step, reached through the app's links (a plain static server
+    // knows no app address but /).
+    await page.locator('a[data-nav="rules"]').click();
+    await page.locator('.rules-index a[href="/rules/sight-reduction"]').click();
+    await page.waitForSelector('figure.board-figure[data-drawn="true"]', { timeout: 20000 });
+    await page.locator('a.btn[href="/learn/sight-reduction"], a[href="/learn/sight-reduction"]').first().click();
+    await waitPractice(page);
+    await clickCell(page, 'a3');
+    await page.waitForFunction(() => document.querySelector('main').dataset.state === 'solved');
+    await shot(page, 'static-site-tutorial-1280');
+    const reads = asked.filter((a) => !a.startsWith('GET '));
+    assert(!reads.length, `the static site was sent: ${reads.join(', ')}`);
+    if (withWorker) {
+      // With the worker, an app address opened directly is answered with the app.
+      await workerReady(page, list);
+      await page.goto(`${at}/games/${id}`);
+      await page.waitForSelector('.result-banner');
+    } else {
+      console.log('    (this site has no service worker: built from an older web/)');
+    }
+  } finally {
+    proc.kill();
+  }
+  // A plain static server's 404 pages for the account are not errors of the app.
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !/ServiceWorker|sw\.js/.test(e)));
+});
 
 // (end of offline and the static site)
 
