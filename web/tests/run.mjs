@@ -3809,8 +3809,11 @@ test('engine pages: a game kept in this browser is listed in My games and on the
   assert(await recent.getAttribute('href') === `/games/${kept.id}`, 'the row opens the game');
   await recent.scrollIntoViewIfNeeded();
   await shot(page, 'engine-home-recent-1280');
-  // The review, worked out in the page with its progress, then kept for the next visit.
-  await page.goto(`${pageOrigin()}/games/${kept.id}/review`);
+  // The row opens the game; its review is worked out in the page, then kept for the next visit.
+  await recent.click();
+  await page.waitForURL(`**/games/${kept.id}`);
+  await page.locator('#link-review').click();
+  await page.waitForURL(`**/games/${kept.id}/review`);
   await page.waitForSelector('#eval-graph svg', { timeout: 60000 });
   assert((await page.locator('#review-moves .mv').count()) === n, 'every move is in the review');
   assert((await page.locator('#review-summary tbody tr').count()) === 2, 'a summary row per side');
@@ -3826,8 +3829,12 @@ test('engine pages: a game kept in this browser is listed in My games and on the
   await page.waitForSelector('#eval-graph svg');
   assert(await inView(page, '.board'), 'the board is out of view on a phone');
   await shot(page, 'engine-review-local-390');
-  await page.goto(`${pageOrigin()}/my-games`);
+  // Signed in: the account's games and the one kept here, in one list.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUp(page, `keeper${Date.now() % 100000}`);
   await row.waitFor({ timeout: 20000 });
+  assert(await page.locator('#mygames-device').isVisible(), 'signed in, the list does not say which games are kept on this device');
+  await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'engine-mygames-local-390');
   assert(!asked.length, `the server was asked: ${asked.join(', ')}`);
 });
