@@ -437,3 +437,37 @@ fn replay_verbose_into_a_pipe_closed_early_ends_quietly() {
     assert_eq!(err, "");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn site_writes_the_app_with_its_engine_and_the_pages_it_reads() {
+    let dir = std::env::temp_dir().join(format!("boardlab-site-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = boardlab(&["site", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("wrote "), "{}", stdout(&out));
+    for f in [
+        "index.html",
+        "404.html",
+        "app-files.json",
+        "engine/boardlab_wasm_bg.wasm",
+        "js/engine/worker.js",
+        "api/catalog",
+        "api/rules/obsidio",
+        "api/tutorials/sight-reduction",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} is missing");
+    }
+    let list: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("app-files.json")).unwrap()).unwrap();
+    assert!(list["files"].as_array().unwrap().len() > 20);
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("api/catalog")).unwrap()).unwrap();
+    assert!(catalog["games"].as_array().unwrap().len() >= 4);
+    let rules = std::fs::read_to_string(dir.join("api/rules/obsidio")).unwrap();
+    assert!(rules.contains("<h"), "the rules page is HTML");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A folder that cannot be made is an error in words, not a panic.
+    let out = boardlab(&["site", "--out", "/proc/no-such/dir"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot make"), "{}", stderr(&out));
+}

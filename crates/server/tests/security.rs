@@ -326,6 +326,71 @@ async fn documents_and_static_files_are_served() {
     let r = again("\"0123\"").await.unwrap();
     assert_eq!(r.status().as_u16(), 200);
     assert!(r.bytes().await.unwrap().len() > 100_000);
+    // A browser that takes gzip gets the engine gzipped, with its own validator; the bytes
+    // inflate to the file.
+    let plain = s.client.get(s.url(engine)).send().await.unwrap();
+    let plain = plain.bytes().await.unwrap();
+    let zipped = s
+        .client
+        .get(s.url(engine))
+        .header("Accept-Encoding", "br;q=1, gzip;q=0.8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(zipped.headers()["content-encoding"], "gzip");
+    assert_eq!(zipped.headers()["vary"], "accept-encoding");
+    let ztag = zipped.headers()["etag"].to_str().unwrap().to_string();
+    assert_ne!(ztag, tag);
+    let body = zipped.bytes().await.unwrap();
+    assert!(
+        body.len() < 1_500_000 && body.len() < plain.len() / 2,
+        "the engine travels as {} bytes",
+        body.len()
+    );
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut inflated)
+        .unwrap();
+    assert!(
+        inflated == plain,
+        "the gzipped engine inflates to the engine"
+    );
+    let r = s
+        .client
+        .get(s.url(engine))
+        .header("Accept-Encoding", "gzip")
+        .header("If-None-Match", ztag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 304);
+    let r = s
+        .client
+        .get(s.url(engine))
+        .header("Accept-Encoding", "gzip;q=0, identity")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.headers().get("content-encoding").is_none());
+    // Everything the offline list names answers.
+    let list: serde_json::Value = s
+        .client
+        .get(s.url("/app-files.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names = list["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(list["data"].as_array().unwrap());
+    for a in names {
+        let a = a.as_str().unwrap();
+        let r = s.client.get(s.url(a)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{a}");
+    }
     let r = s.client.get(s.url("/api/health")).send().await.unwrap();
     assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     assert_eq!(r.headers()["cache-control"], "no-store");
