@@ -51,7 +51,10 @@ function kept() {
     /** @type {AppFiles} */
     const list = await res.json();
     return { cache: name, listed: new Set([...list.files, ...list.data]) };
-  })().catch(() => null);
+  })().catch(() => null).then((k) => {
+    if (!k) current = null; // looked for again next time
+    return k;
+  });
   return current;
 }
 

@@ -4016,6 +4016,14 @@ test('static site: `site --out` served by a plain static server; a game against 
     await shot(page, 'static-site-tutorial-1280');
     const reads = asked.filter((a) => !a.startsWith('GET '));
     assert(!reads.length, `the static site was sent: ${reads.join(', ')}`);
+    // What needs the server says that this site has none.
+    await page.locator('a[data-nav="home"]').click();
+    await page.locator('.game-card[data-game="obsidio"]').click();
+    await page.locator('.mode-card[data-mode="online"]').click();
+    await page.locator('#start-game').click();
+    await page.waitForFunction(() => document.querySelector('.form-error').textContent.length > 0);
+    const said = await page.locator('.form-error').innerText();
+    assert(/^This needs the boardlab server/.test(said), `creating an online game says '${said}'`);
     if (withWorker) {
       // With the worker, an app address opened directly is answered with the app.
       await workerReady(page, list);
