@@ -120,7 +120,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::map_response(no_store));
-    api.fallback(web::serve).with_state(app)
+    api.route(offline::LIST_PATH, get(offline::list))
+        .fallback(web::serve)
+        .with_state(app)
 }
 
 async fn no_store(mut r: Response) -> Response {

@@ -5,11 +5,17 @@
 //! folder. Its `version` changes whenever any of those bytes change, so a browser replaces
 //! what it keeps after an update.
 
+use crate::app::App;
 use crate::http::docs::{analysis_file, analysis_paths, rules_file, rules_paths};
 use crate::http::web;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use boardlab_games::GameKind;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The address of the list.
 pub const LIST_PATH: &str = "/app-files.json";
@@ -116,6 +122,13 @@ pub fn app_files(web_dir: Option<&PathBuf>) -> AppFiles {
         files,
         data,
     }
+}
+
+/// `GET /app-files.json`: the list, with a validator like every file of the app.
+pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let list = app_files(app.settings.web_dir.as_ref());
+    let text = serde_json::to_vec(&list).expect("a list serialises");
+    web::file_response("app-files.json", Cow::Owned(text), &headers)
 }
 
 #[cfg(test)]

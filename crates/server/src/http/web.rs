@@ -6,8 +6,7 @@
 //! Each file is sent with `Cache-Control: no-cache` and an `ETag` (a hash of its bytes): a
 //! browser asks again every time, and a file it already has costs a `304 Not Modified` and no
 //! body (the engine's WebAssembly is 2 MB). Text and WebAssembly go gzipped to browsers that
-//! take it, each embedded file compressed once and kept. `/app-files.json` lists what the app
-//! needs offline (`offline.rs`).
+//! take it, each embedded file compressed once and kept.
 
 use crate::app::App;
 use crate::http::docs::{analysis_file, figure, rules_file};
@@ -211,7 +210,7 @@ fn any_files(dir: Option<&PathBuf>) -> bool {
 
 /// File `name` with its type and validator, gzipped where the browser takes it, or
 /// `304 Not Modified` when the request already holds these bytes.
-fn file_response(name: &str, bytes: Cow<'static, [u8]>, headers: &HeaderMap) -> Response {
+pub fn file_response(name: &str, bytes: Cow<'static, [u8]>, headers: &HeaderMap) -> Response {
     let embedded = matches!(bytes, Cow::Borrowed(_));
     let mut tag = etag(name, &bytes, embedded);
     let varies = compressible(name) && bytes.len() >= COMPRESS_FROM;
@@ -282,11 +281,7 @@ pub async fn serve(
     if path == "api" || path.starts_with("api/") {
         return crate::error::ApiError::not_found("no such API route").into_response();
     }
-    if uri.path() == crate::http::offline::LIST_PATH {
-        let list = crate::http::offline::app_files(dir);
-        let text = serde_json::to_vec(&list).expect("a list serialises");
-        return file_response("app-files.json", Cow::Owned(text), &headers);
-    }
+
     let picture = if let Some(name) = path.strip_prefix("rules/figures/") {
         // The rules' figures, with the rules pages.
         let file = format!("figures/{name}");
