@@ -442,6 +442,38 @@ export function review(record, progress) {
         wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
     }
 }
+
+/**
+ * The exact value of a Sight Reduction position request (see `engine::solve`), visiting at
+ * most `node_limit` positions (0: the default, fifty million).
+ *
+ * # Errors
+ * Another game, a request refused, a game already over, or no answer within the limit.
+ * @param {string} request_json
+ * @param {number} node_limit
+ * @returns {string}
+ */
+export function solve(request_json, node_limit) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        const val2 = +node_limit;
+        const ptr0 = passStringToWasm0(request_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.solve(ptr0, len0, val2);
+        var ptr3 = ret[0];
+        var len3 = ret[1];
+        if (ret[3]) {
+            ptr3 = 0; len3 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred4_0 = ptr3;
+        deferred4_1 = len3;
+        return getStringFromWasm0(ptr3, len3);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,

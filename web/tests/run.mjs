@@ -1788,6 +1788,15 @@ test('engine in the browser: the analysis board evaluates every game in the page
   await page.waitForSelector('#engine-text', { timeout: 20000 });
   assert(!asked.length, `the server was asked: ${asked.join(' ')}`);
   await shot(page, 'engine-analysis-1280');
+  // The exact solver, as a page's own script calls it: the same answer as `boardlab solve`.
+  const solved = await page.evaluate(async () => {
+    const m = await import('/js/engine/index.js');
+    const two = await m.engineSolve({ game: 'sight-reduction', seed: 3 });
+    const refused = await m.engineSolve({ game: 'obsidio' }).then(() => '', (e) => e.message);
+    return { two, refused };
+  });
+  assert(solved.two.result === 'loss' && solved.two.moves.length > 0 && solved.two.moves.every((x) => x.result === 'loss'), `solve: ${JSON.stringify(solved.two).slice(0, 200)}`);
+  assert(/no exact solver/.test(solved.refused), `solving obsidio: '${solved.refused}'`);
 });
 
 test('engine in the browser: a hint on the game page is worked out in the page, the server never asked', async () => {

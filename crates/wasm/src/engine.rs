@@ -318,6 +318,83 @@ pub fn review(record_text: &str, progress: &mut dyn FnMut(usize, usize)) -> Resu
     Ok(analysis::review_json(&start, &review))
 }
 
+/// Positions the exact solver may visit for one request before it answers "undecided".
+pub const SOLVE_NODES: u64 = 50_000_000;
+
+fn proven_json(value: boardlab_core::Proven, seat: Seat) -> serde_json::Value {
+    let v = value.for_seat(seat);
+    let result = match v.result {
+        boardlab_core::Wdl::Win => "win",
+        boardlab_core::Wdl::Loss => "loss",
+        boardlab_core::Wdl::Draw => "draw",
+    };
+    serde_json::json!({ "result": result, "plies": v.plies })
+}
+
+/// The exact value of a Sight Reduction position, as `boardlab solve` works it out, visiting
+/// at most `node_limit` positions. Two players: `{ "result": "win" | "loss", "plies",
+/// "moves": [{ "move", "result", "plies" }], "nodes" }`, each from the view of the side to
+/// move (`plies` with best play, the winner hurrying and the loser holding out). A solitaire:
+/// `{ "solved", "exhaustive", "score", "moves": ["…"], "nodes" }` — a solution, or the proof
+/// that none exists with the fewest pieces left.
+///
+/// # Errors
+/// Another game, a request refused, a game already over, or no answer within the limit.
+pub fn solve(request_json: &str, node_limit: u64) -> Result<String, String> {
+    use boardlab_core::{Game, Notation, Rules};
+    use boardlab_solve::{solitaire, SightReduction, Solver, SolverConfig};
+    let r = request(request_json)?;
+    if r.game != "sight-reduction" {
+        return Err(format!(
+            "{} has no exact solver: only sight-reduction",
+            view::shorten(&r.game)
+        ));
+    }
+    let end = r.view()?;
+    if end.result.is_some() {
+        return Err("the game is over: there is nothing to solve".into());
+    }
+    let kind: GameKind = r
+        .game
+        .parse()
+        .map_err(|e: boardlab_games::UnknownGame| e.to_string())?;
+    let options = view::options_from_json(kind, &r.options)?;
+    let game = SightReduction::from_position(&options, &end.position).map_err(|e| e.to_string())?;
+    let config = SolverConfig {
+        table_bytes: 16 << 20,
+        node_limit: node_limit.max(1),
+    };
+    if game.is_solitaire() {
+        let s = solitaire::solve(&game, config).map_err(|e| e.to_string())?;
+        let moves: Vec<String> = s.moves.iter().map(|m| game.format_move(*m)).collect();
+        return Ok(json(&serde_json::json!({
+            "solved": s.solved, "exhaustive": s.exhaustive,
+            "score": (s.score != u32::MAX).then_some(s.score), "moves": moves, "nodes": s.nodes,
+        })));
+    }
+    let seat = game.to_move();
+    let mut solver = Solver::new(config);
+    let moves: Vec<serde_json::Value> = solver
+        .game_move_values(&game, true)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(m, v)| {
+            let mut o = proven_json(v, seat);
+            o["move"] = game.format_move(m).into();
+            o
+        })
+        .collect();
+    let mut whole = proven_json(
+        solver
+            .solve_game_distance(&game)
+            .map_err(|e| e.to_string())?,
+        seat,
+    );
+    whole["moves"] = moves.into();
+    whole["nodes"] = solver.stats().nodes.into();
+    Ok(json(&whole))
+}
+
 thread_local! {
     /// The puzzles made so far, by id: making one can take a second.
     static PUZZLES: RefCell<BTreeMap<String, Rc<PuzzleEntry>>> = const { RefCell::new(BTreeMap::new()) };
@@ -496,6 +573,31 @@ mod tests {
         let (done, total) = *told.last().unwrap();
         assert!(done == total && total >= 3, "progress told to the end");
         assert!(review("not a record", &mut |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn sight_reduction_positions_are_solved_exactly() {
+        let mut p = KeptGame::new(r#"{"game":"sight-reduction","seed":3}"#).unwrap();
+        let first = p.computer_move("random", 1).unwrap();
+        p.play(&first).unwrap();
+        let line = serde_json::json!({"game": "sight-reduction", "seed": 3, "moves": [first]});
+        let s = value(&solve(&line.to_string(), SOLVE_NODES).unwrap());
+        let result = s["result"].as_str().unwrap();
+        assert!(result == "win" || result == "loss", "{s}");
+        let per_move = s["moves"].as_array().unwrap();
+        assert_eq!(per_move.len(), p.legal_moves().len());
+        // The side to move wins exactly when some move leaves the other side lost.
+        let some_win = per_move.iter().any(|m| m["result"] == "win");
+        assert_eq!(result == "win", some_win, "{s}");
+        assert!(solve(r#"{"game":"obsidio"}"#, 10)
+            .unwrap_err()
+            .contains("no exact solver"));
+        assert!(solve("{", 10).is_err());
+        let e = value(&puzzle("clear-easy-2").unwrap());
+        let solitaire = serde_json::json!({"game": "sight-reduction", "options": e["options"], "position": e["position"]});
+        let s = value(&solve(&solitaire.to_string(), SOLVE_NODES).unwrap());
+        assert_eq!(s["solved"], true, "{s}");
+        assert!(!s["moves"].as_array().unwrap().is_empty());
     }
 
     #[test]

@@ -168,6 +168,20 @@ pub fn review(record: &str, progress: &js_sys::Function) -> Result<String, JsErr
     .map_err(thrown)
 }
 
+/// The exact value of a Sight Reduction position request (see `engine::solve`), visiting at
+/// most `node_limit` positions (0: the default, fifty million).
+///
+/// # Errors
+/// Another game, a request refused, a game already over, or no answer within the limit.
+#[wasm_bindgen]
+pub fn solve(request_json: &str, node_limit: f64) -> Result<String, JsError> {
+    let limit = match seed_of(node_limit) {
+        0 => engine::SOLVE_NODES,
+        n => n,
+    };
+    engine::solve(request_json, limit).map_err(thrown)
+}
+
 /// Puzzle `id` (`clear-easy-1`), as `GET /api/puzzles/{id}` answers it.
 ///
 /// # Errors

@@ -163,6 +163,18 @@ export function engineReview(record, onProgress) {
 }
 
 /**
+ * The exact value of a Sight Reduction position, from the view of the side to move: two
+ * players `{result: 'win'|'loss', plies, moves: [{move, result, plies}], nodes}`, a solitaire
+ * `{solved, exhaustive, score, moves, nodes}`. Refused for other games, and past `nodes`
+ * positions visited (0: fifty million).
+ * @param {PositionRequest} request
+ * @param {number} [nodes]
+ */
+export function engineSolve(request, nodes = 0) {
+  return search.ask('solve', { request, nodes });
+}
+
+/**
  * Puzzle `id` (`clear-easy-1`), as GET /api/puzzles/{id} answers it.
  * @param {string} id
  */

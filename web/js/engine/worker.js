@@ -24,6 +24,7 @@ const ready = import(engineUrl).then(async (m) => {
 function run(m, msg) {
   switch (msg.op) {
     case 'games': return JSON.parse(m.games());
+    case 'solve': return JSON.parse(m.solve(JSON.stringify(msg.request), msg.nodes || 0));
     case 'puzzle': return JSON.parse(m.puzzle(msg.puzzle));
     case 'puzzleMove': return JSON.parse(m.puzzle_move(msg.puzzle, JSON.stringify(msg.moves)));
     case 'puzzleHint': return JSON.parse(m.puzzle_hint(msg.puzzle, JSON.stringify(msg.moves)));
