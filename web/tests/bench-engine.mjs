@@ -3,7 +3,7 @@
 //   natively on one core (`boardlab bench GAME`), and their ratio;
 // - the time from opening the analysis board to its first evaluation shown, per game;
 // - the time from opening the start page until it can be used;
-// - the engine's download, compressed.
+// - the engine's download as the server sends it to a browser that takes gzip.
 //
 //   node web/tests/bench-engine.mjs [--bin target/release/boardlab] [--seconds 3] [--runs 3]
 //
@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import zlib from 'node:zlib';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,6 +65,17 @@ function native(game) {
 }
 
 const best = (xs) => Math.max(...xs);
+
+/** The bytes the server sends for `url` to a client that takes gzip, and its encoding. */
+function sent(url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }, (res) => {
+      let n = 0;
+      res.on('data', (d) => { n += d.length; });
+      res.on('end', () => resolve({ bytes: n, encoding: res.headers['content-encoding'] || 'none' }));
+    }).on('error', reject);
+  });
+}
 
 async function main() {
   const { server, origin } = await startServer();
@@ -123,9 +134,10 @@ async function main() {
       firstEval[game] = Math.min(...times);
       coldEval[game] = Math.min(...cold);
     }
-    const wasm = fs.readFileSync(path.join(root, 'web/engine/boardlab_wasm_bg.wasm'));
-    const glue = fs.readFileSync(path.join(root, 'web/engine/boardlab_wasm.js'));
-    const gz = zlib.gzipSync(wasm, { level: 9 }).length + zlib.gzipSync(glue, { level: 9 }).length;
+    const wasm = fs.statSync(path.join(root, 'web/engine/boardlab_wasm_bg.wasm')).size;
+    const glue = fs.statSync(path.join(root, 'web/engine/boardlab_wasm.js')).size;
+    const wasmSent = await sent(`${origin}/engine/boardlab_wasm_bg.wasm`);
+    const glueSent = await sent(`${origin}/engine/boardlab_wasm.js`);
 
     console.log(`engine benchmark: ${bin}, ${seconds} s per measurement, best of ${runs}`);
     console.log('| game | browser playouts/s | native playouts/s | browser/native | first evaluation, in the app | first evaluation, page load |');
@@ -134,7 +146,7 @@ async function main() {
       console.log(`| ${r.game} | ${Math.round(r.browser).toLocaleString('en')} | ${Math.round(r.native).toLocaleString('en')} | ${(100 * r.browser / r.native).toFixed(0)}% | ${Math.round(firstEval[r.game])} ms | ${Math.round(coldEval[r.game])} ms |`);
     }
     console.log(`start page usable: ${Math.min(...startMs)} ms (best of ${runs}: ${startMs.join(', ')} ms)`);
-    console.log(`engine download: ${wasm.length.toLocaleString('en')} + ${glue.length.toLocaleString('en')} bytes, ${gz.toLocaleString('en')} bytes gzip -9`);
+    console.log(`engine download: ${(wasmSent.bytes + glueSent.bytes).toLocaleString('en')} bytes sent (${wasmSent.encoding}) for ${(wasm + glue).toLocaleString('en')} bytes of engine and glue`);
   } finally {
     await browser.close();
     server.kill();
