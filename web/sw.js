@@ -4,9 +4,14 @@
 // script address, which installs a new worker.
 //
 // What the worker keeps is what the server lists at /app-files.json: `files` (the app's own
-// files) and `data` (the read-only API answers the pages read). Everything is fetched from the
-// network first; the cache answers only when the network fails or is slow. Requests to the API
-// that are not listed (games, accounts, the lobby, live channels) are never touched.
+// files) and `data` (the read-only API answers the pages read). The list's version is a hash
+// of every byte listed, and each version has its own cache and its own worker, so a kept copy
+// is the very file the server would send: listed addresses are answered from the cache, with
+// no round trip. A new version is noticed on the next page load (js/offline.js registers the
+// worker of the version the server lists), kept in full, and then takes over. Pages themselves
+// (navigations) come from the network first, the kept index.html answering when it fails or
+// is slow. Requests to the API that are not listed (games, accounts, the lobby, live
+// channels) are never touched.
 
 /// <reference lib="webworker" />
 
@@ -118,7 +123,7 @@ async function answer(event, url) {
   const { request } = event;
   const k = await kept();
   const key = url.pathname + url.search;
-  if (k && k.listed.has(key)) return networkFirst(event, k.cache, key);
+  if (k && k.listed.has(key)) return keptFirst(event, k.cache, key);
   const page = request.mode === 'navigate' && !url.pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(url.pathname);
   if (!k || !page) return fetch(request);
   try {
@@ -133,26 +138,19 @@ async function answer(event, url) {
 }
 
 /**
- * The network's answer (kept for next time) unless it fails or takes longer than TIMEOUT; then
- * the kept copy. With no copy, the network's answer however late, or its error.
+ * The kept copy of a listed address; without one (a cache cleared by the browser), the
+ * network's answer, kept for next time.
  * @param {FetchEvent} event
  * @param {string} name the cache
  * @param {string} key the address
  */
-async function networkFirst(event, name, key) {
+async function keptFirst(event, name, key) {
   const cache = await caches.open(name);
-  const net = fetch(event.request);
-  // The copy is taken before the page reads the answer (this handler runs first).
-  event.waitUntil(net.then((res) => (res.ok ? cache.put(key, res.clone()) : undefined)).catch(() => {}));
-  try {
-    const res = await withTimeout(net);
-    if (res.ok) return res;
-    return (await cache.match(key)) || res;
-  } catch {
-    const copy = await cache.match(key);
-    if (copy) return copy;
-    return net;
-  }
+  const copy = await cache.match(key);
+  if (copy) return copy;
+  const res = await fetch(event.request);
+  if (res.ok) event.waitUntil(cache.put(key, res.clone()).catch(() => {}));
+  return res;
 }
 
 /**

@@ -4,7 +4,10 @@
 // address, so the browser installs it. Where the list or the worker is missing (an older server,
 // a browser without service workers, a private window), nothing happens and nothing is said.
 
-/** Registers the service worker once the page has loaded. */
+/** How long after the page has loaded the worker is registered (milliseconds). */
+const REGISTER_DELAY_MS = 4000;
+
+/** Registers the service worker a while after the page has loaded. */
 export function registerOffline() {
   if (!('serviceWorker' in navigator)) return;
   const register = async () => {
@@ -18,6 +21,9 @@ export function registerOffline() {
       // offline (the worker registered before goes on), or no worker here
     }
   };
-  if (document.readyState === 'complete') register();
-  else addEventListener('load', register, { once: true });
+  // A while after the page has loaded: on a first visit, keeping the app (4 MB) would
+  // otherwise compete with the page and the engine as they start.
+  const later = () => setTimeout(register, REGISTER_DELAY_MS);
+  if (document.readyState === 'complete') later();
+  else addEventListener('load', later, { once: true });
 }

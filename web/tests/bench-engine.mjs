@@ -5,7 +5,7 @@
 // - the time from opening the start page until it can be used;
 // - the engine's download as the server sends it to a browser that takes gzip.
 //
-//   node web/tests/bench-engine.mjs [--bin target/release/boardlab] [--seconds 3] [--runs 3]
+//   node web/tests/bench-engine.mjs [--bin target/release/boardlab] [--seconds 3] [--runs 3] [--dev]
 //
 // Use a release build: the server serves the pages and the native figure comes from the same
 // binary. Timings on a shared machine swing; each figure is the best of --runs.
@@ -41,7 +41,10 @@ const freePort = () => new Promise((resolve) => {
 async function startServer() {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boardlab-bench-'));
-  const server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dir}/games.db`],
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite://${dir}/games.db`];
+  // --dev: the pages from this checkout's web/ rather than the copy built into the binary.
+  if (process.argv.includes('--dev')) args.push('--web-dir', path.join(root, 'web'));
+  const server = spawn(bin, args,
     { stdio: 'ignore', env: { ...process.env, RUST_LOG: 'warn' } });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
@@ -80,8 +83,9 @@ function sent(url) {
 async function main() {
   const { server, origin } = await startServer();
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+  const ctxOpts = process.env.NO_SW ? { serviceWorkers: 'block' } : {};
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, ...ctxOpts });
     // The start page: from the request until the page's own content is drawn and the main
     // links answer.
     const startMs = [];
@@ -115,7 +119,7 @@ async function main() {
       const times = [];
       const cold = [];
       for (let i = 0; i < runs; i += 1) {
-        const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        const p = await browser.newPage({ viewport: { width: 1280, height: 800 }, ...ctxOpts });
         await p.goto(`${origin}/`);
         await p.waitForSelector('main a[href], main button');
         const t0 = await p.evaluate(async (g) => {

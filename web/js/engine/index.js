@@ -9,6 +9,9 @@
 /** The engine cannot run in this browser (no WebAssembly, or its files did not load). */
 export class EngineUnavailable extends Error {}
 
+/** A request ended because the search before it in the same worker was stopped. */
+class EngineStopped extends Error {}
+
 /**
  * One worker and the requests it has not answered yet.
  */
@@ -61,6 +64,11 @@ class Engine {
     });
   }
 
+  /** Whether the worker has been started and has nothing to answer. */
+  idle() {
+    return !!this.worker && this.waiting.size === 0;
+  }
+
   /**
    * Ends the worker and whatever it was working out: each request still waiting fails with
    * `why` (or is dropped when `why` is null).
@@ -97,6 +105,17 @@ export function prepareEngine() {
  * @param {PositionRequest} request
  */
 export function enginePosition(request) {
+  // The search worker, started and idle (a page that will evaluate has just prepared it),
+  // answers too: a page opening then loads the engine once, not in two workers at a time.
+  if (search.idle() && !quick.worker) {
+    const answer = search.ask('position', { request }).catch((e) => {
+      if (e instanceof EngineStopped) return quick.ask('position', { request });
+      throw e;
+    });
+    // The quick worker loads meanwhile, for the positions asked during searches.
+    answer.then(() => quick.start(), () => {});
+    return answer;
+  }
   return quick.ask('position', { request });
 }
 
@@ -236,7 +255,7 @@ export function evaluations(request, onEvaluation, onError) {
     if (stopped) return;
     stopped = true;
     // Only a search under way ends the worker: an idle one stays, loaded, for the next.
-    if (searching) search.stop(new Error('stopped'));
+    if (searching) search.stop(new EngineStopped('stopped'));
   };
 }
 

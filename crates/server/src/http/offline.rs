@@ -125,10 +125,16 @@ pub fn app_files(web_dir: Option<&PathBuf>) -> AppFiles {
 }
 
 /// `GET /app-files.json`: the list, with a validator like every file of the app.
+/// Made once for the embedded files (hashing them all takes a few milliseconds), on every
+/// request for files read from disk (`--dev`).
 pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let list = app_files(app.settings.web_dir.as_ref());
-    let text = serde_json::to_vec(&list).expect("a list serialises");
-    web::file_response("app-files.json", Cow::Owned(text), &headers)
+    static EMBEDDED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let write = |dir| serde_json::to_vec(&app_files(dir)).expect("a list serialises");
+    let text = match app.settings.web_dir.as_ref() {
+        None => Cow::Borrowed(EMBEDDED.get_or_init(|| write(None)).as_slice()),
+        Some(dir) => Cow::Owned(write(Some(dir))),
+    };
+    web::file_response("app-files.json", text, &headers)
 }
 
 #[cfg(test)]

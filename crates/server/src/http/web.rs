@@ -121,8 +121,15 @@ fn takes_gzip(headers: &HeaderMap) -> bool {
         })
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+/// `bytes` gzipped, as small as gzip makes them (`best`, for files compressed once and kept)
+/// or fast (for files read from disk on every request, `--dev`).
+fn gzip(bytes: &[u8], best: bool) -> Vec<u8> {
+    let level = if best {
+        flate2::Compression::best()
+    } else {
+        flate2::Compression::fast()
+    };
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), level);
     enc.write_all(bytes).expect("writing to memory");
     enc.finish().expect("writing to memory")
 }
@@ -131,13 +138,13 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 fn gzipped(name: &str, bytes: &[u8], embedded: bool) -> Arc<[u8]> {
     static KEPT: OnceLock<Mutex<HashMap<String, Arc<[u8]>>>> = OnceLock::new();
     if !embedded {
-        return gzip(bytes).into();
+        return gzip(bytes, false).into();
     }
     let kept = KEPT.get_or_init(Mutex::default);
     if let Some(z) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
         return Arc::clone(z);
     }
-    let z: Arc<[u8]> = gzip(bytes).into();
+    let z: Arc<[u8]> = gzip(bytes, true).into();
     kept.lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(name.to_string(), Arc::clone(&z));
