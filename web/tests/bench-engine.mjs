@@ -7,6 +7,9 @@
 //
 //   node web/tests/bench-engine.mjs [--bin target/release/boardlab] [--seconds 3] [--runs 3] [--dev]
 //
+// NO_SW=1 in the environment blocks service workers (each measurement is a first visit, so a
+// worker keeping the app runs beside it otherwise).
+//
 // Use a release build: the server serves the pages and the native figure comes from the same
 // binary. Timings on a shared machine swing; each figure is the best of --runs.
 
