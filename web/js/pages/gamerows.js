@@ -6,7 +6,7 @@
 import { h, mount, cap, ago } from '../util.js';
 import { api } from '../api.js';
 import { go } from '../nav.js';
-import { colourSwatch, computerName, resultText } from './shared.js';
+import { colourSwatch, computerName, computerOf, resultText } from './shared.js';
 import { engineAvailable, engineGame } from '../engine/index.js';
 import { localRequest } from '../local/games.js';
 
@@ -150,17 +150,6 @@ export function groupedRows(el, games, infos, you) {
 
 /** What the engine made of each game kept here, by id and last change. */
 const localStates = new Map();
-
-/**
- * The computer playing a seat (`computer:level:3`), as the server lists it; null for a person.
- * @param {string} player
- */
-function computerOf(player) {
-  if (!player || !player.startsWith('computer')) return null;
-  const bot = player.slice('computer:'.length);
-  const m = /^level:(\d+)$/.exec(bot);
-  return { bot, level: m ? Number(m[1]) : null };
-}
 
 /**
  * A game kept in this browser as a row of the lists, with the fields of GET /api/games and of

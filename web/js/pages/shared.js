@@ -23,6 +23,20 @@ export function playerName(state, seat, tokens) {
  */
 
 /**
+ * The computer a player name stands for (`computer:level:5`, `computer:random`, `computer`),
+ * as the server describes it; null for a person.
+ * @param {string | null | undefined} player
+ * @returns {Computer | null}
+ */
+export function computerOf(player) {
+  const m = /^computer(?::(.*))?$/.exec(player || '');
+  if (!m) return null;
+  const bot = m[1] || '';
+  const level = /^level:(\d+)$/.exec(bot);
+  return { bot, level: level ? Number(level[1]) : null };
+}
+
+/**
  * "Computer · level 5", "Computer · random", or "Computer" when the server says no more.
  * @param {Computer | null | undefined} computer
  */

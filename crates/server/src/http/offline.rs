@@ -7,7 +7,7 @@
 
 use crate::app::App;
 use crate::http::docs::{analysis_file, analysis_paths, rules_file, rules_paths};
-use crate::http::web;
+use crate::http::web::{self, fnv, FNV_START};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -69,19 +69,10 @@ fn web_paths(web_dir: Option<&PathBuf>) -> Vec<String> {
     }
 }
 
-/// A 64-bit FNV-1a hash, going on from `h`.
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// The list for the app served from the embedded files, or with `web_dir` from disk.
 #[must_use]
 pub fn app_files(web_dir: Option<&PathBuf>) -> AppFiles {
-    let mut h = fnv(0xcbf2_9ce4_8422_2325, env!("CARGO_PKG_VERSION").as_bytes());
+    let mut h = fnv(FNV_START, env!("CARGO_PKG_VERSION").as_bytes());
     let mut files = vec!["/".to_string()];
     for p in web_paths(web_dir) {
         h = fnv(h, p.as_bytes());

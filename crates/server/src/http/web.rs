@@ -154,11 +154,6 @@ fn gzipped(name: &str, bytes: &[u8], embedded: bool) -> Arc<[u8]> {
 /// File `path` of the app: from the embedded table, or with `dir` (`--dev`) from disk.
 #[must_use]
 pub fn file(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
-    find(dir, path)
-}
-
-/// Where files come from: the embedded table or a folder on disk.
-fn find(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
     match dir {
         None => files()
             .iter()
@@ -174,14 +169,22 @@ fn find(dir: Option<&PathBuf>, path: &str) -> Option<Cow<'static, [u8]>> {
     }
 }
 
-/// A strong validator of `bytes`: their FNV-1a hash, quoted.
-fn etag_of(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+/// The FNV-1a hash of nothing, where a hash starts.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The 64-bit FNV-1a hash of `bytes`, going on from `h`.
+#[must_use]
+pub fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    format!("\"{h:016x}\"")
+    h
+}
+
+/// A strong validator of `bytes`: their FNV-1a hash, quoted.
+fn etag_of(bytes: &[u8]) -> String {
+    format!("\"{:016x}\"", fnv(FNV_START, bytes))
 }
 
 /// The validator of file `name` with `bytes`: worked out once for the embedded files.
@@ -336,15 +339,15 @@ pub async fn serve(
         None
     } else if path.is_empty() || path.ends_with('/') {
         let p = format!("{path}index.html");
-        find(dir, &p)
+        file(dir, &p)
             .map(|b| (p, b))
-            .or_else(|| find(dir, "index.html").map(|b| ("index.html".to_string(), b)))
+            .or_else(|| file(dir, "index.html").map(|b| ("index.html".to_string(), b)))
     } else {
-        find(dir, path).map(|b| (path.to_string(), b)).or_else(|| {
+        file(dir, path).map(|b| (path.to_string(), b)).or_else(|| {
             if last.contains('.') {
                 None
             } else {
-                find(dir, "index.html").map(|b| ("index.html".to_string(), b))
+                file(dir, "index.html").map(|b| ("index.html".to_string(), b))
             }
         })
     };

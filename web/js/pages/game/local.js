@@ -7,6 +7,7 @@ import { engineGame, engineMove, engineHint, enginePosition, engineRecord } from
 import { localGame, keepLocal, localRequest, newLocalId } from '../../local/games.js';
 import { go } from '../../nav.js';
 import { toast } from '../../util.js';
+import { computerOf } from '../shared.js';
 import { setFeedback, canMove, whyNot, sync } from './state.js';
 import { receive, viewAt, showHint } from './connection.js';
 
@@ -15,17 +16,6 @@ import { receive, viewAt, showHint } from './connection.js';
 
 /** The other seat. */
 const other = (/** @type {string} */ seat) => (seat === 'first' ? 'second' : 'first');
-
-/**
- * What the server says of a seat's computer: its spec and its level (`computer:level:5`).
- * @param {string} player
- */
-function computerOf(player) {
-  if (!player.startsWith('computer:')) return null;
-  const bot = player.slice('computer:'.length);
-  const m = /^level:(\d+)$/.exec(bot);
-  return { bot, level: m ? Number(m[1]) : null };
-}
 
 /**
  * The seat this browser plays in `g` (the one that is not the computer's).

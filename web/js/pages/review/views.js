@@ -3,7 +3,7 @@
 // The buttons, the graph and the moves call what they are given.
 
 import { h, s, cap } from '../../util.js';
-import { navIcon, shareColours, computerName } from '../shared.js';
+import { navIcon, shareColours, computerName, computerOf } from '../shared.js';
 
 /** @typedef {import('./state.js').ReviewState} ReviewState */
 
@@ -81,10 +81,8 @@ export function reviewLayout(rs, opts, parts) {
  */
 function playerWords(player) {
   if (!player || player === 'human') return '';
-  const m = /^computer(?::(.*))?$/.exec(player);
-  if (!m) return player;
-  const level = /^level:(\d+)$/.exec(m[1] || '');
-  return computerName(level ? { bot: m[1], level: Number(level[1]) } : { bot: m[1] || '', level: null });
+  const computer = computerOf(player);
+  return computer ? computerName(computer) : player;
 }
 
 /**
