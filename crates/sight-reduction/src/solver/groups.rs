@@ -6,7 +6,7 @@
 //! only ever split, each keeping at least its last piece: counting groups bounds how many
 //! removals a side can still make, and how many it can make whatever the opponent does.
 
-use crate::kernel::{fill, sees, Dir, Variant, FILE_A};
+use crate::kernel::{fill, sees, sees_along, Dir, Variant, ALL_DIRS, FILE_A};
 
 /// The squares that see `t` in both directions along some line (ranks and files, with `any`
 /// also diagonals), `e` being the empty squares: removing a piece there lets two pieces of
@@ -125,6 +125,131 @@ pub fn segment_groups(pieces: u32, walls: u32, any: bool) -> u32 {
     n
 }
 
+/// The squares sharing a line with each square: `LINES[0]` ranks and files, `LINES[1]` also
+/// the diagonals (the square itself left out).
+static LINES: [[u32; 32]; 2] = {
+    let mut t = [[0u32; 32]; 2];
+    let mut sq = 0;
+    while sq < 32 {
+        let (f, r) = ((sq % 4) as i32, (sq / 4) as i32);
+        let mut other = 0;
+        while other < 32 {
+            let (g, s) = ((other % 4) as i32, (other / 4) as i32);
+            if other != sq {
+                let straight = f == g || r == s;
+                let diagonal = (f - g) == (r - s) || (f - g) == (s - r);
+                if straight {
+                    t[0][sq] |= 1 << other;
+                }
+                if straight || diagonal {
+                    t[1][sq] |= 1 << other;
+                }
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// With enemy sight, the pieces of `pieces` that can never be removed, and those that may
+/// be (`(fixed, able)`), `others` being the other side's pieces: a piece with no friend on
+/// any of its lines of friendly sight can never see one, and a piece with no enemy on any of
+/// its eight lines can never see one (pieces only leave the board). The other pieces are
+/// only *able*: whether they ever are removed depends on play.
+#[inline]
+#[must_use]
+pub fn fixed_and_able<V: Variant>(pieces: u32, others: u32) -> (u32, u32) {
+    let (mut fixed, mut able) = (0, 0);
+    let mut rest = pieces;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        let bit = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        if LINES[usize::from(V::ANY)][sq] & pieces == 0 {
+            fixed |= bit;
+        } else if LINES[1][sq] & others != 0 {
+            able |= bit;
+        }
+    }
+    (fixed, able)
+}
+
+/// With enemy sight, the pieces of `me` that keep seeing an enemy piece for the rest of the
+/// game, given that `opp` can lose at most `moves` more pieces (see [`most_lost`]). Looking from a piece along each of the eight directions, up to the
+/// first piece of `me`, the pieces met are pieces of `opp`; pieces only leave, so they stay
+/// the first met (the ray only grows when `me` removes that first piece of its own). The
+/// piece is blinded only once all of them are gone: that cannot happen when there are more
+/// than `moves` of them, and never happens when one of them can never be removed
+/// (`fixed_opp`, see [`fixed_and_able`]).
+#[inline]
+#[must_use]
+pub fn surely_sighted(me: u32, opp: u32, fixed_opp: u32, moves: u32) -> u32 {
+    let open = !me;
+    let mut out = 0;
+    let mut rest = me;
+    while rest != 0 {
+        let p = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let mut seen = 0;
+        for dir in ALL_DIRS {
+            seen |= fill(p, open, dir);
+        }
+        seen &= opp;
+        if seen & fixed_opp != 0 || seen.count_ones() > moves {
+            out |= p;
+        }
+    }
+    out
+}
+
+/// The most removals (moves) `pieces` can make while the other side's pieces `walls` stand,
+/// with enemy sight: as [`most_moves`], and in each group no more than the pieces of `able`
+/// in it (see [`fixed_and_able`]), since only those can ever be removed. A pair removes two
+/// pieces, so the bound holds for moves with pairs too.
+#[inline]
+#[must_use]
+pub fn most_moves_able<V: Variant>(pieces: u32, walls: u32, able: u32) -> u32 {
+    let mut rest = pieces;
+    let mut n = 0;
+    while rest != 0 {
+        let g = segment_group(pieces, walls, rest & rest.wrapping_neg(), V::ANY);
+        rest &= !g;
+        n += (g.count_ones() - 1).min((g & able).count_ones());
+    }
+    n
+}
+
+/// The most pieces `pieces` can lose (with enemy sight, `able` those that can ever be
+/// removed): as [`most_moves_able`] with single removals, where each group keeps its last
+/// piece; with pairs a group of two can go in one move, so every able piece of a group of
+/// two or more may go.
+#[inline]
+#[must_use]
+pub fn most_lost<V: Variant>(pieces: u32, able: u32) -> u32 {
+    if !V::PAIR {
+        return most_moves_able::<V>(pieces, 0, able);
+    }
+    let mut rest = pieces;
+    let mut n = 0;
+    while rest != 0 {
+        let g = segment_group(pieces, 0, rest & rest.wrapping_neg(), V::ANY);
+        rest &= !g;
+        if g.count_ones() >= 2 {
+            n += (g & able).count_ones();
+        }
+    }
+    n
+}
+
+/// The pieces of `me` that see a friend (along the lines of friendly sight), whatever they
+/// see of the enemy.
+#[inline]
+#[must_use]
+pub fn sees_friend<V: Variant>(me: u32, opp: u32) -> u32 {
+    me & sees_along(me, !(me | opp), V::ANY)
+}
+
 /// The groups of two or more `own` pieces joined by sight, found from `seeds` (the pieces
 /// that see a friend). Returns how many were written to `out`.
 #[inline]
@@ -157,8 +282,8 @@ pub fn sight_groups(own: u32, seeds: u32, empty: u32, any: bool, out: &mut [u32;
 /// but the ones chosen to stay (at least one) can be removed, whatever the opponent does:
 /// leaves of a spanning tree first; when only staying pieces are leaves, any other piece
 /// (it still sees a tree neighbour), after which every part still holds a staying piece.
-/// Without enemy sight only (with it an enemy that leaves can take a piece's removability
-/// away).
+/// With enemy sight a piece must also keep seeing an enemy, which an enemy that leaves can
+/// take away: there only the pieces [`surely_sighted`] count, the others stay (`keep`).
 #[derive(Clone, Copy, Debug)]
 pub struct SightGroups {
     n: usize,
@@ -174,11 +299,18 @@ impl SightGroups {
     pub fn of<V: Variant>(me: u32, opp: u32, r_me: u32) -> SightGroups {
         let mut groups = [0u32; 16];
         let e = !(me | opp);
-        let n = sight_groups(me, r_me, e, V::ANY, &mut groups);
+        // With enemy sight a piece that sees a friend but no enemy is not removable now,
+        // yet belongs to its group all the same.
+        let seeds = if V::ENEMY {
+            sees_friend::<V>(me, opp)
+        } else {
+            r_me
+        };
+        let n = sight_groups(me, seeds, e, V::ANY, &mut groups);
         SightGroups {
             n,
             groups,
-            lone: me & !r_me,
+            lone: me & !seeds,
         }
     }
 

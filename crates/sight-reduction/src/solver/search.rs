@@ -9,7 +9,10 @@
 
 use crate::kernel::{for_each_pair, removable, sees_along, Variant};
 use crate::solver::budget::Meter;
-use crate::solver::groups::{between, most_moves, segment_group, SightGroups};
+use crate::solver::groups::{
+    between, fixed_and_able, most_lost, most_moves, most_moves_able, segment_group, surely_sighted,
+    SightGroups,
+};
 use crate::solver::tt::Table;
 use crate::solver::{key, Score, LOSS_MAX, WIN_MIN};
 use boardlab_core::budget::Budget;
@@ -113,8 +116,8 @@ enum MoveBuf {
 
 impl MoveBuf {
     #[inline(always)]
-    fn new<V: Variant>() -> MoveBuf {
-        if V::PAIR {
+    fn new(pairs: bool) -> MoveBuf {
+        if pairs {
             MoveBuf::WithPairs([(0, 0, 0, 0); MAX_MOVES])
         } else {
             MoveBuf::Singles([(0, 0, 0, 0); MAX_SINGLES])
@@ -162,6 +165,14 @@ fn child_bound(parent: i32) -> i32 {
 }
 
 impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
+    /// Whether the who-wins search must try pairs. Without enemy sight it need not: a side
+    /// that wins always has a winning single removal, so the pair rule never changes who
+    /// wins (proved in `docs/analysis/sight-reduction.md`, "Why pairs never change the
+    /// winner": an extra own piece on an empty square never hurts its owner, and removing one
+    /// piece of a winning pair leaves the position after the pair plus one own piece). With
+    /// enemy sight an extra piece can hurt its owner, and a pair can be the only win.
+    const PAIRS_DECIDE: bool = V::PAIR && V::ENEMY;
+
     pub fn new(tt: &'t mut Table, budget: Budget<'b>) -> Self {
         Search {
             tt,
@@ -173,6 +184,34 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         }
     }
 
+    /// What the count bounds need of `me` against `opp`: its sight groups; the pieces that
+    /// must stay while the sure removals are made (with enemy sight, those not
+    /// [`surely_sighted`] while `opp` loses all the pieces it can: enemies leaving could
+    /// blind them; none without); and the pieces of `opp` that can ever be removed (with
+    /// enemy sight, see [`fixed_and_able`]; all without).
+    #[inline]
+    fn sure_inputs(me: u32, opp: u32, r_me: u32) -> (SightGroups, u32, u32) {
+        let groups = SightGroups::of::<V>(me, opp, r_me);
+        if !V::ENEMY {
+            return (groups, 0, !0);
+        }
+        let (fixed_opp, able_opp) = fixed_and_able::<V>(opp, me);
+        let sighted = surely_sighted(me, opp, fixed_opp, most_lost::<V>(opp, able_opp));
+        (groups, me & !sighted, able_opp)
+    }
+
+    /// The most moves `pieces` can make while the other side's pieces `walls` stand (see
+    /// [`most_moves`]; with enemy sight only its pieces `able` can go, see
+    /// [`most_moves_able`]).
+    #[inline]
+    fn most(pieces: u32, walls: u32, able: u32) -> u32 {
+        if V::ENEMY {
+            most_moves_able::<V>(pieces, walls, able)
+        } else {
+            most_moves::<V>(pieces, walls)
+        }
+    }
+
     /// Whether `me`'s sure removals outlast every removal `opp` could make (plus `slack`),
     /// for one of two choices of the pieces `me` keeps: one per group (preferring pieces
     /// between enemy pieces), or also every piece that may stand between enemy pieces.
@@ -180,7 +219,7 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// `thorough`, only the first choice is tried.
     #[inline]
     fn outlasts(me: u32, opp: u32, r_me: u32, slack: u32, thorough: bool) -> Option<u32> {
-        let groups = SightGroups::of::<V>(me, opp, r_me);
+        let (groups, blind, able) = Self::sure_inputs(me, opp, r_me);
         let e = !(me | opp);
         let gifts = me & between(opp, e, V::ANY);
         let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
@@ -188,20 +227,21 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         // if both neighbours stay, removing that enemy piece gives `me` a removal.
         let watch = me & sees_along(opp & between(me, e, V::ANY), e, V::ANY);
         // `me` outlasts when its sure removals beat `opp`'s most, or tie it and `opp` cannot
-        // reach its most without a gift.
+        // reach its most without a gift (a gift that, with enemy sight, is not counted).
         let outlast = |(sure, stay): (u32, u32), most: u32| {
-            sure + slack > most || (sure + slack == most && poisoned::<V>(opp, stay, e))
+            sure + slack > most
+                || (!V::ENEMY && sure + slack == most && poisoned::<V>(opp, stay, e))
         };
-        let first = groups.sure_with(0, gifts | cuts, watch);
-        let most = most_moves::<V>(opp, first.1);
+        let first = groups.sure_with(blind, gifts | cuts, watch);
+        let most = Self::most(opp, first.1, able);
         if outlast(first, most) {
             return Some(most);
         }
         if !thorough || cuts == 0 || first.0 + slack + 1 < most {
             return None;
         }
-        let second = groups.sure(cuts, cuts);
-        let most = most_moves::<V>(opp, second.1);
+        let second = groups.sure(cuts | blind, cuts);
+        let most = Self::most(opp, second.1, able);
         outlast(second, most).then_some(most)
     }
 
@@ -211,9 +251,6 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// pieces.
     #[inline]
     pub fn bounds_with(me: u32, opp: u32, r_me: u32, r_opp: u32) -> Option<(bool, u32)> {
-        if V::ENEMY {
-            return None;
-        }
         let (n_me, n_opp) = (r_me.count_ones(), r_opp.count_ones());
         if let Some(m) = Self::outlasts_by_count(me, opp, r_me, r_opp, true) {
             return Some((true, m));
@@ -231,7 +268,7 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     #[inline]
     fn outlasts_by_count(me: u32, opp: u32, r_me: u32, r_opp: u32, thorough: bool) -> Option<u32> {
         let (n_me, n_opp) = (r_me.count_ones(), r_opp.count_ones());
-        if V::ENEMY || n_me < 2 || 2 * (n_me - 1) <= n_opp {
+        if n_me < 2 || 2 * (n_me - 1) <= n_opp {
             return None;
         }
         Self::outlasts(me, opp, r_me, 0, thorough)
@@ -242,15 +279,15 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// here also every piece that could ever stand between two enemy pieces); `None` when
     /// none outlasts. Slower than [`Search::outlasts`], for the distance bounds.
     fn least_most(me: u32, opp: u32, r_me: u32, slack: u32) -> Option<u32> {
-        let groups = SightGroups::of::<V>(me, opp, r_me);
+        let (groups, blind, able) = Self::sure_inputs(me, opp, r_me);
         let e = !(me | opp);
         let gifts = me & between(opp, e, V::ANY);
         let cuts = me & between(opp, e | r_me, V::ANY) & r_me;
         let risky = me & between(opp, !0, V::ANY) & r_me;
         let mut best: Option<u32> = None;
         for (keep, prefer) in [(0, gifts | cuts), (cuts, cuts), (risky, risky)] {
-            let (sure, stay) = groups.sure(keep, prefer);
-            let most = most_moves::<V>(opp, stay);
+            let (sure, stay) = groups.sure(keep | blind, prefer);
+            let most = Self::most(opp, stay, able);
             if sure + slack > most {
                 best = Some(best.map_or(most, |b| b.min(most)));
             }
@@ -277,11 +314,12 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         most as i32 - sure as i32 + osure as i32 - mmost as i32
     }
 
-    /// Every move of `me` (removed squares as a set), best first by the ordering heuristic,
-    /// with the move `first` (if legal) in front, then the killer. Returns the number
-    /// written, or `Err(m)` with a move that wins at once (the opponent has no reply) or,
-    /// with `known`, a move the table already knows to win. Each move comes with the
-    /// removable pieces after it (see [`Child`]).
+    /// Every move of `me` (removed squares as a set; pairs only with `pairs`), best first by
+    /// the ordering heuristic, with the move `first` (if legal) in front, then the killer.
+    /// Returns the number written, or `Err(m)` with a move that wins at once (the opponent
+    /// has no reply) or, with `known`, a move the table already knows to win. Each move comes
+    /// with the removable pieces after it (see [`Child`]).
+    #[allow(clippy::too_many_arguments)]
     fn ordered_moves(
         &mut self,
         me: u32,
@@ -289,6 +327,7 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         r: u32,
         first: u32,
         known: bool,
+        pairs: bool,
         out: &mut [Child],
     ) -> Result<usize, u32> {
         let pieces = (me | opp).count_ones();
@@ -350,7 +389,7 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
             x &= x - 1;
             push(m)?;
         }
-        if V::PAIR {
+        if pairs {
             let mut pairs = [0u32; MAX_MOVES];
             let mut np = 0;
             for_each_pair::<V>(me, opp, r, |m| {
@@ -440,9 +479,9 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
                 return true;
             }
         }
-        let mut buf = MoveBuf::new::<V>();
+        let mut buf = MoveBuf::new(Self::PAIRS_DECIDE);
         let moves = buf.as_mut_slice();
-        let n = match self.ordered_moves(me, opp, r, first, true, moves) {
+        let n = match self.ordered_moves(me, opp, r, first, true, Self::PAIRS_DECIDE, moves) {
             Ok(n) => n,
             Err(m) => {
                 self.tt.store(k, WIN_MIN, Score::MAX, m, 1);
@@ -471,16 +510,14 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// pair is empty.
     #[inline]
     fn score_bounds(me: u32, opp: u32, r: u32, r_opp: u32) -> (i32, i32, i32, i32) {
-        // A game lasts at most the removals both sides could still make.
-        let m_me = most_moves::<V>(me, 0) as i32;
-        let m_opp = most_moves::<V>(opp, 0) as i32;
-        let (s_me, s_opp) = if V::ENEMY {
-            (0, 0)
-        } else {
-            let s_me = SightGroups::of::<V>(me, opp, r).sure(0, 0).0 as i32;
-            let s_opp = SightGroups::of::<V>(opp, me, r_opp).sure(0, 0).0 as i32;
-            (s_me, s_opp)
-        };
+        // A game lasts at most the removals both sides could still make; each side makes at
+        // least its sure removals.
+        let (groups, blind, able_opp) = Self::sure_inputs(me, opp, r);
+        let (opp_groups, opp_blind, able_me) = Self::sure_inputs(opp, me, r_opp);
+        let m_me = Self::most(me, 0, able_me) as i32;
+        let m_opp = Self::most(opp, 0, able_opp) as i32;
+        let s_me = groups.sure(blind, 0).0 as i32;
+        let s_opp = opp_groups.sure(opp_blind, 0).0 as i32;
         // Winning, the game ends when the opponent runs out: it makes at least its sure
         // removals (one at a time, whatever happens) and at most its possible ones.
         let win_lo = 100 - (2 * m_opp + 1);
@@ -488,9 +525,6 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         // Losing: likewise for my removals.
         let loss_lo = 2 * s_me - 100;
         let loss_hi = 2 * m_me - 100;
-        if V::ENEMY {
-            return (win_lo, win_hi, loss_lo, loss_hi);
-        }
         // The winner's sure strategy keeps the loser within its bound.
         if let Some(m) = Self::least_most(me, opp, r, 0) {
             return (win_lo.max(100 - (2 * m as i32 + 1)), win_hi, 0, -1);
@@ -556,9 +590,9 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         beta = beta.min(hi + 1);
         let (alpha0, beta0) = (alpha, beta);
         let start = self.stats.nodes;
-        let mut buf = MoveBuf::new::<V>();
+        let mut buf = MoveBuf::new(V::PAIR);
         let moves = buf.as_mut_slice();
-        let n = match self.ordered_moves(me, opp, r, first, false, moves) {
+        let n = match self.ordered_moves(me, opp, r, first, false, V::PAIR, moves) {
             Ok(n) => n,
             Err(m) => {
                 // No faster win exists than ending the game now.
