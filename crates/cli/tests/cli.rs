@@ -326,6 +326,27 @@ fn bench_reports_playouts_plies_perft_and_the_solver() {
     assert!(!stdout(&o).contains("exact solver"));
     let o = boardlab(&["bench", "sight-reduction", "--seconds", "-1"]);
     assert_eq!(o.status.code(), Some(2));
+    // The solver alone, with its CPU time.
+    let o = boardlab(&[
+        "bench",
+        "sight-reduction",
+        "--solve-only",
+        "--solve-setups",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("random playouts"), "{out}");
+    assert!(
+        out.contains("exact solver, who wins: 3 set-ups (seeds 0-2) in "),
+        "{out}"
+    );
+    if cfg!(target_os = "linux") {
+        assert!(out.contains("(CPU time "), "{out}");
+    }
+    let o = boardlab(&["bench", "opprimo", "--solve-only"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no exact solver"), "{}", stderr(&o));
 }
 
 #[test]

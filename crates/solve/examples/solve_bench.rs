@@ -13,15 +13,6 @@ use boardlab_sight_reduction::SightReduction;
 use boardlab_solve::bench::bench;
 use boardlab_solve::SolverConfig;
 
-/// CPU seconds used by this process so far (user + system), where /proc tells.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let setups: u64 = args
@@ -37,9 +28,8 @@ fn main() {
         table_bytes: table_mb << 20,
         ..SolverConfig::default()
     };
-    let cpu0 = cpu_seconds();
     let r = bench(&options, 0, setups, distance, config).expect("a match in its removal phase");
-    let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
+    let cpu = r.cpu_seconds;
     println!(
         "{setups} set-ups ({}, {}): first player wins {}",
         if distance {

@@ -21,6 +21,10 @@ pub struct Args {
     /// who wins, one after another on one thread (0: skip).
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub solve_setups: u64,
+    /// Sight Reduction: measure the exact solver only (no playouts, perft or MCTS), so that
+    /// the process's own CPU time is the solver's, as when comparing with another solver.
+    #[arg(long)]
+    pub solve_only: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -33,6 +37,15 @@ pub fn run(args: &Args) -> Result<()> {
 impl Args {
     fn measure(&self) -> Result<()> {
         let game = self.select.game()?;
+        if self.solve_only {
+            if !super::has_exact_solver(game.kind()) {
+                anyhow::bail!(
+                    "--solve-only: {} has no exact solver",
+                    game.kind().info().name
+                );
+            }
+            return self.solver();
+        }
         let budget = Duration::from_secs_f64(self.seconds);
         outln!(
             "{} (options: {}), one thread, {:.1} s per measurement",
@@ -96,22 +109,33 @@ impl Args {
             }
         }
         if super::has_exact_solver(game.kind()) && self.solve_setups > 0 {
-            let options = self.select.options()?;
-            let (first, n) = (self.select.seed, self.solve_setups);
-            let last = first.saturating_add(n - 1);
-            match bench(&options, first, n, false, SolverConfig::default()) {
-                Ok(r) => outln!(
-                    "exact solver, who wins: {n} set-ups (seeds {first}-{last}) in {:.3} s, \
-                     {} positions ({:.0}/s), first player wins {}, slowest {:.3} s (seed {})",
-                    r.seconds,
-                    r.stats.nodes,
-                    r.stats.nodes as f64 / r.seconds.max(1e-9),
-                    r.first_wins,
-                    r.slowest.0,
-                    r.slowest.1
-                )?,
-                Err(e) => outln!("exact solver: {e}")?,
-            }
+            self.solver()?;
+        }
+        Ok(())
+    }
+
+    /// The exact solver on `--solve-setups` random set-ups, who wins only.
+    fn solver(&self) -> Result<()> {
+        let options = self.select.options()?;
+        let (first, n) = (self.select.seed, self.solve_setups);
+        if n == 0 {
+            anyhow::bail!("--solve-setups must be at least 1 to measure the solver");
+        }
+        let last = first.saturating_add(n - 1);
+        match bench(&options, first, n, false, SolverConfig::default()) {
+            Ok(r) => outln!(
+                "exact solver, who wins: {n} set-ups (seeds {first}-{last}) in {:.3} s{}, \
+                 {} positions ({:.0}/s), first player wins {}, slowest {:.3} s (seed {})",
+                r.seconds,
+                r.cpu_seconds
+                    .map_or(String::new(), |c| format!(" (CPU time {c:.2} s)")),
+                r.stats.nodes,
+                r.stats.nodes as f64 / r.seconds.max(1e-9),
+                r.first_wins,
+                r.slowest.0,
+                r.slowest.1
+            )?,
+            Err(e) => outln!("exact solver: {e}")?,
         }
         Ok(())
     }
