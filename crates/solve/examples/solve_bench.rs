@@ -3,7 +3,8 @@
 //! [`boardlab_solve::bench`]; `boardlab bench sight-reduction` runs the same).
 //!
 //! `cargo run --release -p boardlab-solve --example solve_bench -- [SETUPS] [win|distance] [OPTIONS]`
-//! (the table size in MiB from the environment variable `TABLE_MB`, default 64)
+//! (the table size in MiB from the environment variable `TABLE_MB`, default 8, as
+//! `boardlab bench`)
 //!
 //! Prints the total wall time and the process CPU time (Linux), positions visited and the
 //! slowest set-up.
@@ -23,7 +24,7 @@ fn main() {
         .parse_options(args.get(3).map_or("", String::as_str))
         .expect("valid options");
     let table_mb: usize =
-        std::env::var("TABLE_MB").map_or(64, |s| s.parse().expect("TABLE_MB is a number"));
+        std::env::var("TABLE_MB").map_or(8, |s| s.parse().expect("TABLE_MB is a number"));
     let config = SolverConfig {
         table_bytes: table_mb << 20,
         ..SolverConfig::default()
