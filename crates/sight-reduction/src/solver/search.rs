@@ -165,13 +165,14 @@ fn child_bound(parent: i32) -> i32 {
 }
 
 impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
-    /// Whether the who-wins search must try pairs. Without enemy sight it need not: a side
-    /// that wins always has a winning single removal, so the pair rule never changes who
-    /// wins (proved in `docs/analysis/sight-reduction.md`, "Why pairs never change the
+    /// Whether the searches must try pairs. Without enemy sight they need not: whoever wins
+    /// has a single removal that wins as fast as any pair, and whoever loses one that holds
+    /// out as long, so the pair rule changes neither who wins nor the length with perfect
+    /// play (proved in `docs/analysis/sight-reduction.md`, "Why pairs never change the
     /// winner": an extra own piece on an empty square never hurts its owner, and removing one
-    /// piece of a winning pair leaves the position after the pair plus one own piece). With
-    /// enemy sight an extra piece can hurt its owner, and a pair can be the only win.
-    const PAIRS_DECIDE: bool = V::PAIR && V::ENEMY;
+    /// piece of a pair leaves the position after the pair plus one own piece). With enemy
+    /// sight an extra piece can hurt its owner, and a pair can be the only win.
+    const PAIRS_MATTER: bool = V::PAIR && V::ENEMY;
 
     pub fn new(tt: &'t mut Table, budget: Budget<'b>) -> Self {
         Search {
@@ -479,9 +480,9 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
                 return true;
             }
         }
-        let mut buf = MoveBuf::new(Self::PAIRS_DECIDE);
+        let mut buf = MoveBuf::new(Self::PAIRS_MATTER);
         let moves = buf.as_mut_slice();
-        let n = match self.ordered_moves(me, opp, r, first, true, Self::PAIRS_DECIDE, moves) {
+        let n = match self.ordered_moves(me, opp, r, first, true, Self::PAIRS_MATTER, moves) {
             Ok(n) => n,
             Err(m) => {
                 self.tt.store(k, WIN_MIN, Score::MAX, m, 1);
@@ -590,9 +591,9 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
         beta = beta.min(hi + 1);
         let (alpha0, beta0) = (alpha, beta);
         let start = self.stats.nodes;
-        let mut buf = MoveBuf::new(V::PAIR);
+        let mut buf = MoveBuf::new(Self::PAIRS_MATTER);
         let moves = buf.as_mut_slice();
-        let n = match self.ordered_moves(me, opp, r, first, false, V::PAIR, moves) {
+        let n = match self.ordered_moves(me, opp, r, first, false, Self::PAIRS_MATTER, moves) {
             Ok(n) => n,
             Err(m) => {
                 // No faster win exists than ending the game now.
