@@ -168,8 +168,8 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// Whether the searches must try pairs. Without enemy sight they need not: whoever wins
     /// has a single removal that wins as fast as any pair, and whoever loses one that holds
     /// out as long, so the pair rule changes neither who wins nor the length with perfect
-    /// play (proved in `docs/analysis/sight-reduction.md`, "Why pairs never change the
-    /// winner": an extra own piece on an empty square never hurts its owner, and removing one
+    /// play (proved in `docs/analysis/sight-reduction.md`, "Why pairs change nothing
+    /// without enemy sight": an extra own piece on an empty square never hurts its owner, and removing one
     /// piece of a pair leaves the position after the pair plus one own piece). With enemy
     /// sight an extra piece can hurt its owner, and a pair can be the only win.
     const PAIRS_MATTER: bool = V::PAIR && V::ENEMY;
