@@ -152,33 +152,31 @@ static LINES: [[u32; 32]; 2] = {
     t
 };
 
-/// With enemy sight, the pieces of `pieces` that can never be removed, and those that may
-/// be (`(fixed, able)`), `others` being the other side's pieces: a piece with no friend on
-/// any of its lines of friendly sight can never see one, and a piece with no enemy on any of
-/// its eight lines can never see one (pieces only leave the board). The other pieces are
-/// only *able*: whether they ever are removed depends on play.
+/// With enemy sight, the pieces of `pieces` that can never be removed, and the others, which
+/// may be (`(fixed, able)`), `others` being the other side's pieces: a piece with no friend
+/// on any of its lines of friendly sight can never see one, and a piece with no enemy on any
+/// of its eight lines can never see one (pieces only leave the board). Whether an able piece
+/// ever goes depends on play.
 #[inline]
 #[must_use]
 pub fn fixed_and_able<V: Variant>(pieces: u32, others: u32) -> (u32, u32) {
-    let (mut fixed, mut able) = (0, 0);
+    let mut fixed = 0;
     let mut rest = pieces;
     while rest != 0 {
         let sq = rest.trailing_zeros() as usize;
-        let bit = rest & rest.wrapping_neg();
         rest &= rest - 1;
-        if LINES[usize::from(V::ANY)][sq] & pieces == 0 {
-            fixed |= bit;
-        } else if LINES[1][sq] & others != 0 {
-            able |= bit;
+        if LINES[usize::from(V::ANY)][sq] & pieces == 0 || LINES[1][sq] & others == 0 {
+            fixed |= 1 << sq;
         }
     }
-    (fixed, able)
+    (fixed, pieces & !fixed)
 }
 
 /// With enemy sight, the pieces of `me` that keep seeing an enemy piece for the rest of the
-/// game, given that `opp` can lose at most `moves` more pieces (see [`most_lost`]). Looking from a piece along each of the eight directions, up to the
-/// first piece of `me`, the pieces met are pieces of `opp`; pieces only leave, so they stay
-/// the first met (the ray only grows when `me` removes that first piece of its own). The
+/// game, given that `opp` can lose at most `moves` more pieces (see [`most_lost`]). Looking
+/// from a piece along each of the eight directions, up to the first piece of `me`, the pieces
+/// met are pieces of `opp`; pieces only leave, so they stay the first met (the ray only grows
+/// when `me` removes that first piece of its own). The
 /// piece is blinded only once all of them are gone: that cannot happen when there are more
 /// than `moves` of them, and never happens when one of them can never be removed
 /// (`fixed_opp`, see [`fixed_and_able`]).

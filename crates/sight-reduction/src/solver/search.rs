@@ -5,7 +5,9 @@
 //! Both use move-count bounds that settle many positions without search (see
 //! [`SightGroups`] and [`most_moves`]): the side to move wins when the removals it can make
 //! whatever happens outnumber every removal the opponent could make, and loses when the
-//! opponent's sure removals are at least as many as its own possible ones.
+//! opponent's sure removals are at least as many as its own possible ones. With enemy sight
+//! a removal counts as sure only for a piece that keeps seeing an enemy ([`surely_sighted`]),
+//! and only pieces that can ever see an enemy count as possible ([`fixed_and_able`]).
 
 use crate::kernel::{for_each_pair, removable, sees_along, Variant};
 use crate::solver::budget::Meter;
@@ -169,9 +171,10 @@ impl<'t, 'b, V: Variant> Search<'t, 'b, V> {
     /// has a single removal that wins as fast as any pair, and whoever loses one that holds
     /// out as long, so the pair rule changes neither who wins nor the length with perfect
     /// play (proved in `docs/analysis/sight-reduction.md`, "Why pairs change nothing
-    /// without enemy sight": an extra own piece on an empty square never hurts its owner, and removing one
-    /// piece of a pair leaves the position after the pair plus one own piece). With enemy
-    /// sight an extra piece can hurt its owner, and a pair can be the only win.
+    /// without enemy sight": an extra own piece on an empty square never hurts its owner,
+    /// and removing one piece of a pair leaves the position after the pair plus one own
+    /// piece). With enemy sight an extra piece can hurt its owner, and a pair can be the only
+    /// win.
     const PAIRS_MATTER: bool = V::PAIR && V::ENEMY;
 
     pub fn new(tt: &'t mut Table, budget: Budget<'b>) -> Self {
