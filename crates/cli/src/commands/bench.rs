@@ -35,6 +35,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
         anyhow::bail!("--seconds must be a number of seconds between 0 and 3600");
     }
+    if !(1..=65_536).contains(&args.table_mb) {
+        anyhow::bail!("--table-mb must be between 1 and 65536");
+    }
     args.measure()
 }
 
@@ -126,9 +129,6 @@ impl Args {
             anyhow::bail!("--solve-setups must be at least 1 to measure the solver");
         }
         let last = first.saturating_add(n - 1);
-        if !(1..=65_536).contains(&self.table_mb) {
-            anyhow::bail!("--table-mb must be between 1 and 65536");
-        }
         let config = SolverConfig {
             table_bytes: (self.table_mb as usize) << 20,
             ..SolverConfig::default()

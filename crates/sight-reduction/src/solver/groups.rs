@@ -6,7 +6,7 @@
 //! only ever split, each keeping at least its last piece: counting groups bounds how many
 //! removals a side can still make, and how many it can make whatever the opponent does.
 
-use crate::kernel::{fill, sees, sees_along, Dir, Variant, ALL_DIRS, FILE_A};
+use crate::kernel::{fill, sees, Dir, RuleSet, Variant, ALL_DIRS, FILE_A};
 
 /// The squares that see `t` in both directions along some line (ranks and files, with `any`
 /// also diagonals), `e` being the empty squares: removing a piece there lets two pieces of
@@ -125,8 +125,9 @@ pub fn segment_groups(pieces: u32, walls: u32, any: bool) -> u32 {
     n
 }
 
-/// The squares sharing a line with each square: `LINES[0]` ranks and files, `LINES[1]` also
-/// the diagonals (the square itself left out).
+/// [`line_span`] of each square, the square itself left out (`LINES[0]` ranks and files,
+/// `LINES[1]` also the diagonals), as a table: the enemy-sight bounds look it up for every
+/// piece at every node they run.
 static LINES: [[u32; 32]; 2] = {
     let mut t = [[0u32; 32]; 2];
     let mut sq = 0;
@@ -208,12 +209,20 @@ pub fn surely_sighted(me: u32, opp: u32, fixed_opp: u32, moves: u32) -> u32 {
 #[inline]
 #[must_use]
 pub fn most_moves_able<V: Variant>(pieces: u32, walls: u32, able: u32) -> u32 {
+    sum_over_groups::<V>(pieces, walls, |g| {
+        (g.count_ones() - 1).min((g & able).count_ones())
+    })
+}
+
+/// `count` summed over the groups of `pieces` (see [`segment_group`]) while `walls` stand.
+#[inline]
+fn sum_over_groups<V: Variant>(pieces: u32, walls: u32, count: impl Fn(u32) -> u32) -> u32 {
     let mut rest = pieces;
     let mut n = 0;
     while rest != 0 {
         let g = segment_group(pieces, walls, rest & rest.wrapping_neg(), V::ANY);
         rest &= !g;
-        n += (g.count_ones() - 1).min((g & able).count_ones());
+        n += count(g);
     }
     n
 }
@@ -228,24 +237,25 @@ pub fn most_lost<V: Variant>(pieces: u32, able: u32) -> u32 {
     if !V::PAIR {
         return most_moves_able::<V>(pieces, 0, able);
     }
-    let mut rest = pieces;
-    let mut n = 0;
-    while rest != 0 {
-        let g = segment_group(pieces, 0, rest & rest.wrapping_neg(), V::ANY);
-        rest &= !g;
+    sum_over_groups::<V>(pieces, 0, |g| {
         if g.count_ones() >= 2 {
-            n += (g & able).count_ones();
+            (g & able).count_ones()
+        } else {
+            0
         }
-    }
-    n
+    })
 }
 
 /// The pieces of `me` that see a friend (along the lines of friendly sight), whatever they
-/// see of the enemy.
+/// see of the enemy: the kernel's removable pieces without enemy sight.
 #[inline]
 #[must_use]
 pub fn sees_friend<V: Variant>(me: u32, opp: u32) -> u32 {
-    me & sees_along(me, !(me | opp), V::ANY)
+    RuleSet {
+        enemy_sight: false,
+        ..V::RULES
+    }
+    .removable(me, opp)
 }
 
 /// The groups of two or more `own` pieces joined by sight, found from `seeds` (the pieces
@@ -458,6 +468,16 @@ mod tests {
                     want |= walk_seen(t, e, &[a]) & walk_seen(t, e, &[b]);
                 }
                 assert_eq!(between(t, e, any), want, "t={t:#x} e={e:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_line_table_is_line_span_of_each_square() {
+        for any in [false, true] {
+            for (sq, &lines) in LINES[usize::from(any)].iter().enumerate() {
+                let bit = 1u32 << sq;
+                assert_eq!(lines, line_span(bit, any) & !bit, "{sq}");
             }
         }
     }
