@@ -123,6 +123,20 @@ impl<G: Encoding> DynEncoding for G {
         Ok(text)
     }
 
+    fn legal_actions_into(&self, out: &mut Vec<u32>) {
+        Encoding::legal_actions(self, out);
+    }
+
+    fn play_listed_action(&mut self, action: u32) -> bool {
+        match self.move_of(action) {
+            Some(mv) => {
+                self.play_unchecked(mv);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn planes_shape(&self) -> [usize; 3] {
         Encoding::planes_shape(self)
     }

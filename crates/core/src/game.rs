@@ -486,6 +486,16 @@ pub trait DynEncoding {
     /// As [`DynEncoding::move_of_action`].
     fn play_action(&mut self, action: u32) -> Result<String, String>;
 
+    /// [`DynEncoding::legal_actions`] into `out` (cleared first), without a new vector: for
+    /// environments that step many games.
+    fn legal_actions_into(&self, out: &mut Vec<u32>);
+
+    /// Plays the move that `action` names, where `action` is one of the ids that
+    /// [`DynEncoding::legal_actions_into`] gave for this very position (the caller keeps that
+    /// list and checks against it): no legality check and no notation, for environments that
+    /// step many games. Returns false, changing nothing, for an id that names no move.
+    fn play_listed_action(&mut self, action: u32) -> bool;
+
     /// See [`Encoding::planes_shape`](crate::Encoding::planes_shape).
     fn planes_shape(&self) -> [usize; 3];
 

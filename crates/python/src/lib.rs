@@ -20,6 +20,8 @@ use pyo3::types::{PyBool, PyByteArray, PyDict, PyList, PyString};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+mod vector;
+
 create_exception!(
     boardlab,
     BoardlabError,
@@ -768,6 +770,7 @@ fn parse_bot(spec: &str) -> PyResult<String> {
 fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyGame>()?;
+    vector::register(m)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(_game_info_json, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;

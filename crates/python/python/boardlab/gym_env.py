@@ -5,6 +5,9 @@
 >>> obs, info = e.reset(seed=3)
 >>> obs, reward, terminated, truncated, info = e.step(int(obs["action_mask"].nonzero()[0][0]))
 
+:class:`BotOpponentVectorEnv` is the same for many games at once, stepped in Rust (see
+:mod:`boardlab.vector`).
+
 The agent plays ``seat`` (0 = first seat, 1 = second seat); every move of the other seat is
 chosen by ``bot`` (any bot spec: ``random``, ``mcts:iterations=N``, ``alphabeta:depth=N``,
 ``level:N``, …), before the agent's first move too when the other seat starts. Observations
@@ -23,11 +26,14 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 
 import boardlab
+from boardlab._boardlab import _VectorEnv
 from boardlab.pettingzoo_env import MAX_DENSE_ACTIONS
+from boardlab.vector import Batch, VectorEnv
 
-__all__ = ["BotOpponentEnv"]
+__all__ = ["BotOpponentEnv", "BotOpponentVectorEnv"]
 
 
 class BotOpponentEnv(gymnasium.Env):
@@ -134,3 +140,74 @@ class BotOpponentEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         return self.game.diagram()
+
+
+class BotOpponentVectorEnv(gymnasium.vector.VectorEnv):
+    """A Gymnasium ``VectorEnv``: in each of ``num_envs`` games the agent plays ``seat`` and
+    ``bot`` plays the other seat, inside Rust.
+
+    ``seat`` is 0, 1 or ``"alternate"`` (env ``i`` plays seat ``i % 2``; ``seats`` holds each
+    env's seat). Observations are dicts, as in :class:`boardlab.gym_env.BotOpponentEnv`:
+    ``observation`` (planes from the agent's seat) and ``action_mask`` (int8), batched. The
+    reward is +1 / −1 / 0 for the agent on the step that ends a game; auto-reset is same-step,
+    and ``infos["final_obs"]`` holds the last planes of the games that ended (where
+    ``infos["_final_obs"]`` is true).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        options=None,
+        bot: str = "random",
+        seat=0,
+        seed: int = 0,
+        num_threads: int = 1,
+        max_moves: int | None = None,
+    ):
+        native = _VectorEnv(game, num_envs, options, seed, num_threads, max_moves, bot, seat)
+        self._vec = VectorEnv.__new__(VectorEnv)
+        self._vec._init(native, game)
+        self.num_envs = native.num_envs
+        self.seats = np.array(native.agent_seats, dtype=np.int64)
+        self._rows = np.arange(self.num_envs)
+        count, shape = native.action_count, native.planes_shape
+        self.single_action_space = spaces.Discrete(count)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(count,), dtype=np.int8),
+            }
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        mode = getattr(gymnasium.vector, "AutoresetMode", None)
+        self.metadata = {"autoreset_mode": mode.SAME_STEP if mode else "same-step"}
+        self._final = np.zeros((self.num_envs, *shape), dtype=np.float32)
+
+    def _obs(self, batch: Batch) -> dict:
+        return {"observation": batch.observation, "action_mask": batch.action_mask.view(np.int8)}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Starts every env's first game (the bot moves first where its seat starts)."""
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise boardlab.BoardlabError("seed must be one integer (it seeds every env)")
+        batch = self._vec.reset(None if seed is None else int(seed))
+        return self._obs(batch), {}
+
+    def step(self, actions):
+        batch = self._vec.step(actions, final_observation=self._final)
+        rewards = batch.rewards[self._rows, self.seats]
+        done = batch.terminated | batch.truncated
+        infos = {}
+        if done.any():
+            infos = {"final_obs": self._final.copy(), "_final_obs": done.copy()}
+        return self._obs(batch), rewards, batch.terminated, batch.truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The agent's legal actions now, as booleans ``(num_envs, action_count)``."""
+        return self._vec._batch.action_mask
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per env."""
+        return self._vec.sample_actions()
