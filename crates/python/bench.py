@@ -1,8 +1,10 @@
 """Speed of the boardlab Python binding: random playouts per second with one call per game
-(``play_random_game``) and with one call per move from Python, and PettingZoo environment
-steps per second, for each game with its default options.
+(``play_random_game``) and with one call per move from Python, PettingZoo environment steps
+per second, and vectorised environment steps per second (``boardlab.vector.VectorEnv`` with a
+random legal action per env from ``sample_actions``, on 1 thread and on ``--threads``), for
+each game with its default options.
 
-    python bench.py [--seconds S] [--games NAME ...] [--json]
+    python bench.py [--seconds S] [--games NAME ...] [--num-envs N] [--threads T] [--json]
 
 Build the extension in release mode first (``maturin develop --release``): a debug build is
 many times slower. Compare with the native figures of ``boardlab bench GAME``.
@@ -78,10 +80,33 @@ def env_steps(name: str, seconds: float) -> dict:
     return {"episodes_per_s": runs / t, "steps_per_s": steps / t}
 
 
+#: The most mask entries (bytes) a vectorised benchmark allocates: Obsidio 9x9 has 525,971 ids
+#: per env, so it runs fewer envs.
+MAX_MASK_BYTES = 1 << 28
+
+
+def vector_steps(name: str, seconds: float, num_envs: int, threads: int) -> dict:
+    from boardlab.vector import VectorEnv
+
+    count = boardlab.Game(name).action_count
+    n = max(1, min(num_envs, MAX_MASK_BYTES // count))
+    env = VectorEnv(name, n, seed=0, num_threads=threads)
+    env.reset()
+
+    def one(i: int) -> int:
+        env.step(env.sample_actions())
+        return n
+
+    calls, steps, t = timed(seconds, one)
+    return {"num_envs": n, "threads": threads, "steps_per_s": steps / t}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--games", nargs="*", default=boardlab.games())
+    parser.add_argument("--num-envs", type=int, default=4096, help="envs of the vector env")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the vector env")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     results = {}
@@ -90,20 +115,29 @@ def main() -> None:
             "play_random_game": per_game(name, args.seconds),
             "per_move": per_move(name, args.seconds),
             "env": env_steps(name, args.seconds),
+            "vector_1": vector_steps(name, args.seconds, args.num_envs, 1),
+            "vector": vector_steps(name, args.seconds, args.num_envs, args.threads),
         }
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(
         f"{'game':16} {'playouts/s (1 call/game)':>25} {'plies/s':>12} "
-        f"{'playouts/s (1 call/move)':>25} {'plies/s':>12} {'env steps/s':>12}"
+        f"{'playouts/s (1 call/move)':>25} {'plies/s':>12} {'env steps/s':>12} "
+        f"{'vector, 1 thread':>17} {f'vector, {args.threads} threads':>17} {'vector/env':>10}"
     )
     for name, r in results.items():
-        a, b, c = r["play_random_game"], r["per_move"], r["env"]
+        a, b, c, v1, v = (
+            r[k] for k in ("play_random_game", "per_move", "env", "vector_1", "vector")
+        )
         print(
             f"{name:16} {a['playouts_per_s']:>25,.0f} {a['plies_per_s']:>12,.0f} "
-            f"{b['playouts_per_s']:>25,.1f} {b['plies_per_s']:>12,.0f} {c['steps_per_s']:>12,.0f}"
+            f"{b['playouts_per_s']:>25,.1f} {b['plies_per_s']:>12,.0f} {c['steps_per_s']:>12,.0f} "
+            f"{v1['steps_per_s']:>17,.0f} {v['steps_per_s']:>17,.0f} "
+            f"{v['steps_per_s'] / c['steps_per_s']:>9.1f}x"
         )
+    sizes = ", ".join(f"{k} {r['vector']['num_envs']}" for k, r in results.items())
+    print(f"(vector envs per game: {sizes})")
 
 
 if __name__ == "__main__":

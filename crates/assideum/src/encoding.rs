@@ -104,14 +104,18 @@ fn fighter_squares(b: &Board, side: Side, flip: bool) -> ([Square; 2], [u8; 2], 
     let mut squares = [0; 2];
     let mut counts = [0; 2];
     let mut n = 0;
-    let mut framed: Vec<Square> = Vec::with_capacity(2);
+    // The two lowest squares in the side's frame (a bitboard holds at most 64).
+    let mut framed = [Square::MAX; 64];
+    let mut len = 0;
     let mut x = b.f1[side.index()];
     while x != 0 {
-        framed.push(frame(x.trailing_zeros() as Square, flip));
+        framed[len] = frame(x.trailing_zeros() as Square, flip);
+        len += 1;
         x &= x - 1;
     }
+    let framed = &mut framed[..len];
     framed.sort_unstable();
-    for f in framed.into_iter().take(2) {
+    for &f in framed.iter().take(2) {
         let s = frame(f, flip);
         squares[n] = s;
         counts[n] = b.fighters(side, s);

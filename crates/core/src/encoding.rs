@@ -51,7 +51,7 @@ pub trait Encoding: Game {
 
     /// The ids of the legal moves, in the game's move order.
     fn legal_actions(&self, out: &mut Vec<u32>) {
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(out.capacity().max(32));
         self.legal_moves(&mut moves);
         out.clear();
         out.extend(moves.into_iter().map(|m| self.action_of(m)));

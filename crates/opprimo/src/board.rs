@@ -387,19 +387,54 @@ pub fn triangle_list(set: u128) -> String {
 /// The direction and distance (1 = step, 2 = jump) that lead from `from` to `to` along a line.
 #[must_use]
 pub fn direction_between(from: Point, to: Point) -> Option<(usize, i32)> {
-    for d in DIRECTIONS {
-        for k in [1, 2] {
-            if neighbour(from, d, k) == Some(to) {
-                return Some((d, k));
+    let code = *BETWEEN.get(usize::from(from))?.get(usize::from(to))?;
+    let code = usize::from(code.checked_sub(1)?);
+    Some((DIRECTIONS[code / 2], 1 + (code % 2) as i32))
+}
+
+/// [`direction_between`] for every pair of points: 0 for none, else 1 + 2 × the index of the
+/// direction in [`DIRECTIONS`] + (distance − 1). Moves are checked and given ids by it.
+const BETWEEN: [[u8; POINTS]; POINTS] = between_table();
+
+const fn between_table() -> [[u8; POINTS]; POINTS] {
+    let mut out = [[0u8; POINTS]; POINTS];
+    let mut from = 0;
+    while from < POINTS {
+        // The first direction and distance that match, as the search over them finds.
+        let mut i = DIRECTIONS.len();
+        while i > 0 {
+            i -= 1;
+            let mut k = 2;
+            while k > 0 {
+                if let Some(to) = neighbour(from as Point, DIRECTIONS[i], k) {
+                    out[from][to as usize] = (1 + 2 * i + (k as usize - 1)) as u8;
+                }
+                k -= 1;
             }
         }
+        from += 1;
     }
-    None
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_between_table_is_the_first_matching_line() {
+        for from in 0..POINTS as Point {
+            for to in 0..POINTS as Point {
+                let searched = DIRECTIONS.iter().find_map(|&d| {
+                    [1, 2]
+                        .into_iter()
+                        .find(|&k| neighbour(from, d, k) == Some(to))
+                        .map(|k| (d, k))
+                });
+                assert_eq!(direction_between(from, to), searched, "{from} to {to}");
+            }
+        }
+    }
 
     #[test]
     fn numbering_is_dense_and_offsets_are_lines() {

@@ -94,6 +94,12 @@ fn mirrored(side: Side) -> bool {
     side == RED
 }
 
+/// The cell of point `p` within a plane: `p` stands at column (2p + 1) mod 7 of half-row
+/// (2p + 1) div 7 ([`coords`]), so row × 7 + column is 2p + 1.
+fn point_cell(p: Point) -> usize {
+    2 * usize::from(p) + 1
+}
+
 fn frame_point(p: Point, flip: bool) -> Point {
     if flip {
         mirror_point(p)
@@ -185,12 +191,12 @@ impl Encoding for Opprimo {
         };
         let flip = mirrored(own);
         let put = |out: &mut [f32], channel: usize, set: u64| {
+            let base = cell(SHAPE, channel, 0, 0);
             let mut x = set;
             while x != 0 {
                 let p = frame_point(x.trailing_zeros() as Point, flip);
                 x &= x - 1;
-                let (c, r) = coords(p);
-                out[cell(SHAPE, channel, usize::from(r), usize::from(c))] = 1.0;
+                out[base + point_cell(p)] = 1.0;
             }
         };
         for (base, side) in [(0, own), (2, own.other())] {
@@ -222,6 +228,17 @@ impl Encoding for Opprimo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_points_cell_is_its_row_and_column() {
+        for p in 0..crate::board::POINTS as Point {
+            let (c, r) = coords(p);
+            assert_eq!(
+                point_cell(p),
+                cell(SHAPE, 0, usize::from(r), usize::from(c))
+            );
+        }
+    }
     use boardlab_core::prelude::*;
     use boardlab_core::Options;
 

@@ -176,7 +176,9 @@ fn encoding_mut(game: &mut AnyGame) -> &mut dyn DynEncoding {
 /// Each seat's reward for a finished game.
 pub(crate) fn rewards_of(outcome: &Outcome) -> [f32; 2] {
     match *outcome {
-        Outcome::Win { seat, .. } if seat == Seat::First => [1.0, -1.0],
+        Outcome::Win {
+            seat: Seat::First, ..
+        } => [1.0, -1.0],
         Outcome::Win { .. } => [-1.0, 1.0],
         Outcome::Draw { .. } | Outcome::Puzzle { .. } => [0.0, 0.0],
     }
