@@ -9,7 +9,6 @@ use boardlab_vector::{
     AgentSeats, Config, Leaves, Opponent, Outputs, SearchConfig, VecEnv, VecError,
 };
 use numpy::{PyArray1, PyArrayMethods, PyReadwriteArrayDyn};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -205,22 +204,24 @@ impl PyVecEnv {
     }
 
     /// The batched tree search: `(policy, value, best)` arrays.
-    #[pyo3(signature = (simulations, c_puct, seed, evaluate=None))]
+    #[pyo3(signature = (simulations, c_puct, seed, noise_alpha, noise_fraction, evaluate=None))]
+    #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
         simulations: u32,
         c_puct: f32,
         seed: u64,
+        noise_alpha: f32,
+        noise_fraction: f32,
         evaluate: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        if !(c_puct.is_finite() && c_puct >= 0.0) {
-            return Err(PyValueError::new_err("c_puct must be a finite number ≥ 0"));
-        }
         let config = SearchConfig {
             simulations,
             c_puct,
             seed,
+            noise_alpha,
+            noise_fraction,
         };
         let [c, h, w] = self.env.planes_shape();
         let a = self.env.action_count();

@@ -50,6 +50,39 @@ def test_steps_agree_with_single_games(game, options):
         assert ended > 0
 
 
+@pytest.mark.parametrize(("game", "options"), [("sight-reduction", None), ("opprimo", None)])
+def test_steps_agree_with_the_pettingzoo_environment(game, options):
+    from boardlab.pettingzoo_env import env as aec_env
+
+    n = 4
+    vec = VectorEnv(game, n, options, seed=8)
+    batch = vec.reset()
+
+    def start(i):
+        single = aec_env(game, options)
+        single.reset()
+        single.game = replica(vec, i, options)
+        single._reset_state()
+        return single
+
+    singles = [start(i) for i in range(n)]
+    for _ in range(120):
+        for i, single in enumerate(singles):
+            obs = single.observe(single.agent_selection)
+            assert np.array_equal(batch.observation[i], obs["observation"])
+            assert np.array_equal(batch.action_mask[i], obs["action_mask"].astype(bool))
+            assert batch.current_player[i] == single.possible_agents.index(single.agent_selection)
+        actions = vec.sample_actions()
+        batch = vec.step(actions)
+        for i, single in enumerate(singles):
+            single.step(int(actions[i]))
+            ended = all(single.terminations.values())
+            assert batch.terminated[i] == ended
+            if ended:
+                assert batch.rewards[i].tolist() == [single.rewards[a] for a in single.agents]
+                singles[i] = start(i)
+
+
 def batches(seed, threads, steps=40, num_envs=32):
     env = VectorEnv("sight-reduction", num_envs, seed=seed, num_threads=threads)
     out = [env.reset().copy()]
@@ -186,6 +219,12 @@ def test_the_search_without_an_evaluator_stays_legal_and_seeded():
     assert ((result.value >= -1) & (result.value <= 1)).all()
     again = env.search(simulations=50, seed=1)
     assert np.array_equal(again.policy, result.policy)
+    noisy = env.search(simulations=50, seed=1, noise_fraction=0.25)
+    assert not np.array_equal(noisy.policy, result.policy)
+    assert np.array_equal(noisy.policy, env.search(simulations=50, seed=1, noise_fraction=0.25).policy)
+    for bad in ({"simulations": 0}, {"noise_fraction": 2.0}, {"c_puct": -1.0}):
+        with pytest.raises(boardlab.OptionError):
+            env.search(**bad)
 
 
 def test_the_search_asks_the_evaluator_for_batches():

@@ -7,12 +7,17 @@
 //! search stays in Rust: uniform priors over the legal ids and the result of one seeded random
 //! playout as the value.
 //!
+//! For self-play, Dirichlet noise can be mixed into the root's priors, as AlphaZero does.
+//!
 //! The trees are searched on copies: the envs' games do not change.
 
 use crate::env::{encoding, rewards_of, Slot, VecEnv, VecError};
 use crate::seeds;
 use boardlab_core::Seat;
 use boardlab_games::AnyGame;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rand_distr::{Distribution, Gamma};
 use rayon::prelude::*;
 
 /// The settings of [`VecEnv::search`].
@@ -22,8 +27,53 @@ pub struct SearchConfig {
     pub simulations: u32,
     /// The weight of the prior against the mean value, `c` in PUCT.
     pub c_puct: f32,
-    /// The seed of the random playouts used when there is no evaluator.
+    /// The seed of the random playouts used when there is no evaluator, and of the noise.
     pub seed: u64,
+    /// The concentration α of the Dirichlet noise mixed into each root's priors.
+    pub noise_alpha: f32,
+    /// The share of that noise in the root's priors, 0 (none) to 1.
+    pub noise_fraction: f32,
+}
+
+impl SearchConfig {
+    /// A search with `simulations` simulations, `c_puct` 1.25, seed 0 and no noise.
+    #[must_use]
+    pub fn new(simulations: u32) -> SearchConfig {
+        SearchConfig {
+            simulations,
+            c_puct: 1.25,
+            seed: 0,
+            noise_alpha: 0.3,
+            noise_fraction: 0.0,
+        }
+    }
+
+    fn check(&self) -> Result<Option<Gamma<f32>>, VecError> {
+        if self.simulations == 0 {
+            return Err(VecError::Config(
+                "a search needs at least 1 simulation".into(),
+            ));
+        }
+        if !(self.c_puct.is_finite() && self.c_puct >= 0.0) {
+            return Err(VecError::Config(
+                "c_puct must be a finite number ≥ 0".into(),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.noise_fraction) {
+            return Err(VecError::Config(
+                "noise_fraction must be between 0 and 1".into(),
+            ));
+        }
+        if self.noise_fraction == 0.0 {
+            return Ok(None);
+        }
+        if !(self.noise_alpha.is_finite() && self.noise_alpha > 0.0) {
+            return Err(VecError::Config("noise_alpha must be a number > 0".into()));
+        }
+        Gamma::new(self.noise_alpha, 1.0)
+            .map(Some)
+            .map_err(|e| VecError::Config(format!("noise_alpha: {e}")))
+    }
 }
 
 /// A batch of leaves for the evaluator: `count` rows of planes (from each leaf's side to move)
@@ -96,20 +146,30 @@ impl Node {
     }
 }
 
+/// The Dirichlet noise of one root: the distribution of its parts, their share and a stream.
+#[derive(Debug)]
+struct Noise {
+    gamma: Gamma<f32>,
+    fraction: f32,
+    rng: SmallRng,
+}
+
 /// One env's tree and the leaf its current path reached.
 #[derive(Debug)]
 struct Tree {
     nodes: Vec<Node>,
     path: Vec<u32>,
     leaf: Option<AnyGame>,
+    noise: Option<Noise>,
 }
 
 impl Tree {
-    fn new(root: &AnyGame) -> Tree {
+    fn new(root: &AnyGame, noise: Option<Noise>) -> Tree {
         Tree {
             nodes: vec![Node::new(root)],
             path: Vec::new(),
             leaf: None,
+            noise,
         }
     }
 
@@ -202,8 +262,30 @@ impl Tree {
                 child: NONE,
             })
             .collect();
+        if at == 0 {
+            if let Some(noise) = &mut self.noise {
+                noise.mix(&mut self.nodes[0].edges);
+            }
+        }
         self.backup(value.clamp(-1.0, 1.0));
         self.leaf = None;
+    }
+}
+
+impl Noise {
+    /// Mixes a Dirichlet sample (normalised Gamma draws) into the priors of `edges`.
+    fn mix(&mut self, edges: &mut [Edge]) {
+        let draws: Vec<f32> = edges
+            .iter()
+            .map(|_| self.gamma.sample(&mut self.rng))
+            .collect();
+        let total: f32 = draws.iter().sum();
+        if !(total.is_finite() && total > 0.0) {
+            return;
+        }
+        for (e, d) in edges.iter_mut().zip(draws) {
+            e.prior = (1.0 - self.fraction) * e.prior + self.fraction * d / total;
+        }
     }
 }
 
@@ -217,18 +299,31 @@ impl VecEnv {
     /// leaves of all envs (at most `num_envs` of them).
     ///
     /// # Errors
-    /// No simulations, or an evaluator that fails: nothing changes.
+    /// Settings out of range, or an evaluator that fails: nothing changes.
     pub fn search(
         &self,
         config: SearchConfig,
         mut evaluate: Option<&mut Evaluate<'_>>,
     ) -> Result<SearchOutput, VecError> {
-        if config.simulations == 0 {
-            return Err(VecError::Config(
-                "a search needs at least 1 simulation".into(),
-            ));
-        }
-        let mut trees: Vec<Tree> = self.slots.iter().map(|s| Tree::new(&s.game)).collect();
+        let gamma = config.check()?;
+        let mut trees: Vec<Tree> = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let noise = gamma.map(|gamma| Noise {
+                    gamma,
+                    fraction: config.noise_fraction,
+                    rng: SmallRng::seed_from_u64(seeds::derive(
+                        config.seed,
+                        seeds::NOISE,
+                        i as u64,
+                        0,
+                    )),
+                });
+                Tree::new(&s.game, noise)
+            })
+            .collect();
         let (pl, a) = (self.shared.plane_len, self.shared.actions);
         let (mut planes, mut masks, mut priors, mut values) = (vec![], vec![], vec![], vec![]);
         let mut legal: Vec<Vec<u32>> = vec![Vec::new(); trees.len()];

@@ -25,6 +25,8 @@ pub const BOT: u64 = 2;
 pub const SAMPLES: u64 = 3;
 /// The stream of the random playouts that value leaves when a search has no evaluator.
 pub const PLAYOUTS: u64 = 4;
+/// The stream of the Dirichlet noise at search roots.
+pub const NOISE: u64 = 5;
 
 #[cfg(test)]
 mod tests {
@@ -33,7 +35,7 @@ mod tests {
     #[test]
     fn streams_indices_and_episodes_give_different_seeds() {
         let mut seen = std::collections::HashSet::new();
-        for stream in 1..=4 {
+        for stream in 1..=5 {
             for index in 0..50 {
                 for episode in 0..50 {
                     assert!(seen.insert(derive(7, stream, index, episode)));

@@ -365,9 +365,8 @@ fn the_search_finds_a_win_in_one() {
     for seed in 0..5 {
         let (env, wins) = position_with_a_win_in_one(seed);
         let cfg = SearchConfig {
-            simulations: 400,
-            c_puct: 1.25,
             seed,
+            ..SearchConfig::new(400)
         };
         let out = env.search(cfg, None).expect("search");
         assert!(
@@ -411,9 +410,8 @@ fn the_search_asks_its_evaluator_for_batches_of_leaves() {
             Ok(())
         };
     let cfg = SearchConfig {
-        simulations: 5,
         c_puct: 1.0,
-        seed: 0,
+        ..SearchConfig::new(5)
     };
     let out = env.search(cfg, Some(&mut evaluate)).expect("search");
     assert_eq!(calls, vec![8; 5]);
@@ -426,4 +424,41 @@ fn the_search_asks_its_evaluator_for_batches_of_leaves() {
         |_: boardlab_vector::Leaves<'_>, _: &mut [f32], _: &mut [f32]| Err("no".to_string());
     let err = env.search(cfg, Some(&mut failing)).expect_err("fails");
     assert!(matches!(err, VecError::Evaluator(_)), "{err}");
+}
+
+#[test]
+fn root_noise_is_seeded_and_checked() {
+    let kind = GameKind::named("sight-reduction").expect("game");
+    let mut env = VecEnv::new(config(kind, "", 4, 1, 1)).expect("env");
+    let mut a = Arrays::new(&env);
+    env.reset(None, a.out(false)).expect("reset");
+    let quiet = env.search(SearchConfig::new(30), None).expect("search");
+    let noisy = SearchConfig {
+        noise_fraction: 0.5,
+        ..SearchConfig::new(30)
+    };
+    let one = env.search(noisy, None).expect("search");
+    assert_eq!(env.search(noisy, None).expect("search"), one, "seeded");
+    assert_ne!(
+        one.policy, quiet.policy,
+        "the noise changes where visits go"
+    );
+    for bad in [
+        SearchConfig::new(0),
+        SearchConfig {
+            noise_fraction: 1.5,
+            ..SearchConfig::new(5)
+        },
+        SearchConfig {
+            noise_fraction: 0.25,
+            noise_alpha: 0.0,
+            ..SearchConfig::new(5)
+        },
+        SearchConfig {
+            c_puct: f32::NAN,
+            ..SearchConfig::new(5)
+        },
+    ] {
+        assert!(matches!(env.search(bad, None), Err(VecError::Config(_))));
+    }
 }

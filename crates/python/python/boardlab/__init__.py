@@ -6,8 +6,9 @@ Opprimo, Sight Reduction and assideum.
 >>> g.play(g.legal_moves()[0])  # doctest: +SKIP
 
 The reference is ``docs/python.md`` in the boardlab repository. The PettingZoo environments
-are in :mod:`boardlab.pettingzoo_env`, the Gymnasium single-agent environment in
-:mod:`boardlab.gym_env`.
+are in :mod:`boardlab.pettingzoo_env`, the Gymnasium single-agent environments in
+:mod:`boardlab.gym_env`, and the vectorised environments, stepped in Rust, with the batched
+tree search in :mod:`boardlab.vector`.
 """
 
 from __future__ import annotations

@@ -172,6 +172,8 @@ class VectorEnv:
         evaluate=None,
         c_puct: float = 1.25,
         seed: int = 0,
+        noise_alpha: float = 0.3,
+        noise_fraction: float = 0.0,
     ) -> SearchResult:
         """A PUCT tree search from every env's position (AlphaZero style); the envs do not
         change.
@@ -183,8 +185,14 @@ class VectorEnv:
         ``(leaves, action_count)`` (weights, renormalised over the legal ids) and values in
         −1..1 for the side to move. Without ``evaluate`` the search stays in Rust: uniform
         priors and one seeded random playout per leaf. Finished games in the tree are scored
-        by the rules."""
-        policy, value, action = self._env.search(simulations, c_puct, seed, evaluate)
+        by the rules.
+
+        ``noise_fraction`` (0 to 1) mixes Dirichlet noise of concentration ``noise_alpha`` into
+        each root's priors, as AlphaZero does in self-play; ``seed`` seeds it and the playouts.
+        """
+        policy, value, action = self._env.search(
+            simulations, c_puct, seed, noise_alpha, noise_fraction, evaluate
+        )
         return SearchResult(policy=policy, value=value, action=action)
 
 
