@@ -30,6 +30,39 @@ fn slice_mut<'a, T: numpy::Element>(
         .map_err(|_| BoardlabError::new_err(format!("{name} must be a C-contiguous array")))
 }
 
+/// The arrays of a `boardlab.vector.Batch`, read from its attributes.
+#[derive(FromPyObject)]
+pub struct BatchArrays<'py> {
+    observation: PyReadwriteArrayDyn<'py, f32>,
+    action_mask: PyReadwriteArrayDyn<'py, bool>,
+    /// The mask array itself, to tell whether it is the one last written.
+    #[pyo3(attribute("action_mask"))]
+    mask_object: Bound<'py, PyAny>,
+    current_player: PyReadwriteArrayDyn<'py, i32>,
+    rewards: PyReadwriteArrayDyn<'py, f32>,
+    terminated: PyReadwriteArrayDyn<'py, bool>,
+    truncated: PyReadwriteArrayDyn<'py, bool>,
+}
+
+impl BatchArrays<'_> {
+    fn outputs<'a>(
+        &'a mut self,
+        mask_is_current: bool,
+        final_observation: Option<&'a mut [f32]>,
+    ) -> PyResult<Outputs<'a>> {
+        Ok(Outputs {
+            observation: slice_mut("observation", &mut self.observation)?,
+            action_mask: slice_mut("action_mask", &mut self.action_mask)?,
+            mask_is_current,
+            current_player: slice_mut("current_player", &mut self.current_player)?,
+            rewards: slice_mut("rewards", &mut self.rewards)?,
+            terminated: slice_mut("terminated", &mut self.terminated)?,
+            truncated: slice_mut("truncated", &mut self.truncated)?,
+            final_observation,
+        })
+    }
+}
+
 /// Many games of one kind stepped together; see `boardlab.vector`.
 #[pyclass(module = "boardlab", name = "_VectorEnv")]
 #[derive(Debug)]
@@ -115,48 +148,29 @@ impl PyVecEnv {
             .ok_or_else(|| BoardlabError::new_err(format!("there is no env {index}")))
     }
 
-    #[pyo3(signature = (seed, observation, action_mask, current_player, rewards, terminated, truncated, trusted))]
-    #[allow(clippy::too_many_arguments)]
+    /// Starts every env's first game again and writes `batch` (a `boardlab.vector.Batch`).
+    #[pyo3(signature = (seed, batch, trusted))]
     fn reset(
         &mut self,
         py: Python<'_>,
         seed: Option<u64>,
-        mut observation: PyReadwriteArrayDyn<'_, f32>,
-        action_mask: &Bound<'_, PyAny>,
-        mut current_player: PyReadwriteArrayDyn<'_, i32>,
-        mut rewards: PyReadwriteArrayDyn<'_, f32>,
-        mut terminated: PyReadwriteArrayDyn<'_, bool>,
-        mut truncated: PyReadwriteArrayDyn<'_, bool>,
+        mut batch: BatchArrays<'_>,
         trusted: bool,
     ) -> PyResult<()> {
-        let mut mask: PyReadwriteArrayDyn<'_, bool> = action_mask.extract()?;
-        let out = Outputs {
-            observation: slice_mut("observation", &mut observation)?,
-            action_mask: slice_mut("action_mask", &mut mask)?,
-            mask_is_current: false,
-            current_player: slice_mut("current_player", &mut current_player)?,
-            rewards: slice_mut("rewards", &mut rewards)?,
-            terminated: slice_mut("terminated", &mut terminated)?,
-            truncated: slice_mut("truncated", &mut truncated)?,
-            final_observation: None,
-        };
+        let out = batch.outputs(false, None)?;
         let env = &mut self.env;
         let result = py.detach(|| env.reset(seed, out));
-        self.after(result, action_mask, trusted)
+        self.after(result, &batch.mask_object, trusted)
     }
 
-    #[pyo3(signature = (actions, observation, action_mask, current_player, rewards, terminated, truncated, final_observation, trusted))]
-    #[allow(clippy::too_many_arguments)]
+    /// Plays `actions` and writes `batch`; `trusted` says `batch` is the environment's own
+    /// (read-only to its users), whose mask may then be cleared id by id.
+    #[pyo3(signature = (actions, batch, final_observation, trusted))]
     fn step(
         &mut self,
         py: Python<'_>,
         actions: &Bound<'_, PyAny>,
-        mut observation: PyReadwriteArrayDyn<'_, f32>,
-        action_mask: &Bound<'_, PyAny>,
-        mut current_player: PyReadwriteArrayDyn<'_, i32>,
-        mut rewards: PyReadwriteArrayDyn<'_, f32>,
-        mut terminated: PyReadwriteArrayDyn<'_, bool>,
-        mut truncated: PyReadwriteArrayDyn<'_, bool>,
+        mut batch: BatchArrays<'_>,
         final_observation: Option<PyReadwriteArrayDyn<'_, f32>>,
         trusted: bool,
     ) -> PyResult<()> {
@@ -165,29 +179,20 @@ impl PyVecEnv {
         let actions = actions
             .as_slice()
             .map_err(|_| BoardlabError::new_err("actions must be a contiguous array"))?;
-        let mut mask: PyReadwriteArrayDyn<'_, bool> = action_mask.extract()?;
-        let mut last = final_observation;
         let current = trusted
             && self
                 .current_mask
                 .as_ref()
-                .is_some_and(|m| m.bind(py).is(action_mask));
-        let out = Outputs {
-            observation: slice_mut("observation", &mut observation)?,
-            action_mask: slice_mut("action_mask", &mut mask)?,
-            mask_is_current: current,
-            current_player: slice_mut("current_player", &mut current_player)?,
-            rewards: slice_mut("rewards", &mut rewards)?,
-            terminated: slice_mut("terminated", &mut terminated)?,
-            truncated: slice_mut("truncated", &mut truncated)?,
-            final_observation: match last.as_mut() {
-                Some(f) => Some(slice_mut("final_observation", f)?),
-                None => None,
-            },
+                .is_some_and(|m| m.bind(py).is(&batch.mask_object));
+        let mut last = final_observation;
+        let last = match last.as_mut() {
+            Some(f) => Some(slice_mut("final_observation", f)?),
+            None => None,
         };
+        let out = batch.outputs(current, last)?;
         let env = &mut self.env;
         let result = py.detach(|| env.step(actions, out));
-        self.after(result, action_mask, trusted)
+        self.after(result, &batch.mask_object, trusted)
     }
 
     /// A uniformly random legal action per env, as an int64 array.

@@ -116,21 +116,15 @@ class VectorEnv:
             truncated=np.zeros(n, dtype=np.bool_),
         )
 
-    def _write(self, call, out: Batch | None, *args) -> Batch:
+    def _write(self, call, out: Batch | None) -> Batch:
+        """Runs ``call(batch, trusted)`` on ``out``, or on the environment's own batch, which
+        is made writeable for the call only."""
         own = out is None
         batch = self._batch if own else out
         if own:
             batch._set_writeable(True)
         try:
-            call(
-                *args,
-                batch.observation,
-                batch.action_mask,
-                batch.current_player,
-                batch.rewards,
-                batch.terminated,
-                batch.truncated,
-            )
+            call(batch, own)
         finally:
             if own:
                 batch._set_writeable(False)
@@ -139,9 +133,7 @@ class VectorEnv:
     def reset(self, seed: int | None = None, out: Batch | None = None) -> Batch:
         """Starts every env's first game again (under ``seed`` if given, else the seed in
         force) and returns the batch."""
-        batch = self._write(
-            lambda *a: self._env.reset(seed, *a, trusted=out is None), out
-        )
+        batch = self._write(lambda b, own: self._env.reset(seed, b, own), out)
         self._started = True
         return batch
 
@@ -154,8 +146,7 @@ class VectorEnv:
         if not self._started:
             raise boardlab.BoardlabError("call reset() before step()")
         return self._write(
-            lambda *a: self._env.step(actions, *a, final_observation, trusted=out is None),
-            out,
+            lambda b, own: self._env.step(actions, b, final_observation, own), out
         )
 
     def sample_actions(self) -> np.ndarray:
