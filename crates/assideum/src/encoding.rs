@@ -104,18 +104,20 @@ fn fighter_squares(b: &Board, side: Side, flip: bool) -> ([Square; 2], [u8; 2], 
     let mut squares = [0; 2];
     let mut counts = [0; 2];
     let mut n = 0;
-    // The two lowest squares in the side's frame (a bitboard holds at most 64).
-    let mut framed = [Square::MAX; 64];
-    let mut len = 0;
+    // The two lowest squares in the side's frame, kept as the bits go by.
+    let mut lowest = [Square::MAX; 2];
     let mut x = b.f1[side.index()];
     while x != 0 {
-        framed[len] = frame(x.trailing_zeros() as Square, flip);
-        len += 1;
+        let f = frame(x.trailing_zeros() as Square, flip);
         x &= x - 1;
+        if f < lowest[0] {
+            lowest = [f, lowest[0]];
+        } else if f < lowest[1] {
+            lowest[1] = f;
+        }
     }
-    let framed = &mut framed[..len];
-    framed.sort_unstable();
-    for &f in framed.iter().take(2) {
+    let framed = lowest.iter().filter(|&&f| f != Square::MAX);
+    for &f in framed {
         let s = frame(f, flip);
         squares[n] = s;
         counts[n] = b.fighters(side, s);
