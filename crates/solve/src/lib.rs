@@ -10,11 +10,14 @@
 //! - [`puzzle`]: random solvable solitaire puzzles graded by how many first moves lead to
 //!   dead ends, and "win from here" positions graded the same way.
 //! - [`collection`]: the puzzles the web app offers, and the judge of each move in them.
+//! - [`placement`]: the placement set-up (`setup=deterministic`) solved exactly, split into
+//!   sharded jobs.
 //! - [`study`]: many random set-ups solved exactly, in parallel and resumable, with
 //!   first-player statistics, JSON, CSV and an SVG chart.
 
 pub mod bench;
 pub mod collection;
+pub mod placement;
 pub mod puzzle;
 pub mod study;
 

@@ -95,9 +95,11 @@ pub struct SetupResult {
     pub first_wins: bool,
     /// The game length in plies with perfect play (0 when not solved).
     pub plies: u32,
-    /// The legal first moves, in move order.
+    /// The legal first moves, in move order (left out of the line when not solved).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub first_moves: Vec<String>,
     /// The first moves that win for the first player.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub winning_first_moves: Vec<String>,
     /// Positions the solver visited.
     pub nodes: u64,
@@ -137,7 +139,7 @@ pub enum StudyError {
     Mismatch(String),
 }
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StudyError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StudyError + '_ {
     move |source| StudyError::Io {
         path: path.to_path_buf(),
         source,
@@ -190,8 +192,80 @@ pub fn solve_setup(
     })
 }
 
-/// Reads the results already in `results.jsonl` (a cut-off last line is ignored).
-fn read_results(path: &Path) -> Result<Vec<SetupResult>, StudyError> {
+/// Opens a results file for appending; after a line cut off by an interruption, starts on a
+/// fresh line.
+pub(crate) fn open_append(path: &Path) -> Result<fs::File, StudyError> {
+    let needs_newline = fs::read(path)
+        .map(|b| b.last().is_some_and(|&c| c != b'\n'))
+        .unwrap_or(false);
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io_err(path))?;
+    if needs_newline {
+        file.write_all(b"\n").map_err(io_err(path))?;
+    }
+    Ok(file)
+}
+
+/// Appends one result as a JSON line and flushes it, so that an interruption loses nothing
+/// finished.
+pub(crate) fn append_line<T: Serialize>(
+    file: &mut fs::File,
+    path: &Path,
+    value: &T,
+) -> Result<(), StudyError> {
+    let line = serde_json::to_string(value).unwrap_or_default();
+    writeln!(file, "{line}")
+        .and_then(|()| file.flush())
+        .map_err(io_err(path))
+}
+
+/// Solves `jobs` on `threads` worker threads, each with its own state (a solver and its
+/// table) made by `new_state`, and hands every result to `done` on the calling thread as it
+/// comes. The first error (of a job or of `done`) stops the workers after their current job
+/// and is returned.
+pub(crate) fn in_parallel<J: Sync, R: Send, S>(
+    jobs: &[J],
+    threads: usize,
+    new_state: impl Fn() -> S + Sync,
+    solve: impl Fn(&mut S, &J) -> Result<R, StudyError> + Sync,
+    mut done: impl FnMut(R) -> Result<(), StudyError>,
+) -> Result<(), StudyError> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<R, StudyError>>();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            let (next, new_state, solve) = (&next, &new_state, &solve);
+            scope.spawn(move || {
+                let mut state = new_state();
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs.get(k) else { break };
+                    if tx.send(solve(&mut state, job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            if let Err(e) = r.and_then(&mut done) {
+                failure.get_or_insert(e);
+                next.store(usize::MAX / 2, Ordering::Relaxed);
+            }
+        }
+    });
+    failure.map_or(Ok(()), Err)
+}
+
+/// Reads the JSON lines of a results file (a cut-off last line is ignored).
+pub(crate) fn read_jsonl<T: serde::de::DeserializeOwned>(
+    path: &Path,
+) -> Result<Vec<T>, StudyError> {
     let mut out = Vec::new();
     if !path.exists() {
         return Ok(out);
@@ -199,7 +273,7 @@ fn read_results(path: &Path) -> Result<Vec<SetupResult>, StudyError> {
     let f = fs::File::open(path).map_err(io_err(path))?;
     for line in std::io::BufReader::new(f).lines() {
         let line = line.map_err(io_err(path))?;
-        if let Ok(r) = serde_json::from_str::<SetupResult>(&line) {
+        if let Ok(r) = serde_json::from_str::<T>(&line) {
             out.push(r);
         }
     }
@@ -215,7 +289,7 @@ fn meta_of(config: &StudyConfig) -> Meta {
     }
 }
 
-fn read_meta(dir: &Path) -> Result<Meta, StudyError> {
+pub(crate) fn read_meta<M: serde::de::DeserializeOwned>(dir: &Path) -> Result<M, StudyError> {
     let path = dir.join("study.json");
     let text = fs::read_to_string(&path).map_err(io_err(&path))?;
     serde_json::from_str(&text)
@@ -223,10 +297,13 @@ fn read_meta(dir: &Path) -> Result<Meta, StudyError> {
 }
 
 /// Writes the study's identity into `dir`, or checks that the one there is the same.
-fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
+pub(crate) fn claim<M>(dir: &Path, meta: &M) -> Result<(), StudyError>
+where
+    M: Serialize + serde::de::DeserializeOwned + PartialEq,
+{
     let meta_path = dir.join("study.json");
     if meta_path.exists() {
-        let old = read_meta(dir)?;
+        let old: M = read_meta(dir)?;
         if &old != meta {
             return Err(StudyError::Mismatch(format!(
                 "{} holds a study with other options, another seed, or solved to another depth ({}); use another --out folder",
@@ -248,7 +325,7 @@ fn claim(dir: &Path, meta: &Meta) -> Result<(), StudyError> {
 /// A folder of another study, set-ups solved in none of the folders, or an I/O failure.
 pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<StudySummary, StudyError> {
     let meta = match dirs.first() {
-        Some(d) => read_meta(d)?,
+        Some(d) => read_meta::<Meta>(d)?,
         None => {
             return Err(StudyError::Options(
                 "--merge needs at least one folder".into(),
@@ -257,14 +334,14 @@ pub fn merge(dirs: &[PathBuf], config: &StudyConfig) -> Result<StudySummary, Stu
     };
     let mut results = Vec::new();
     for dir in dirs {
-        if read_meta(dir)? != meta {
+        if read_meta::<Meta>(dir)? != meta {
             return Err(StudyError::Mismatch(format!(
                 "{} holds another study than {}",
                 dir.display(),
                 dirs[0].display()
             )));
         }
-        results.extend(read_results(&dir.join("results.jsonl"))?);
+        results.extend(read_jsonl::<SetupResult>(&dir.join("results.jsonl"))?);
     }
     results.retain(|r| r.index < config.setups && r.seed == meta.seed + r.index);
     results.sort_by_key(|r| r.index);
@@ -323,7 +400,7 @@ pub fn run(
     fs::create_dir_all(&config.out).map_err(io_err(&config.out))?;
     claim(&config.out, &meta_of(config))?;
     let results_path = config.out.join("results.jsonl");
-    let mut results = read_results(&results_path)?;
+    let mut results = read_jsonl::<SetupResult>(&results_path)?;
     let done: BTreeSet<u64> = results
         .iter()
         .filter(|r| r.index < config.setups && r.seed == config.seed + r.index)
@@ -336,74 +413,33 @@ pub fn run(
     let total = (0..config.setups).filter(mine).count() as u64;
     let mut count = done.iter().filter(|i| mine(i)).count() as u64;
     progress(count, total);
-    // Appending after a possibly cut-off line: start on a fresh line.
-    let needs_newline = fs::read(&results_path)
-        .map(|b| b.last().is_some_and(|&c| c != b'\n'))
-        .unwrap_or(false);
-    let mut file = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&results_path)
-        .map_err(io_err(&results_path))?;
-    if needs_newline {
-        file.write_all(b"\n").map_err(io_err(&results_path))?;
-    }
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<SetupResult, StudyError>>();
-    let threads = config.threads.max(1);
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let next = &next;
-            let pending = &pending;
-            scope.spawn(move || {
-                let mut solver = Solver::new(SolverConfig {
-                    table_bytes: config.table_bytes,
-                    ..SolverConfig::default()
-                });
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = pending.get(k) else { break };
-                    let r = solve_setup(
-                        &mut solver,
-                        &config.options,
-                        index,
-                        config.seed + index,
-                        config.depth,
-                    );
-                    if tx.send(r).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for r in rx {
-            match r {
-                Ok(r) => {
-                    let line = serde_json::to_string(&r).unwrap_or_default();
-                    if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
-                        failure = Some(StudyError::Io {
-                            path: results_path.clone(),
-                            source: e,
-                        });
-                        next.store(usize::MAX / 2, Ordering::Relaxed);
-                    }
-                    results.push(r);
-                    count += 1;
-                    progress(count, total);
-                }
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
-                }
-            }
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    let mut file = open_append(&results_path)?;
+    in_parallel(
+        &pending,
+        config.threads,
+        || {
+            Solver::new(SolverConfig {
+                table_bytes: config.table_bytes,
+                ..SolverConfig::default()
+            })
+        },
+        |solver, &index| {
+            solve_setup(
+                solver,
+                &config.options,
+                index,
+                config.seed + index,
+                config.depth,
+            )
+        },
+        |r| {
+            append_line(&mut file, &results_path, &r)?;
+            results.push(r);
+            count += 1;
+            progress(count, total);
+            Ok(())
+        },
+    )?;
     results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
     results.retain(|r| mine(&r.index));
     results.sort_by_key(|r| r.index);
@@ -701,7 +737,7 @@ pub fn lengths_svg(summary: &StudySummary) -> String {
 /// # Errors
 /// A missing or unreadable folder.
 pub fn summarize(config: &StudyConfig) -> Result<StudySummary, StudyError> {
-    let mut results = read_results(&config.out.join("results.jsonl"))?;
+    let mut results = read_jsonl::<SetupResult>(&config.out.join("results.jsonl"))?;
     results.retain(|r| r.index < config.setups && r.seed == config.seed + r.index);
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);

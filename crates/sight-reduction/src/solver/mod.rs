@@ -43,6 +43,7 @@
 
 mod budget;
 pub mod groups;
+pub mod placement;
 mod search;
 pub mod solitaire;
 pub mod tt;
