@@ -459,3 +459,72 @@ fn studies_to_less_depth_find_the_same_winners_and_lengths() {
         stderr(&o)
     );
 }
+
+#[test]
+fn study_solves_the_placement_set_up_in_shards() {
+    let dir = scratch("study-placement");
+    let from = "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/3W/4 b place";
+    let run = |extra: &[&str], out: &std::path::Path| {
+        let mut args = vec![
+            "study",
+            "sight-reduction",
+            "--placement",
+            "--from",
+            from,
+            "--split",
+            "2",
+            "--threads",
+            "1",
+            "--table-mb",
+            "8",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        boardlab(&args)
+    };
+    let o = run(&[], &dir.join("whole"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = stdout(&o);
+    assert!(
+        whole.contains("black to place wins with perfect play"),
+        "{whole}"
+    );
+    assert!(
+        whole.contains("winning placements: @c1 @d1 @a2 @b2 @c2"),
+        "{whole}"
+    );
+    for k in ["1/2", "2/2"] {
+        let o = run(&["--shard", k], &dir.join(k.replace('/', "-")));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("combine the shards with --merge"));
+    }
+    let (a, b) = (dir.join("1-2"), dir.join("2-2"));
+    let o = run(
+        &["--merge", a.to_str().unwrap(), b.to_str().unwrap()],
+        &dir.join("merged"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().take(2).collect::<Vec<_>>(),
+        whole.lines().take(2).collect::<Vec<_>>()
+    );
+    // A placement study takes no set-up count, and a root must be a placement position.
+    let o = boardlab(&["study", "sight-reduction", "--placement", "--setups", "3"]);
+    assert!(!o.status.success());
+    let o = boardlab(&[
+        "study",
+        "sight-reduction",
+        "--placement",
+        "--from",
+        "WBWB/BWBW/WBWB/BWBW/WBWB/BWBW/WBWB/BWBW w",
+        "--out",
+        dir.join("full").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("not in its placement phase"),
+        "{}",
+        stderr(&o)
+    );
+}

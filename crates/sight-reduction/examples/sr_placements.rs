@@ -6,37 +6,10 @@
 //! sr_placements -- [PLIES]` (default 7).
 
 use boardlab_core::{Game, Rules as _};
+use boardlab_sight_reduction::solver::placement::canonical;
 use boardlab_sight_reduction::{SightReduction, BLACK, WHITE};
 use std::collections::HashMap;
 use std::time::Instant;
-
-/// A set of squares mirrored: files (a↔d, b↔c) and/or ranks (1↔8).
-fn mirror(x: u32, files: bool, ranks: bool) -> u32 {
-    let mut out = 0;
-    let mut rest = x;
-    while rest != 0 {
-        let sq = rest.trailing_zeros();
-        rest &= rest - 1;
-        let (mut f, mut r) = (sq % 4, sq / 4);
-        if files {
-            f = 3 - f;
-        }
-        if ranks {
-            r = 7 - r;
-        }
-        out |= 1 << (r * 4 + f);
-    }
-    out
-}
-
-/// The position's key under the board's symmetries: the least of its four images.
-fn canonical(white: u32, black: u32) -> (u32, u32) {
-    [(false, false), (true, false), (false, true), (true, true)]
-        .iter()
-        .map(|&(f, r)| (mirror(white, f, r), mirror(black, f, r)))
-        .min()
-        .unwrap_or((white, black))
-}
 
 fn main() {
     let plies: usize = std::env::args()
@@ -60,7 +33,7 @@ fn main() {
             for &m in &moves {
                 let mut g = game.clone();
                 g.play_unchecked(m);
-                let key = canonical(g.pieces(WHITE), g.pieces(BLACK));
+                let key = canonical(g.pieces(WHITE), g.pieces(BLACK)).0;
                 next.entry(key).or_insert((g, 0)).1 += count;
             }
         }

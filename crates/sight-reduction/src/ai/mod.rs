@@ -9,15 +9,16 @@
 mod judge;
 
 use crate::kernel::{self, move_mask, RuleSet};
+use crate::solver::placement::PlacementSearch;
+use crate::solver::tt::Table;
 use crate::solver::{Position, Solver, SolverConfig};
-use crate::{Config, Move, Phase, Side, SightReduction};
+use crate::{Config, Move, Phase, SightReduction};
 use boardlab_ai::knowledge::{Endgame, GameAi};
 use boardlab_ai::spec::BotSpec;
 use boardlab_core::rand::{rngs::SmallRng, Rng, SeedableRng};
 use boardlab_core::Budget;
 use boardlab_core::Rules as _;
 use boardlab_core::{Game, Proven};
-use std::collections::HashMap;
 use std::time::Duration;
 use web_time::Instant;
 
@@ -68,16 +69,16 @@ fn random_playout_loses<R: Rng>(rules: RuleSet, mut me: u32, mut opp: u32, rng: 
 pub struct SolverEndgame {
     /// The solver, made on first use; its table is kept between moves.
     solver: Option<Box<Solver>>,
-    /// Placements already decided (whether the seat to move wins, by both colours' sets),
-    /// kept between moves, and the options they hold for.
-    placements: HashMap<(u32, u32), bool>,
+    /// The placement search's table, kept between moves, and the options its values hold
+    /// for.
+    placements: Option<Box<Table>>,
     placement_config: Option<Config>,
     /// The solver of reviews' judgements (its own table size), made on first use.
     pub(super) judge_solver: Option<Box<Solver>>,
 }
 
-/// The most placements kept decided between moves.
-const PLACEMENTS_KEPT: usize = 1 << 20;
+/// The memory of the placement table kept between moves.
+const PLACEMENT_TABLE_BYTES: usize = 8 << 20;
 
 /// Positions with at most this many pieces are solved without a budget: the solver needs
 /// milliseconds there, distance included. Larger ones are solved within the search's
@@ -170,15 +171,18 @@ const ROOT_PIECES: u32 = 32;
 /// Leaves of the MCTS tree and alpha-beta nodes are searched from this many pieces.
 const LEAF_PIECES: u32 = 14;
 
+/// The bots' removal solver, with its table.
+fn new_solver() -> Box<Solver> {
+    Box::new(Solver::new(SolverConfig {
+        table_bytes: 32 << 20,
+        ..SolverConfig::default()
+    }))
+}
+
 impl SolverEndgame {
     /// The solver, made on first use.
     fn solver(&mut self) -> &mut Solver {
-        self.solver.get_or_insert_with(|| {
-            Box::new(Solver::new(SolverConfig {
-                table_bytes: 32 << 20,
-                ..SolverConfig::default()
-            }))
-        })
+        self.solver.get_or_insert_with(new_solver)
     }
 
     /// The solver's budget for the removal phase that `game` is in (see
@@ -292,40 +296,25 @@ impl SolverEndgame {
     }
 
     /// Whether the seat to move wins the placement set-up that `game` is in, every
-    /// placement searched and every full board solved; `memo` keeps the placements already
-    /// decided. `None` once `budget` is spent (nodes counted from `start`).
+    /// placement searched and every full board solved (by [`PlacementSearch`], whose table
+    /// keeps the placements already decided between moves). `None` once `budget` is spent
+    /// (nodes counted from `start`).
     fn place_wins(
         &mut self,
         game: &SightReduction,
-        memo: &mut HashMap<(u32, u32), bool>,
         budget: Budget<'static>,
         start: u64,
         nodes: &mut u64,
     ) -> Option<bool> {
-        if game.phase() == Phase::Remove {
-            return Some(self.seat_wins(game, nodes));
-        }
-        let key = (game.pieces(Side::White), game.pieces(Side::Black));
-        if let Some(&wins) = memo.get(&key) {
-            return Some(wins);
-        }
-        if spent(budget, *nodes - start) {
-            return None;
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        let me = game.to_move();
-        let mut wins = false;
-        for &m in &moves {
-            let mut child = game.clone();
-            child.play_unchecked(m);
-            if (child.to_move() == me) == self.place_wins(&child, memo, budget, start, nodes)? {
-                wins = true;
-                break;
-            }
-        }
-        memo.insert(key, wins);
-        Some(wins)
+        let table = self
+            .placements
+            .get_or_insert_with(|| Box::new(Table::with_bytes(PLACEMENT_TABLE_BYTES)));
+        let solver = self.solver.get_or_insert_with(new_solver);
+        let rules = RuleSet::of(game.config());
+        let mut search = PlacementSearch::new(table, solver, rules, budget.after(*nodes - start));
+        let wins = search.wins(game);
+        *nodes += search.visited();
+        wins.ok()
     }
 
     /// The last placements of the placement set-up, searched exactly: a winning placement,
@@ -349,21 +338,19 @@ impl SolverEndgame {
         if !placement_fits(Self::empty(game), half, now) {
             return None;
         }
-        if self.placement_config != Some(*game.config()) || self.placements.len() > PLACEMENTS_KEPT
-        {
-            self.placements.clear();
+        if self.placement_config != Some(*game.config()) {
+            // Values depend on the rules and on who places first: start afresh.
+            if let Some(table) = &mut self.placements {
+                table.clear();
+            }
             self.placement_config = Some(*game.config());
         }
-        let mut memo = std::mem::take(&mut self.placements);
-        let result = self.place_with(game, &mut memo, half, nodes);
-        self.placements = memo;
-        result
+        self.place_with(game, half, nodes)
     }
 
     fn place_with(
         &mut self,
         game: &SightReduction,
-        memo: &mut HashMap<(u32, u32), bool>,
         budget: Budget<'static>,
         nodes: &mut u64,
     ) -> Option<(bool, Move)> {
@@ -375,7 +362,7 @@ impl SolverEndgame {
         for &m in &moves {
             let mut child = game.clone();
             child.play_unchecked(m);
-            let mover_wins = self.place_wins(&child, memo, budget, start, nodes)?;
+            let mover_wins = self.place_wins(&child, budget, start, nodes)?;
             if (child.to_move() == me) == mover_wins {
                 return Some((true, m));
             }
@@ -393,7 +380,7 @@ impl SolverEndgame {
             for &r in &replies {
                 let mut next = child.clone();
                 next.play_unchecked(r);
-                match self.place_wins(&next, memo, budget, start, nodes) {
+                match self.place_wins(&next, budget, start, nodes) {
                     Some(w) if (next.to_move() == me) == w => errors += 1,
                     Some(_) => {}
                     None => return Some((false, choice.1)),

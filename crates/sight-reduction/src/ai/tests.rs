@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::kernel::to_move;
+use crate::Side;
 use boardlab_core::prelude::*;
 use boardlab_core::{Colour, Options};
 use std::collections::HashMap;

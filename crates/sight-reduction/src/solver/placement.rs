@@ -28,9 +28,11 @@
 //! ```
 
 use crate::kernel::RuleSet;
+use crate::solver::budget::Meter;
 use crate::solver::tt::Table;
 use crate::solver::{key, Position, SolveError, Solver, SolverConfig, LOSS_MAX, WIN_MIN};
 use crate::{Move, Phase, Side, SightReduction, BLACK, WHITE};
+use boardlab_core::budget::{Budget, OutOfBudget};
 #[cfg(test)]
 use boardlab_core::Notation as _;
 use boardlab_core::{Game, Proven, Rules as _};
@@ -180,12 +182,73 @@ impl PlacementSolver {
             .collect())
     }
 
-    /// Whether the side to move wins `game`.
+    /// Whether the side to move wins `game` (no budget: it cannot run out).
     fn wins(&mut self, rules: RuleSet, game: &SightReduction) -> bool {
+        let mut search =
+            PlacementSearch::new(&mut self.table, &mut self.removal, rules, Budget::UNLIMITED);
+        let wins = search.wins(game);
+        self.stats.nodes += search.stats.nodes;
+        self.stats.boards += search.stats.boards;
+        match wins {
+            Ok(w) => w,
+            Err(e) => unreachable!("a search without a budget cannot run out: {e}"),
+        }
+    }
+}
+
+/// One search of the placements, on a placement table and a removal solver that outlive it
+/// (the solver's own, or a bot's kept between its moves), within a budget counted in
+/// positions of both kinds. The full boards' removal searches are not cut short: each takes
+/// milliseconds. Once the budget is spent the search answers [`OutOfBudget`] and stores
+/// nothing more, so the table only holds what finished searches proved.
+#[derive(Debug)]
+pub struct PlacementSearch<'a, 'b> {
+    table: &'a mut Table,
+    removal: &'a mut Solver,
+    rules: RuleSet,
+    meter: Meter<'b>,
+    /// The removal solver's count of positions when the search began.
+    removal_start: u64,
+    /// Placement positions visited and full boards settled (`removal_nodes` is not kept here:
+    /// see [`PlacementSearch::visited`]).
+    pub stats: PlacementStats,
+}
+
+impl<'a, 'b> PlacementSearch<'a, 'b> {
+    /// A search under `rules` (the caller clears `table` when the rules or the colour that
+    /// places first change: its values depend on both).
+    pub fn new(
+        table: &'a mut Table,
+        removal: &'a mut Solver,
+        rules: RuleSet,
+        budget: Budget<'b>,
+    ) -> Self {
+        let removal_start = removal.stats().nodes;
+        PlacementSearch {
+            table,
+            removal,
+            rules,
+            meter: Meter::new(budget),
+            removal_start,
+            stats: PlacementStats::default(),
+        }
+    }
+
+    /// Positions visited so far, placements and removals together.
+    #[must_use]
+    pub fn visited(&self) -> u64 {
+        self.stats.nodes + self.removal.stats().nodes - self.removal_start
+    }
+
+    /// Whether the side to move wins `game` (placement or removal phase of a match).
+    ///
+    /// # Errors
+    /// The budget ran out first.
+    pub fn wins(&mut self, game: &SightReduction) -> Result<bool, OutOfBudget> {
         if game.phase() == Phase::Remove {
             self.stats.boards += 1;
             return match Position::of(game) {
-                Ok(pos) => self.removal.solve(rules, pos).wins(game.to_move()),
+                Ok(pos) => Ok(self.removal.solve(self.rules, pos).wins(game.to_move())),
                 Err(e) => unreachable!("a game in its removal phase: {e}"),
             };
         }
@@ -195,15 +258,18 @@ impl PlacementSolver {
         let mut first = None;
         if let Some(e) = self.table.probe(k) {
             if e.lo > 0 {
-                return true;
+                return Ok(true);
             }
             if e.hi < 0 {
-                return false;
+                return Ok(false);
             }
             if e.best != 0 {
                 // Stored in the canonical image: mirrored back (each mirror undoes itself).
                 first = Some(mirror(e.best, f, r));
             }
+        }
+        if self.meter.spent(self.visited()) {
+            return Err(self.meter.out.unwrap_or(OutOfBudget::Nodes));
         }
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
@@ -215,26 +281,26 @@ impl PlacementSolver {
                 moves.swap(0, i);
             }
         }
-        let start = self.stats.nodes + self.stats.boards;
+        let start = self.visited();
         for m in moves {
             let mut child = game.clone();
             child.play_unchecked(m);
-            if !self.wins(rules, &child) {
+            if !self.wins(&child)? {
                 let Move::Place(sq) = m else {
                     unreachable!("placement moves only")
                 };
                 let best = mirror(1 << sq, f, r);
                 self.table
                     .store(k, WIN_MIN, i8::MAX, best, self.work(start));
-                return true;
+                return Ok(true);
             }
         }
         self.table.store(k, i8::MIN, LOSS_MAX, 0, self.work(start));
-        false
+        Ok(false)
     }
 
     fn work(&self, start: u64) -> u8 {
-        let n = self.stats.nodes + self.stats.boards - start;
+        let n = self.visited() - start;
         (64 - n.leading_zeros()) as u8
     }
 }
